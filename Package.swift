@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Layers only point down (see README "Architecture"):
+// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core.
+// MotusLearn sits beside the stack and knows nothing about sensors. Library products never
+// depend on ArgumentParser or SwiftNIO, so an iOS app can embed them.
+let package = Package(
+    name: "Motus",
+    platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16)],
+    products: [
+        .library(name: "Motus", targets: ["Motus"]),
+        .library(name: "MotusCore", targets: ["MotusCore"]),
+        .library(name: "MotusIO", targets: ["MotusIO"]),
+        .library(name: "MotusSignal", targets: ["MotusSignal"]),
+        .library(name: "MotusFusion", targets: ["MotusFusion"]),
+        .library(name: "MotusLearn", targets: ["MotusLearn"]),
+        .executable(name: "motus", targets: ["motus"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "MotusCore"),
+        .target(name: "MotusIO", dependencies: ["MotusCore"]),
+        .target(name: "MotusSignal", dependencies: ["MotusCore"]),
+        .target(name: "MotusFusion", dependencies: ["MotusCore"]),
+        .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+                       providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "MotusLearn",
+                dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
+        .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusLearn"]),
+        .executableTarget(name: "motus", dependencies: [
+            "Motus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "MotusCoreTests", dependencies: ["MotusCore"]),
+        .testTarget(name: "MotusIOTests", dependencies: ["MotusIO", "MotusCore"]),
+        .testTarget(name: "MotusSignalTests", dependencies: ["MotusSignal", "MotusCore", "MotusIO"]),
+        .testTarget(name: "MotusFusionTests", dependencies: ["MotusFusion", "MotusCore", "MotusIO"]),
+        .testTarget(name: "MotusLearnTests", dependencies: ["MotusLearn"]),
+        .testTarget(name: "MotusCLITests", dependencies: ["MotusCore", "MotusIO"]),
+    ]
+)

@@ -1,0 +1,6 @@
+// The umbrella product: `import Motus` gives an app every library layer.
+@_exported import MotusCore
+@_exported import MotusIO
+@_exported import MotusSignal
+@_exported import MotusFusion
+@_exported import MotusLearn

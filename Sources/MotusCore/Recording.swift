@@ -1,0 +1,93 @@
+/// Descriptive facts about a recording. Physical quantities are SI.
+public struct RecordingMetadata: Sendable, Equatable, Codable {
+    /// Device model, e.g. "iPhone 6s", "Pixel", "XSens MTw".
+    public var device: String?
+    /// Where the device was carried: "front-pocket", "hand", "lower-back", "belt", …
+    public var placement: String?
+    /// Subject identifier as the source names it.
+    public var subject: String?
+    public var heightMeters: Double?
+    public var weightKg: Double?
+    public var age: Double?
+    public var gender: String?
+    /// The rate the source claims (Hz); the measured rate is in `motus inspect`.
+    public var nominalRateHz: Double?
+    /// Where the data came from: dataset name and file, or the app that streamed it.
+    public var source: String?
+    /// Anything else, as key/value text.
+    public var extra: [String: String]
+
+    public init(device: String? = nil, placement: String? = nil, subject: String? = nil, heightMeters: Double? = nil,
+                weightKg: Double? = nil, age: Double? = nil, gender: String? = nil, nominalRateHz: Double? = nil,
+                source: String? = nil, extra: [String: String] = [:]) {
+        self.device = device; self.placement = placement; self.subject = subject
+        self.heightMeters = heightMeters; self.weightKg = weightKg; self.age = age; self.gender = gender
+        self.nominalRateHz = nominalRateHz; self.source = source; self.extra = extra
+    }
+}
+
+/// A labelled time interval `[start, end)` in seconds, on the recording's clock.
+public struct LabelSegment: Sendable, Hashable, Codable {
+    public var start: Double
+    public var end: Double
+    public var label: String
+    public init(start: Double, end: Double, label: String) { self.start = start; self.end = end; self.label = label }
+    public var duration: Double { end - start }
+    public func contains(_ t: Double) -> Bool { t >= start && t < end }
+}
+
+/// A ground-truth event from a dataset's reference system, e.g. a step (heel strike or foot
+/// switch) with `detail` "left"/"right", or a toe-off.
+public struct GroundTruthEvent: Sendable, Hashable, Codable {
+    public var time: Double
+    /// What happened: "step", "toe-off", …
+    public var kind: String
+    /// Optional qualifier, e.g. which foot; empty when none.
+    public var detail: String
+    public init(time: Double, kind: String, detail: String = "") { self.time = time; self.kind = kind; self.detail = detail }
+}
+
+/// Several sensor streams, each on its own clock, with metadata, labels and ground truth.
+public struct Recording: Sendable, Equatable {
+    public var metadata: RecordingMetadata
+    public var streams: [SensorStream]
+    public var labels: [LabelSegment]
+    public var events: [GroundTruthEvent]
+
+    public init(metadata: RecordingMetadata = RecordingMetadata(), streams: [SensorStream] = [],
+                labels: [LabelSegment] = [], events: [GroundTruthEvent] = []) {
+        self.metadata = metadata; self.streams = streams; self.labels = labels; self.events = events
+    }
+
+    /// The stream of this kind: the one named by the kind's short id if there is one, else
+    /// the first of that kind.
+    public func stream(_ kind: StreamKind) -> SensorStream? {
+        streams.first { $0.kind == kind && $0.name == kind.rawValue } ?? streams.first { $0.kind == kind }
+    }
+
+    public func stream(named name: String) -> SensorStream? { streams.first { $0.name == name } }
+
+    /// Adds or replaces the stream with the same name.
+    public mutating func setStream(_ s: SensorStream) {
+        if let i = streams.firstIndex(where: { $0.name == s.name }) { streams[i] = s } else { streams.append(s) }
+    }
+
+    /// Time span covered by all streams (nil when there is no sample).
+    public var timeRange: ClosedRange<Double>? {
+        var lo = Double.infinity, hi = -Double.infinity
+        for s in streams where !s.isEmpty {
+            lo = Swift.min(lo, s.times[0]); hi = Swift.max(hi, s.times[s.count - 1])
+        }
+        return lo <= hi ? lo...hi : nil
+    }
+
+    /// The label in force at time `t`, if any (the last segment containing `t` wins).
+    public func label(at t: Double) -> String? { labels.last { $0.contains(t) }?.label }
+
+    /// Distinct labels in order of first appearance.
+    public var labelNames: [String] {
+        var seen = Set<String>(), out: [String] = []
+        for l in labels where seen.insert(l.label).inserted { out.append(l.label) }
+        return out
+    }
+}

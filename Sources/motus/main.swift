@@ -1,0 +1,2 @@
+import Motus
+print("motus")
