@@ -1,0 +1,49 @@
+import MotusCore
+
+/// A column of a delimited file, by header name or 0-based index.
+public enum ColumnRef: Hashable, Sendable, CustomStringConvertible {
+    case index(Int)
+    case name(String)
+
+    /// Parses command-line text: a whole number is an index, anything else a header name.
+    public init(parsing text: String) {
+        if let i = Int(text), i >= 0 { self = .index(i) } else { self = .name(text) }
+    }
+
+    public var description: String {
+        switch self { case .index(let i): "\(i)"; case .name(let n): n }
+    }
+}
+
+/// How to read a delimited text file (CSV, TSV, space-separated) as a recording. These are
+/// the flags every `motus` command that reads a recording takes. Unset fields are found from
+/// the header when it uses names Motus knows (CoreMotion, MotionSense, common `acc_x`-style).
+public struct DelimitedOptions: Sendable, Equatable {
+    /// Column holding the sample time; nil: use `rateHz`, or a known header name.
+    public var timeColumn: ColumnRef?
+    public var timeUnit: TimeUnit?
+    /// Rows are equally spaced at this rate when there is no time column: row i is at i / rate s.
+    public var rateHz: Double?
+    public var accelColumns: [ColumnRef]?
+    public var accelUnit: AccelerationUnit?
+    public var gyroColumns: [ColumnRef]?
+    public var gyroUnit: RotationUnit?
+    public var gravityColumns: [ColumnRef]?
+    public var userAccelColumns: [ColumnRef]?
+    /// The file has no header line (columns then must be given as indexes).
+    public var noHeader: Bool = false
+    /// Field delimiter; nil: detected from the first line (comma, tab, semicolon, else space).
+    public var delimiter: UInt8?
+    /// Acceleration, gravity and user acceleration are in CoreMotion's sign convention
+    /// (face up reads −1 g on z) and are negated into Motus's (Android's) convention. Set
+    /// automatically for CoreMotion header names.
+    public var coreMotionSign: Bool?
+    /// How far back (s) a timestamp may step before reading stops with an error. Smaller
+    /// steps back are kept and re-sorted by the resampler.
+    public var backwardsTolerance: Double = 1.0
+
+    public init() {}
+
+    /// True when no flag was given, so the header alone must say what the columns are.
+    public var isEmpty: Bool { self == DelimitedOptions() }
+}

@@ -1,0 +1,264 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+/// Motus's own recording format: UTF-8 text, one record per line, comma-separated, written
+/// append-only so that a recorder can flush it every second and a crash loses at most what
+/// was not yet flushed. It round-trips exactly: numbers are written in the shortest form that
+/// reads back to the same double.
+///
+/// ```
+/// #motus,1                                   first line: magic and version
+/// @meta,device,"iPhone X"                    metadata (text values quoted)
+/// @stream,acc,acc,t_s,x_mps2,y_mps2,z_mps2   declare stream `acc` of kind `acc` (columns informative)
+/// acc,12.34,0.12,9.79,0.31                   one sample: stream name, time (s), values (SI)
+/// @label,0.0,12.0,"still"                    label segment [start, end)
+/// @event,6.74,"step","left"                  ground-truth event: time, kind, detail
+/// # anything                                 comment
+/// ```
+///
+/// Rules: a stream is declared before its first sample; an empty value field means "not
+/// reported" and is allowed only where the kind allows it (step-counter distance, location
+/// fields after longitude); timestamps of one stream may go backwards by at most
+/// `backwardsTolerance` seconds (the resampler re-sorts such rows); the last line may be cut
+/// short by a crash and is then reported as an error unless `allowTruncatedTail` is set.
+/// See docs/FORMAT.md.
+public enum NativeFormat {
+    public static let magic = "#motus"
+    public static let version = 1
+    public static let fileExtension = "motus"
+
+    /// Metadata keys as written in `@meta` lines.
+    static let metaKeys = ["device", "placement", "subject", "height_m", "weight_kg", "age", "gender", "nominal_rate_hz", "source"]
+
+    /// True when the file starts with the native magic line.
+    public static func isNative(path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return false }
+        defer { _ = Posix.close(fd) }
+        var buf = [UInt8](repeating: 0, count: 6)
+        let n = buf.withUnsafeMutableBytes { Posix.read(fd, $0.baseAddress!, 6) }
+        return n == 6 && buf == Array(magic.utf8)
+    }
+
+    /// Reads a whole native recording into memory.
+    public static func read(path: String, options: NativeReadOptions = .init()) throws(InputError) -> Recording {
+        var b = RecordingBuilder()
+        try scan(path: path, into: &b, options: options)
+        return b.recording
+    }
+
+    /// Streams a native recording into `sink` with memory bounded by the line reader's chunk.
+    public static func scan<S: RecordingSink>(path: String, into sink: inout S, options: NativeReadOptions = .init()) throws(InputError) {
+        let reader = try LineReader(path: path)
+        var parser = NativeLineParser(file: path, options: options)
+        let lines: Int
+        do {
+            lines = try reader.forEachLine { (line, number) throws(InputError) in
+                try parser.parse(line, number, into: &sink)
+            }
+        }
+        if lines == 0 {
+            throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a '#motus,1' first line")
+        }
+        parser.finish(into: &sink)
+    }
+}
+
+public struct NativeReadOptions: Sendable {
+    /// How far back (s) a stream's timestamp may step before it is an error.
+    public var backwardsTolerance: Double = 1.0
+    /// Accept (and drop, reporting it in `truncatedTail`) an unfinished last line, as a crash
+    /// during recording leaves one. `motus inspect` on a live recording sets this.
+    public var allowTruncatedTail: Bool = false
+    public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false) {
+        self.backwardsTolerance = backwardsTolerance; self.allowTruncatedTail = allowTruncatedTail
+    }
+}
+
+/// Parses native-format lines one at a time (shared by the file reader and live readers).
+struct NativeLineParser {
+    let file: String
+    let options: NativeReadOptions
+    var sawMagic = false
+    var names: [[UInt8]] = []
+    var kinds: [StreamKind] = []
+    var lastTime: [Double] = []
+    var metadata = RecordingMetadata()
+    var metadataDirty = false
+    var scratch = [Double](repeating: 0, count: 16)
+    let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
+    /// A parse error held back in case the line turns out to be the file's last, cut-short line.
+    var pending: InputError?
+
+    init(file: String, options: NativeReadOptions) { self.file = file; self.options = options }
+
+    func loc(_ line: Int, _ col: Int) -> SourceLocation { SourceLocation(file: file, line: line, column: col) }
+
+    mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
+        if let p = pending { throw p }
+        if !sawMagic {
+            let text = line.text(0, line.count)
+            guard text.hasPrefix(NativeFormat.magic + ",") else {
+                throw InputError(.badHeader, at: loc(number, 1), found: text, expected: "'#motus,1' (the native format's first line)")
+            }
+            let v = text.dropFirst(NativeFormat.magic.count + 1)
+            guard let ver = Int(v), ver >= 1 else {
+                throw InputError(.badHeader, at: loc(number, 8), found: String(v), expected: "a format version number")
+            }
+            guard ver <= NativeFormat.version else {
+                throw InputError(.badHeader, at: loc(number, 8), found: String(v), expected: "version \(NativeFormat.version) or lower (upgrade Motus)")
+            }
+            sawMagic = true
+            return
+        }
+        if line.isEmpty { return }
+        let first = line[0]
+        if first == UInt8(ascii: "#") { return }
+        if first == UInt8(ascii: "@") {
+            try parseDirective(line, number, into: &sink)
+            return
+        }
+        if metadataDirty { sink.metadata(metadata); metadataDirty = false }
+        // Sample line: name, t, values…
+        var nameEnd = 0
+        while nameEnd < line.count && line[nameEnd] != UInt8(ascii: ",") { nameEnd += 1 }
+        guard let index = streamIndex(line, nameEnd) else {
+            throw InputError(.badValue, at: loc(number, 1), found: line.text(0, nameEnd), expected: "a stream declared by an earlier '@stream' line")
+        }
+        let kind = kinds[index]
+        let width = kind.width
+        var time = Double.nan
+        var failure: InputError? = nil
+        let fields = splitter.split(line) { field, s, e in
+            if field == 0 || failure != nil { return }
+            if field - 2 >= width { return }
+            if s == e {
+                if field >= 2 && kind.allowsMissing(component: field - 2) { scratch[field - 2] = .nan; return }
+                failure = InputError(.missingColumn, at: loc(number, s + 1), found: "", expected: field == 1 ? "a time in seconds" : "\(kind.columns[field - 2]) of '\(kind.rawValue)'")
+                return
+            }
+            guard let v = NumberParser.parseDouble(line, s, e) else {
+                failure = InputError(.badNumber, at: loc(number, s + 1), found: line.text(s, e), expected: field == 1 ? "a time in seconds" : "a number (\(kind.columns[field - 2]))")
+                return
+            }
+            if !v.isFinite {
+                failure = InputError(.nonFinite, at: loc(number, s + 1), found: line.text(s, e), expected: "a finite number")
+                return
+            }
+            if field == 1 { time = v } else { scratch[field - 2] = v }
+        }
+        if let f = failure { try hold(f, number); return }
+        if fields != width + 2 {
+            let col = line.count + 1
+            try hold(InputError(fields < width + 2 ? .missingColumn : .badValue, at: loc(number, col), found: "\(fields - 2) values",
+                                expected: "\(width) values for a '\(kind.rawValue)' sample"), number)
+            return
+        }
+        if time < lastTime[index] - options.backwardsTolerance {
+            throw InputError(.timeBackwards, at: loc(number, nameEnd + 2), found: "\(time)",
+                             expected: "a time no earlier than \(lastTime[index] - options.backwardsTolerance) s (previous \(lastTime[index]) s)")
+        }
+        if time > lastTime[index] { lastTime[index] = time }
+        scratch.withUnsafeBufferPointer { sink.sample(stream: index, time: time, values: UnsafeBufferPointer(rebasing: $0[0..<width])) }
+    }
+
+    /// Defers an error on a line when unfinished tails are allowed: if another line follows,
+    /// the error is real and is thrown then; if none does, the tail is dropped.
+    mutating func hold(_ e: InputError, _ number: Int) throws(InputError) {
+        if options.allowTruncatedTail { pending = e } else { throw e }
+    }
+
+    /// The declared stream whose name equals `line[0..<end]` (a linear scan: recordings
+    /// have a handful of streams, and this allocates nothing).
+    func streamIndex(_ line: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int? {
+        outer: for (i, n) in names.enumerated() where n.count == end {
+            for k in 0..<end where n[k] != line[k] { continue outer }
+            return i
+        }
+        return nil
+    }
+
+    mutating func finish<S: RecordingSink>(into sink: inout S) {
+        if metadataDirty { sink.metadata(metadata); metadataDirty = false }
+    }
+
+    mutating func parseDirective<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
+        var ranges: [(Int, Int)] = []
+        var quoted: [Bool] = []
+        splitter.split(line) { _, s, e in ranges.append((s, e)); quoted.append(s > 0 && line[s - 1] == 0x22) }
+        let word = line.text(ranges[0].0, ranges[0].1)
+        func text(_ i: Int) -> String { quoted[i] ? TextEscaping.unquote(line, ranges[i].0, ranges[i].1) : line.text(ranges[i].0, ranges[i].1) }
+        func need(_ n: Int, _ what: String) throws(InputError) {
+            if ranges.count < n { throw InputError(.missingColumn, at: loc(number, line.count + 1), found: "\(ranges.count - 1) fields", expected: what) }
+        }
+        func parseNumber(_ i: Int, _ what: String) throws(InputError) -> Double {
+            guard let v = NumberParser.parseDouble(line, ranges[i].0, ranges[i].1), v.isFinite else {
+                throw InputError(.badNumber, at: loc(number, ranges[i].0 + 1), found: line.text(ranges[i].0, ranges[i].1), expected: what)
+            }
+            return v
+        }
+        switch word {
+        case "@stream":
+            try need(3, "'@stream,<name>,<kind>'")
+            let nameBytes = Array(UnsafeBufferPointer(rebasing: line[ranges[1].0..<ranges[1].1]))
+            let kindText = text(2)
+            guard let kind = StreamKind(rawValue: kindText) else {
+                throw InputError(.badValue, at: loc(number, ranges[2].0 + 1), found: kindText,
+                                 expected: "a stream kind (\(StreamKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if nameBytes.isEmpty || nameBytes.first == UInt8(ascii: "@") || nameBytes.first == UInt8(ascii: "#") {
+                throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: text(1), expected: "a stream name not starting with @ or #")
+            }
+            if let existing = names.firstIndex(of: nameBytes) {
+                guard kinds[existing] == kind else {
+                    throw InputError(.badValue, at: loc(number, ranges[2].0 + 1), found: kindText, expected: "'\(kinds[existing].rawValue)' (stream \(text(1)) was declared with that kind)")
+                }
+                return
+            }
+            if metadataDirty { sink.metadata(metadata); metadataDirty = false }
+            names.append(nameBytes)
+            kinds.append(kind)
+            lastTime.append(-.infinity)
+            sink.declare(stream: kinds.count - 1, name: text(1), kind: kind)
+        case "@meta":
+            try need(3, "'@meta,<key>,<value>'")
+            let key = text(1), value = text(2)
+            func num() throws(InputError) -> Double { try parseNumber(2, "a number for \(key)") }
+            switch key {
+            case "device": metadata.device = value
+            case "placement": metadata.placement = value
+            case "subject": metadata.subject = value
+            case "gender": metadata.gender = value
+            case "source": metadata.source = value
+            case "height_m": metadata.heightMeters = try num()
+            case "weight_kg": metadata.weightKg = try num()
+            case "age": metadata.age = try num()
+            case "nominal_rate_hz": metadata.nominalRateHz = try num()
+            default:
+                if key.hasPrefix("x.") { metadata.extra[String(key.dropFirst(2))] = value } else {
+                    throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: key, expected: "a metadata key (\(NativeFormat.metaKeys.joined(separator: ", ")), or x.<name>)")
+                }
+            }
+            metadataDirty = true
+        case "@label":
+            try need(4, "'@label,<start_s>,<end_s>,<label>'")
+            let s = try parseNumber(1, "a start time in seconds"), e = try parseNumber(2, "an end time in seconds")
+            guard e >= s else {
+                throw InputError(.badValue, at: loc(number, ranges[2].0 + 1), found: line.text(ranges[2].0, ranges[2].1), expected: "an end time not before the start \(s)")
+            }
+            sink.label(LabelSegment(start: s, end: e, label: text(3)))
+        case "@event":
+            try need(3, "'@event,<time_s>,<kind>[,<detail>]'")
+            let t = try parseNumber(1, "an event time in seconds")
+            sink.event(GroundTruthEvent(time: t, kind: text(2), detail: ranges.count > 3 ? text(3) : ""))
+        default:
+            throw InputError(.badValue, at: loc(number, 1), found: word, expected: "@stream, @meta, @label or @event")
+        }
+    }
+}

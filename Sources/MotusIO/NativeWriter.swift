@@ -1,0 +1,145 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+/// Writes the native format (see `NativeFormat`) append-only through a byte buffer.
+///
+/// Call `flush()` at least once a second while recording: whatever was flushed survives a
+/// crash or `kill -9`. Streams are declared (`declare`) before their first sample; declarations
+/// may come at any point, so the writer takes new streams as they appear. Errors (a full disk, a read-only folder) are
+/// thrown as `WriteError` at once.
+public final class NativeWriter: RecordingSink {
+    public struct WriteError: Error, CustomStringConvertible, Sendable {
+        public var path: String
+        public var message: String
+        public var description: String { "\(path): cannot write: \(message)" }
+    }
+
+    public let path: String
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var declared: [Bool] = []
+    private var names: [String] = []
+    private var kinds: [StreamKind] = []
+    /// The first write error, kept so `RecordingSink` calls (which cannot throw) surface it on `flush`/`close`.
+    public private(set) var failure: WriteError?
+    /// Bytes handed to the operating system so far.
+    public private(set) var bytesWritten = 0
+
+    /// Creates (or truncates) `path` and writes the magic line. With `append`, an existing
+    /// native file is continued instead (its streams must be declared again by name; the
+    /// duplicate declarations are harmless).
+    public init(path: String, append: Bool = false) throws(WriteError) {
+        self.path = path
+        let exists = access(path, F_OK) == 0
+        let flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
+        fd = open(path, flags, 0o644)
+        if fd < 0 { throw WriteError(path: path, message: String(cString: strerror(errno))) }
+        buffer.reserveCapacity(1 << 16)
+        if !(append && exists) { write("\(NativeFormat.magic),\(NativeFormat.version)\n") }
+        try flush()
+    }
+
+    deinit { if fd >= 0 { _ = try? flush(); _ = Posix.close(fd) } }
+
+    @inline(__always) private func write(_ s: String) { buffer.append(contentsOf: s.utf8) }
+
+    @inline(__always) private func writeNumber(_ v: Double) {
+        if v.isNaN { return }  // empty field: not reported
+        var d = v.description
+        d.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    // MARK: RecordingSink
+
+    public func metadata(_ m: RecordingMetadata) {
+        func text(_ k: String, _ v: String?) { if let v { write("@meta,\(k),\(TextEscaping.quote(v))\n") } }
+        func num(_ k: String, _ v: Double?) { if let v { write("@meta,\(k),"); writeNumber(v); write("\n") } }
+        text("device", m.device); text("placement", m.placement); text("subject", m.subject)
+        num("height_m", m.heightMeters); num("weight_kg", m.weightKg); num("age", m.age)
+        text("gender", m.gender); num("nominal_rate_hz", m.nominalRateHz); text("source", m.source)
+        for k in m.extra.keys.sorted() { text("x." + k, m.extra[k]) }
+    }
+
+    public func declare(stream index: Int, name: String, kind: StreamKind) {
+        while names.count <= index { names.append(""); kinds.append(.acceleration); declared.append(false) }
+        names[index] = name; kinds[index] = kind; declared[index] = true
+        write("@stream,\(name),\(kind.rawValue),t_s,\(kind.columns.joined(separator: ","))\n")
+    }
+
+    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+        precondition(declared[index], "declare a stream before its samples")
+        write(names[index])
+        buffer.append(UInt8(ascii: ","))
+        writeNumber(time)
+        for v in values { buffer.append(UInt8(ascii: ",")); writeNumber(v) }
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { try? flush() }
+    }
+
+    public func label(_ l: LabelSegment) {
+        write("@label,"); writeNumber(l.start); write(","); writeNumber(l.end); write(",\(TextEscaping.quote(l.label))\n")
+    }
+
+    public func event(_ e: GroundTruthEvent) {
+        write("@event,"); writeNumber(e.time); write(",\(TextEscaping.quote(e.kind)),\(TextEscaping.quote(e.detail))\n")
+    }
+
+    /// A comment line (ignored by readers); newlines are replaced by spaces.
+    public func comment(_ text: String) {
+        write("# " + text.replacingNewlines() + "\n")
+    }
+
+    /// Hands buffered bytes to the operating system (`write(2)`); throws on the first failure.
+    public func flush() throws(WriteError) {
+        if let failure { throw failure }
+        var off = 0
+        while off < buffer.count {
+            let n = buffer.withUnsafeBytes { Posix.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = WriteError(path: path, message: String(cString: strerror(errno)))
+                failure = e
+                throw e
+            }
+            off += n
+        }
+        bytesWritten += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and asks the OS to put the bytes on disk (`fsync`).
+    public func sync() throws(WriteError) {
+        try flush()
+        if fsync(fd) != 0 && errno != EINVAL {
+            let e = WriteError(path: path, message: String(cString: strerror(errno)))
+            failure = e
+            throw e
+        }
+    }
+
+    public func close() throws(WriteError) {
+        try sync()
+        _ = Posix.close(fd)
+        fd = -1
+    }
+
+    /// Writes a whole recording to `path`.
+    public static func write(_ r: Recording, to path: String) throws(WriteError) {
+        let w = try NativeWriter(path: path)
+        var sink = w
+        RecordingBuilder.replay(r, into: &sink)
+        try w.close()
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        String(unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : Character($0) })
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The few POSIX calls MotusIO makes, under names that no method shadows.
+enum Posix {
+    @inline(__always) static func read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.read(fd, p, n)
+        #elseif canImport(Glibc)
+        Glibc.read(fd, p, n)
+        #else
+        Musl.read(fd, p, n)
+        #endif
+    }
+    @inline(__always) static func write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(fd, p, n)
+        #elseif canImport(Glibc)
+        Glibc.write(fd, p, n)
+        #else
+        Musl.write(fd, p, n)
+        #endif
+    }
+    @inline(__always) static func close(_ fd: Int32) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.close(fd)
+        #elseif canImport(Glibc)
+        Glibc.close(fd)
+        #else
+        Musl.close(fd)
+        #endif
+    }
+}

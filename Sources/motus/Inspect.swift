@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Motus
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what a recording holds: streams, measured rate and jitter, duration, gaps, labels, metadata.",
+        discussion: """
+        Takes files or folders. A folder is searched for recordings (.motus, .csv, .txt, .json) \
+        and dataset trees Motus knows. Reading is one streaming pass with bounded memory, so \
+        it works on recordings larger than memory and on a native recording that is still \
+        being written (an unfinished last line is left out).
+
+        Delimited text without a header Motus recognises needs the input flags, for example:
+          motus inspect walk.csv --rate 100 --accel-columns acc_x,acc_y,acc_z --accel-unit g
+        """)
+
+    @Argument(help: "Recordings or folders to inspect.")
+    var paths: [String]
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        try Self.reportingErrors {
+            let options = try input.delimitedOptions()
+            var summaries: [RecordingSummary] = []
+            for p in paths {
+                let files = try RecordingFiles.expand(p)
+                for f in files { summaries.append(try RecordingLoader.summarize(path: f, options: options)) }
+            }
+            switch format {
+            case .table: print(summaries.map(Self.table).joined(separator: "\n"), terminator: "")
+            case .json: print(try JSONOutput.encode(summaries.map(InspectJSON.init)))
+            case .csv: throw CLIError("inspect prints table or json, not csv")
+            }
+        }
+    }
+
+    static func table(_ s: RecordingSummary) -> String {
+        var out = "\(s.path)\n"
+        let m = s.metadata
+        var meta: [String] = []
+        if let v = m.source, v != s.path { meta.append("source: \(v)") }
+        if let v = m.device { meta.append("device: \(v)") }
+        if let v = m.placement { meta.append("placement: \(v)") }
+        if let v = m.subject { meta.append("subject: \(v)") }
+        if let v = m.heightMeters { meta.append("height: \(Fmt.f(v, 2)) m") }
+        if let v = m.weightKg { meta.append("weight: \(Fmt.f(v, 1)) kg") }
+        if let v = m.age { meta.append("age: \(Fmt.f(v, 0))") }
+        if let v = m.gender { meta.append("gender: \(v)") }
+        if let v = m.nominalRateHz { meta.append("nominal rate: \(Fmt.f(v, 1)) Hz") }
+        for k in m.extra.keys.sorted() { meta.append("\(k): \(m.extra[k]!)") }
+        if !meta.isEmpty { out += "  " + meta.joined(separator: "  ·  ") + "\n" }
+        if let r = s.timeRange {
+            out += "  duration \(Fmt.f(r.upperBound - r.lowerBound, 3)) s (t = \(Fmt.f(r.lowerBound, 3)) … \(Fmt.f(r.upperBound, 3)) s)\n"
+        }
+        var rows = [["stream", "kind", "samples", "rate Hz", "jitter ms", "p99 dt ms", "gaps", "largest gap s", "dup", "back", "mean |v|"]]
+        for st in s.streams {
+            rows.append([st.name, st.kind.title, "\(st.samples)", Fmt.f(st.rateHz, 2), Fmt.f(st.jitterStdS * 1000, 2),
+                         Fmt.f(st.p99IntervalS * 1000, 2), "\(st.gaps)", Fmt.f(st.largestGapS, 3), "\(st.duplicates)",
+                         "\(st.outOfOrder)", Fmt.f(st.meanMagnitude, 3)])
+        }
+        out += Fmt.table(rows, indent: 2)
+        if !s.labels.isEmpty {
+            out += "  labels: " + s.labels.map { "\($0.label) \(Fmt.f($0.seconds, 1)) s (\($0.segments))" }.joined(separator: ", ") + "\n"
+        }
+        if !s.events.isEmpty {
+            out += "  events: " + s.events.map { "\($0.kind) \($0.count)" }.joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+}
+
+struct InspectJSON: Encodable {
+    struct Stream: Encodable {
+        var name: String, kind: String, samples: Int, first_time_s: Double, last_time_s: Double, duration_s: Double
+        var rate_hz: Double, median_interval_s: Double, jitter_std_s: Double, p99_interval_s: Double
+        var gaps: Int, largest_gap_s: Double, missing_time_s: Double, duplicates: Int, out_of_order: Int, mean_magnitude: Double
+    }
+    struct Label: Encodable { var label: String, seconds: Double, segments: Int }
+    struct Event: Encodable { var kind: String, count: Int }
+    var path: String
+    var metadata: RecordingMetadata
+    var duration_s: Double
+    var streams: [Stream]
+    var labels: [Label]
+    var events: [Event]
+
+    init(_ s: RecordingSummary) {
+        path = s.path
+        metadata = s.metadata
+        duration_s = s.timeRange.map { $0.upperBound - $0.lowerBound } ?? 0
+        streams = s.streams.map {
+            Stream(name: $0.name, kind: $0.kind.rawValue, samples: $0.samples, first_time_s: $0.firstTime, last_time_s: $0.lastTime,
+                   duration_s: $0.durationS, rate_hz: $0.rateHz, median_interval_s: $0.medianIntervalS, jitter_std_s: $0.jitterStdS,
+                   p99_interval_s: $0.p99IntervalS, gaps: $0.gaps, largest_gap_s: $0.largestGapS, missing_time_s: $0.missingTimeS,
+                   duplicates: $0.duplicates, out_of_order: $0.outOfOrder, mean_magnitude: $0.meanMagnitude)
+        }
+        labels = s.labels.map { Label(label: $0.label, seconds: $0.seconds, segments: $0.segments) }
+        events = s.events.map { Event(kind: $0.kind, count: $0.count) }
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+/// Finds the recordings under a path: the file itself, or the recording files in a folder.
+enum RecordingFiles {
+    static let extensions: Set<String> = ["motus", "csv", "txt", "json"]
+
+    static func expand(_ path: String) throws -> [String] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw CLIError("\(path): no such file or folder")
+        }
+        if !isDir.boolValue { return [path] }
+        if let listed = try DatasetRecordings.list(folder: path) { return listed }
+        var out: [String] = []
+        let base = URL(fileURLWithPath: path)
+        guard let e = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        for case let u as URL in e where extensions.contains(u.pathExtension.lowercased()) {
+            let name = u.lastPathComponent
+            if name.hasPrefix(".") || name == "LICENSE.txt" || name.hasPrefix("README") { continue }
+            out.append(path + "/" + u.path.dropFirst(base.path.count + 1))
+        }
+        return out.sorted()
+    }
+}
+
+/// Dataset folders (set up in DatasetCommands.swift once the dataset readers are in).
+enum DatasetRecordings {
+    static func list(folder: String) throws -> [String]? { nil }
+}

@@ -1,2 +1,0 @@
-import Motus
-print("motus")

@@ -1,0 +1,41 @@
+import Foundation
+@testable import MotusIO
+import MotusCore
+
+enum TestFiles {
+    static let packageRoot = DatasetLocator.packageRoot(fromFile: #filePath)
+    static let shared = DatasetLocator.sharedDatasets(packageRoot: packageRoot)
+    static var hasShared: Bool {
+        if shared == nil { print("skipping: ../shared/datasets not found (set MOTUS_DATASETS to run tests on the real data)") }
+        return shared != nil
+    }
+
+    /// A fresh temporary file path with the given contents.
+    static func temp(_ contents: String, name: String = "input.csv") -> String {
+        let dir = NSTemporaryDirectory() + "motus-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let p = dir + "/" + name
+        FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
+        return p
+    }
+
+    static func tempPath(_ name: String) -> String {
+        let dir = NSTemporaryDirectory() + "motus-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir + "/" + name
+    }
+}
+
+/// Deterministic generator for property tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+}
