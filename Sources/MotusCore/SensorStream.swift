@@ -27,6 +27,14 @@ public struct SensorStream: Sendable, Equatable {
         values.reserveCapacity(n * kind.width)
     }
 
+    /// Appends one sample from a buffer of `width` values (the readers' hot path: concrete,
+    /// so no generic dispatch per sample).
+    public mutating func append(time: Double, values sample: UnsafeBufferPointer<Double>) {
+        precondition(sample.count == kind.width)
+        times.append(time)
+        values.append(contentsOf: sample)
+    }
+
     /// Appends one sample; `sample.count` must equal `width`.
     public mutating func append(time: Double, _ sample: some Collection<Double>) {
         precondition(sample.count == kind.width)

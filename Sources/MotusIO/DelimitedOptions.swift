@@ -30,6 +30,8 @@ public struct DelimitedOptions: Sendable, Equatable {
     public var gyroUnit: RotationUnit?
     public var gravityColumns: [ColumnRef]?
     public var userAccelColumns: [ColumnRef]?
+    /// Magnetic-field columns, in µT.
+    public var magColumns: [ColumnRef]?
     /// The file has no header line (columns then must be given as indexes).
     public var noHeader: Bool = false
     /// Field delimiter; nil: detected from the first line (comma, tab, semicolon, else space).

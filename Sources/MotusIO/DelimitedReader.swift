@@ -1,3 +1,10 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import MotusCore
 
 /// Reads delimited text (CSV, TSV, space-separated) into a recording, streaming: memory is
@@ -39,79 +46,164 @@ public struct DelimitedReader {
     }
 
     public func scan<S: RecordingSink>(into sink: inout S) throws(InputError) {
-        let reader = try LineReader(path: path)
-        var plan: Plan? = nil
-        var splitter = FieldSplitter(delimiter: options.delimiter ?? UInt8(ascii: ","))
+        var cursor = try LineCursor(path: path)
+        // The first line that is not a comment is the header (or, with --no-header, the first row).
+        var parser: RowParser? = nil
+        while let line = try cursor.next() {
+            if Self.isComment(line) { continue }
+            let delimiter = options.delimiter ?? Self.detectDelimiter(line)
+            let splitter = FieldSplitter(delimiter: delimiter)
+            let header = options.noHeader ? nil : splitter.strings(line)
+            let fieldCount = splitter.split(line) { _, _, _ in }
+            var p = try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber)
+            p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
+            sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: path))
+            for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
+            if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
+            parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
+            if options.noHeader { try parser!.parse(line, cursor.lineNumber, into: &sink) }
+            break
+        }
+        guard var rows = parser else {
+            throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
+        }
+        defer { rows.deallocate() }
+        while let line = try cursor.next() {
+            if Self.isComment(line) { continue }
+            try rows.parse(line, cursor.lineNumber, into: &sink)
+        }
+    }
+
+    @inline(__always)
+    static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.isEmpty || line[0] == UInt8(ascii: "#") || (line.count > 1 && line[0] == UInt8(ascii: "/") && line[1] == UInt8(ascii: "/"))
+    }
+
+    /// Parses data rows in one pass: mapped fields are parsed where they stand, others are
+    /// skipped with `memchr`; nothing on this path allocates.
+    struct RowParser {
+        let plan: Plan
+        let file: String
+        let delimiter: UInt8
+        let backwardsTolerance: Double
+        /// For each field up to `plan.needed`: whether its value is used.
+        let used: UnsafeMutablePointer<Bool>
+        let fieldValue: UnsafeMutablePointer<Double>
+        let fieldStart: UnsafeMutablePointer<Int>
+        let scratch: UnsafeMutablePointer<Double>
         var row = 0
         var lastTime = -Double.infinity
-        var fieldStart = [Int](repeating: 0, count: 64)
-        var fieldEnd = [Int](repeating: 0, count: 64)
-        var scratch = [Double](repeating: 0, count: 8)
-        var sawContent = false
-        let file = path
-        let lines = try reader.forEachLine { (line, lineNumber) throws(InputError) in
-            if line.isEmpty || line[0] == UInt8(ascii: "#") || (line.count > 1 && line[0] == UInt8(ascii: "/") && line[1] == UInt8(ascii: "/")) { return }
-            if plan == nil {
-                sawContent = true
-                if options.delimiter == nil { splitter = FieldSplitter(delimiter: Self.detectDelimiter(line)) }
-                let header = options.noHeader ? nil : splitter.strings(line)
-                let fieldCount = splitter.split(line) { _, _, _ in }
-                var p = try makePlan(header: header, fieldCount: fieldCount, line: lineNumber)
-                p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
-                plan = p
-                sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: file))
-                for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
-                if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
-                if !options.noHeader { return }
-            }
-            let p = plan!
-            // Split the row into field ranges.
-            var n = 0
-            splitter.split(line) { f, s, e in
-                if f < 64 { fieldStart[f] = s; fieldEnd[f] = e }
-                n = f + 1
-            }
-            if n < p.needed {
-                throw InputError(.missingColumn, at: SourceLocation(file: file, line: lineNumber, column: line.count + 1),
-                                 found: "\(n) fields", expected: "at least \(p.needed) fields ('\(p.fieldNames[min(n, p.fieldNames.count - 1)])' is missing)")
-            }
-            func field(_ f: Int) throws(InputError) -> Double {
-                let s = fieldStart[f], e = fieldEnd[f]
-                guard let v = NumberParser.parseDouble(line, s, e) else {
-                    throw InputError(s == e ? .missingColumn : .badNumber, at: SourceLocation(file: file, line: lineNumber, column: s + 1),
-                                     found: line.text(s, e), expected: "a number in column '\(p.fieldNames[f])'")
+
+        init(plan: Plan, file: String, delimiter: UInt8, backwardsTolerance: Double) {
+            self.plan = plan; self.file = file; self.delimiter = delimiter; self.backwardsTolerance = backwardsTolerance
+            used = .allocate(capacity: plan.needed)
+            used.initialize(repeating: false, count: plan.needed)
+            if plan.timeField >= 0 { used[plan.timeField] = true }
+            for s in plan.streams { for f in s.fields { used[f] = true } }
+            if let e = plan.attitudeFromEuler { for f in e { used[f] = true } }
+            fieldValue = .allocate(capacity: plan.needed)
+            fieldValue.initialize(repeating: 0, count: plan.needed)
+            fieldStart = .allocate(capacity: plan.needed)
+            fieldStart.initialize(repeating: 0, count: plan.needed)
+            scratch = .allocate(capacity: 8)
+            scratch.initialize(repeating: 0, count: 8)
+        }
+
+        func deallocate() {
+            used.deallocate(); fieldValue.deallocate(); fieldStart.deallocate(); scratch.deallocate()
+        }
+
+        mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
+            let n = line.count
+            var i = 0
+            var f = 0
+            let needed = plan.needed
+            let collapse = delimiter == 0x20
+            if collapse { while i < n && line[i] == 0x20 { i += 1 } }
+            var more = true   // a field starts at i
+            while f < needed {
+                if !more {
+                    throw InputError(.missingColumn, at: SourceLocation(file: file, line: number, column: n + 1),
+                                     found: "\(f) fields", expected: "at least \(needed) fields ('\(plan.fieldNames[min(f, plan.fieldNames.count - 1)])' is missing)")
                 }
-                guard v.isFinite else {
-                    throw InputError(.nonFinite, at: SourceLocation(file: file, line: lineNumber, column: s + 1),
-                                     found: line.text(s, e), expected: "a finite number in column '\(p.fieldNames[f])'")
+                fieldStart[f] = i
+                if used[f] {
+                    if i < n && line[i] == 0x22 {
+                        // Quoted field: find the closing quote, parse what is inside.
+                        var j = i + 1
+                        while j < n && line[j] != 0x22 { j += 1 }
+                        guard let v = NumberParser.parseDouble(line, i + 1, j) else { throw bad(line, number, f, i, j + 1) }
+                        fieldValue[f] = v
+                        i = min(j + 1, n)
+                        while i < n && line[i] == 0x20 { i += 1 }
+                    } else if let (v, e) = NumberParser.parsePrefix(line, i, n) {
+                        var k = e
+                        while k < n && line[k] == 0x20 && !collapse { k += 1 }
+                        if k < n && line[k] != delimiter { throw bad(line, number, f, i, fieldEnd(line, i)) }
+                        fieldValue[f] = v
+                        i = k
+                    } else {
+                        throw bad(line, number, f, i, fieldEnd(line, i))
+                    }
+                    if !fieldValue[f].isFinite {
+                        throw InputError(.nonFinite, at: SourceLocation(file: file, line: number, column: fieldStart[f] + 1),
+                                         found: line.text(fieldStart[f], fieldEnd(line, fieldStart[f])), expected: "a finite number in column '\(plan.fieldNames[f])'")
+                    }
+                } else {
+                    i = fieldEnd(line, i)
                 }
-                return v
+                // Step over the delimiter (a run of spaces when splitting on spaces).
+                if i < n {
+                    i += 1
+                    if collapse { while i < n && line[i] == 0x20 { i += 1 }; more = i < n }
+                } else {
+                    more = false
+                }
+                f += 1
             }
+            let p = plan
             let t: Double
             if p.timeField >= 0 {
-                t = try field(p.timeField) * p.timeScale
-                if t < lastTime - options.backwardsTolerance {
-                    throw InputError(.timeBackwards, at: SourceLocation(file: file, line: lineNumber, column: fieldStart[p.timeField] + 1),
-                                     found: line.text(fieldStart[p.timeField], fieldEnd[p.timeField]),
-                                     expected: "a time no more than \(options.backwardsTolerance) s before the latest (\(lastTime / p.timeScale))")
+                t = fieldValue[p.timeField] * p.timeScale
+                if t < lastTime - backwardsTolerance {
+                    let s = fieldStart[p.timeField]
+                    throw InputError(.timeBackwards, at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                                     expected: "a time no more than \(backwardsTolerance) s before the latest (\(lastTime / p.timeScale))")
                 }
                 if t > lastTime { lastTime = t }
             } else {
                 t = Double(row) / p.rate
             }
-            for (si, s) in p.streams.enumerated() {
-                for (c, f) in s.fields.enumerated() { scratch[c] = try field(f) * s.scale }
-                scratch.withUnsafeBufferPointer { sink.sample(stream: si, time: t, values: UnsafeBufferPointer(rebasing: $0[0..<s.fields.count])) }
+            for si in 0..<p.streams.count {
+                let s = p.streams[si]
+                let w = s.fields.count
+                for c in 0..<w { scratch[c] = fieldValue[s.fields[c]] * s.scale }
+                sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
             }
             if let e = p.attitudeFromEuler {
-                let q = Self.coreMotionAttitude(roll: try field(e[0]), pitch: try field(e[1]), yaw: try field(e[2]))
+                let q = DelimitedReader.coreMotionAttitude(roll: fieldValue[e[0]], pitch: fieldValue[e[1]], yaw: fieldValue[e[2]])
                 scratch[0] = q.w; scratch[1] = q.x; scratch[2] = q.y; scratch[3] = q.z
-                scratch.withUnsafeBufferPointer { sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(rebasing: $0[0..<4])) }
+                sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
             }
             row += 1
         }
-        if lines == 0 || !sawContent {
-            throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
+
+        @inline(__always)
+        func fieldEnd(_ line: UnsafeBufferPointer<UInt8>, _ from: Int) -> Int {
+            guard from < line.count else { return line.count }
+            if let hit = memchr(line.baseAddress! + from, Int32(delimiter), line.count - from) {
+                return line.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            }
+            return line.count
+        }
+
+        func bad(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, _ f: Int, _ s: Int, _ e: Int) -> InputError {
+            var a = s, b = e
+            while a < b && line[a] == 0x20 { a += 1 }
+            while b > a && line[b - 1] == 0x20 { b -= 1 }
+            let inner = a < b && line[a] == 0x22 ? (a + 1, max(a + 1, b - (line[b - 1] == 0x22 ? 1 : 0))) : (a, b)
+            return InputError(a == b ? .missingColumn : .badNumber, at: SourceLocation(file: file, line: number, column: s + 1),
+                              found: line.text(inner.0, inner.1), expected: "a number in column '\(plan.fieldNames[f])'")
         }
     }
 
@@ -187,7 +279,7 @@ public struct DelimitedReader {
             }
             return auto
         }
-        let explicit = options.accelColumns != nil || options.gyroColumns != nil || options.gravityColumns != nil || options.userAccelColumns != nil
+        let explicit = options.accelColumns != nil || options.gyroColumns != nil || options.gravityColumns != nil || options.userAccelColumns != nil || options.magColumns != nil
         let accAuto = explicit ? nil : find(axes(["acc", "accel", "acceleration", "accelerometer", "a"], ["_", ".", ""]) + axes(["accelerometeracceleration"]))
         let gyroAuto = explicit ? nil : find(axes(["gyr", "gyro", "gyroscope", "g", "rotationrate", "rot", "omega"], ["_", ".", ""]))
         if let acc = try columns(options.accelColumns, accAuto, "acceleration") { p.streams.append((.acceleration, acc, accelScale)) }
@@ -195,6 +287,8 @@ public struct DelimitedReader {
         if let u = try columns(options.userAccelColumns, explicit ? nil : cmUser, "user acceleration") { p.streams.append((.userAcceleration, u, accelScale)) }
         let gyroAutoPick = explicit ? nil : (cmRot ?? gyroAuto)
         if let r = try columns(options.gyroColumns, gyroAutoPick, "rotation rate") { p.streams.append((.rotationRate, r, gyroScale)) }
+        let magAuto = explicit ? nil : find(axes(["mag", "magnetometer", "magneticfield", "m"], ["_", ".", ""]))
+        if let m = try columns(options.magColumns, magAuto, "magnetic field") { p.streams.append((.magneticField, m, 1)) }
         if !explicit, let e = cmEuler, isCoreMotion { p.attitudeFromEuler = e }
         if p.streams.isEmpty {
             throw InputError(.badHeader, at: SourceLocation(file: path, line: line), found: header.map { $0.prefix(8).joined(separator: ",") } ?? "no header",

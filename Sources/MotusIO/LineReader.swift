@@ -7,118 +7,160 @@ import Musl
 #endif
 import MotusCore
 
-/// Reads a text file or descriptor line by line in fixed chunks, so memory stays bounded by
-/// the chunk size (plus the longest line) however large the input is.
+/// Owns the file descriptor and the chunk buffer of a `LineCursor`.
+final class LineStorage {
+    let fd: Int32
+    let ownsDescriptor: Bool
+    var buffer: UnsafeMutableRawBufferPointer
+    init(fd: Int32, ownsDescriptor: Bool, bytes: Int) {
+        self.fd = fd; self.ownsDescriptor = ownsDescriptor
+        buffer = .allocate(byteCount: bytes, alignment: 16)
+    }
+    deinit {
+        buffer.deallocate()
+        if ownsDescriptor { _ = Posix.close(fd) }
+    }
+}
+
+/// Pull-style line iteration over a file in fixed chunks: `while let line = cursor.next()`.
+/// A value type driven by a plain loop, so the hot path has no closures and no dynamic
+/// exclusivity checks. Memory is the chunk size plus the longest line.
 ///
 /// Lines end at LF; a CR before the LF is dropped (CRLF files), as is a UTF-8 byte-order mark
-/// at the start. The last line need not end with a newline. Each line is handed to the body
-/// as a borrowed byte buffer valid only during the call, with its 1-based line number.
-public final class LineReader {
+/// at the start. The last line need not end with a newline. A returned line is valid until
+/// the next call to `next()`.
+public struct LineCursor {
+    let storage: LineStorage
     public let path: String
-    private let fd: Int32
-    private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableRawBufferPointer
-    /// Longest line accepted, to keep memory bounded on garbage input.
     public let maxLineBytes: Int
+    /// 1-based number of the line last returned.
+    public private(set) var lineNumber = 0
+    var filled = 0
+    var start = 0
+    var scanFrom = 0
+    var eof = false
+    var firstChunk = true
+    var oversized = false
 
     /// Opens `path` ("-" means standard input).
     public init(path: String, chunkBytes: Int = 1 << 20, maxLineBytes: Int = 64 << 20) throws(InputError) {
         self.path = path
         self.maxLineBytes = maxLineBytes
         if path == "-" {
-            fd = 0; ownsDescriptor = false
-        } else {
-            let d = open(path, O_RDONLY)
-            if d < 0 {
-                let msg = String(cString: strerror(errno))
-                throw InputError(.unreadable, at: SourceLocation(file: path), found: msg, expected: "a readable file")
-            }
-            var st = stat()
-            if fstat(d, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-                close(d)
-                throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a file")
-            }
-            fd = d; ownsDescriptor = true
+            storage = LineStorage(fd: 0, ownsDescriptor: false, bytes: max(chunkBytes, 16))
+            return
         }
-        buffer = .allocate(byteCount: max(chunkBytes, 16), alignment: 16)
+        let d = open(path, O_RDONLY)
+        if d < 0 {
+            let msg = String(cString: strerror(errno))
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: msg, expected: "a readable file")
+        }
+        var st = stat()
+        if fstat(d, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = Posix.close(d)
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a file")
+        }
+        storage = LineStorage(fd: d, ownsDescriptor: true, bytes: max(chunkBytes, 16))
     }
 
-    deinit {
-        buffer.deallocate()
-        if ownsDescriptor { close(fd) }
-    }
-
-    /// Calls `body(line, lineNumber)` for every line. Returns the number of lines.
-    @discardableResult
-    public func forEachLine<E: Error>(_ body: (UnsafeBufferPointer<UInt8>, Int) throws(E) -> Void) throws(E) -> Int {
-        var lineNumber = 0
-        var filled = 0       // bytes valid in buffer
-        var start = 0        // start of the current (unfinished) line
-        var scanFrom = 0
-        var eof = false
-        var firstChunk = true
+    /// The next line, or nil at the end of the input. Throws when a line is longer than
+    /// `maxLineBytes`.
+    public mutating func next() throws(InputError) -> UnsafeBufferPointer<UInt8>? {
         while true {
-            // Find complete lines in buffer[start..<filled].
-            let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var i = scanFrom
-            while i < filled {
-                if base[i] == 0x0A {
+            if oversized {
+                throw InputError(.badValue, at: SourceLocation(file: path, line: lineNumber + 1), found: "a line over \(maxLineBytes >> 20) MiB",
+                                 expected: "lines of text (is this a binary file?)")
+            }
+            let base = storage.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if scanFrom < filled {
+                // memchr is vectorised; far faster than a byte loop on long lines.
+                if let hit = memchr(base + scanFrom, 0x0A, filled - scanFrom) {
+                    let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                     var end = i
                     if end > start && base[end - 1] == 0x0D { end -= 1 }
-                    lineNumber += 1
-                    try body(UnsafeBufferPointer(start: base + start, count: end - start), lineNumber)
+                    let line = UnsafeBufferPointer(start: base + start, count: end - start)
                     start = i + 1
+                    scanFrom = start
+                    lineNumber += 1
+                    return line
                 }
-                i += 1
+                scanFrom = filled
             }
-            scanFrom = filled
             if eof {
                 if start < filled {
                     var end = filled
                     if base[end - 1] == 0x0D { end -= 1 }
+                    let line = UnsafeBufferPointer(start: base + start, count: end - start)
+                    start = filled
                     lineNumber += 1
-                    try body(UnsafeBufferPointer(start: base + start, count: end - start), lineNumber)
+                    return line
                 }
-                return lineNumber
+                return nil
             }
-            // Move the unfinished line to the front, grow if one line fills the buffer.
-            if start > 0 {
-                let rest = filled - start
-                if rest > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, rest) }
-                filled = rest; scanFrom = rest; start = 0
-            }
-            if filled == buffer.count {
-                if buffer.count >= maxLineBytes {
-                    // Hand over what we have as one line rather than grow without bound.
-                    lineNumber += 1
-                    try body(UnsafeBufferPointer(start: base, count: filled), lineNumber)
-                    filled = 0; scanFrom = 0
-                } else {
-                    let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: min(buffer.count * 2, maxLineBytes), alignment: 16)
-                    bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
-                    buffer.deallocate()
-                    buffer = bigger
-                }
-            }
-            let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            if n <= 0 { eof = true; continue }
-            if firstChunk {
-                firstChunk = false
-                let b = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                if n >= 3 && filled == 0 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-                    memmove(buffer.baseAddress!, buffer.baseAddress! + 3, n - 3)
-                    filled += n - 3; continue
-                }
-            }
-            filled += n
+            refill()
         }
+    }
+
+    mutating func refill() {
+        var buffer = storage.buffer
+        if start > 0 {
+            let rest = filled - start
+            if rest > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, rest) }
+            filled = rest; scanFrom = rest; start = 0
+        }
+        if filled == buffer.count {
+            if buffer.count >= maxLineBytes {
+                // One line fills the whole buffer: stop rather than grow without bound.
+                oversized = true
+                return
+            }
+            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: min(buffer.count * 2, maxLineBytes), alignment: 16)
+            bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
+            buffer.deallocate()
+            storage.buffer = bigger
+            buffer = bigger
+        }
+        var n = 0
+        repeat { n = Posix.read(storage.fd, buffer.baseAddress! + filled, buffer.count - filled) } while n < 0 && errno == EINTR
+        if n <= 0 { eof = true; return }
+        if firstChunk {
+            firstChunk = false
+            let b = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if filled == 0 && n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+                memmove(buffer.baseAddress!, buffer.baseAddress! + 3, n - 3)
+                filled = n - 3
+                return
+            }
+        }
+        filled += n
+    }
+}
+
+/// Closure-style line iteration on top of `LineCursor`, for code off the hot path.
+public final class LineReader {
+    public let path: String
+    private var cursor: LineCursor
+
+    /// Opens `path` ("-" means standard input).
+    public init(path: String, chunkBytes: Int = 1 << 20, maxLineBytes: Int = 64 << 20) throws(InputError) {
+        self.path = path
+        cursor = try LineCursor(path: path, chunkBytes: chunkBytes, maxLineBytes: maxLineBytes)
+    }
+
+    /// Calls `body(line, lineNumber)` for every line. Returns the number of lines.
+    @discardableResult
+    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws(InputError) -> Void) throws(InputError) -> Int {
+        var c = cursor
+        while let line = try c.next() { try body(line, c.lineNumber) }
+        cursor = c
+        return c.lineNumber
     }
 
     /// Reads a whole (small) file into memory.
     public static func readAll(path: String) throws(InputError) -> [UInt8] {
-        let r = try LineReader(path: path)
+        var c = try LineCursor(path: path)
         var out: [UInt8] = []
-        r.forEachLine { line, _ in out.append(contentsOf: line); out.append(0x0A) }
+        while let line = try c.next() { out.append(contentsOf: line); out.append(0x0A) }
         return out
     }
 }

@@ -16,74 +16,127 @@ import Musl
 /// division (Clinger's fast path, which covers nearly all sensor data); anything else goes to
 /// the C library's `strtod` through a stack buffer.
 public enum NumberParser {
-    @usableFromInline static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// Exact powers of ten 10^0 … 10^22 (each is exactly a double).
+    @inlinable @inline(__always)
+    static func exactPowerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
-    /// Parses `bytes[start..<end]`; nil when it is not a number.
+    /// One pass over a number starting at `start` (after optional spaces), stopping at the
+    /// first byte of `bytes[start..<limit]` that cannot continue it. Nil when no number
+    /// starts there; otherwise the value and the end index.
+    @inlinable @inline(__always)
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        var i = start
+        while i < limit && bytes[i] == 0x20 { i += 1 }
+        let numberStart = i
+        var negative = false
+        if i < limit {
+            let c = bytes[i]
+            if c == UInt8(ascii: "-") { negative = true; i += 1 } else if c == UInt8(ascii: "+") { i += 1 }
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0          // significant digits in mantissa
+        var dropped = false     // a nonzero digit did not fit
+        var exponent = 0
+        var sawDigit = false
+        while i < limit {
+            let d = bytes[i] &- 0x30
+            if d > 9 { break }
+            sawDigit = true
+            if digits < 19 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                if mantissa != 0 { digits += 1 }
+            } else { exponent += 1; if d != 0 { dropped = true } }
+            i += 1
+        }
+        if i < limit && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < limit {
+                let d = bytes[i] &- 0x30
+                if d > 9 { break }
+                sawDigit = true
+                if digits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    if mantissa != 0 { digits += 1 }
+                    exponent -= 1
+                } else if d != 0 { dropped = true }
+                i += 1
+            }
+        }
+        if !sawDigit {
+            var j = i
+            while j < limit && (bytes[j] | 0x20) >= UInt8(ascii: "a") && (bytes[j] | 0x20) <= UInt8(ascii: "z") { j += 1 }
+            guard j > i, let v = parseSpecial(bytes, numberStart, j) else { return nil }
+            return (v, j)
+        }
+        if i < limit && (bytes[i] | 0x20) == UInt8(ascii: "e") {
+            var j = i + 1
+            var expNegative = false
+            if j < limit && bytes[j] == UInt8(ascii: "-") { expNegative = true; j += 1 } else if j < limit && bytes[j] == UInt8(ascii: "+") { j += 1 }
+            guard j < limit && bytes[j] &- 0x30 <= 9 else { return nil }  // "1e", "1e+": not a number
+            var ev = 0
+            while j < limit {
+                let d = bytes[j] &- 0x30
+                if d > 9 { break }
+                if ev < 100_000 { ev = ev &* 10 &+ Int(d) }
+                j += 1
+            }
+            exponent += expNegative ? -ev : ev
+            i = j
+        }
+        if mantissa == 0 && !dropped { return (negative ? -0.0 : 0.0, i) }
+        if !dropped && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
+            var v = Double(mantissa)
+            if exponent < 0 { v /= exactPowerOfTen(-exponent) } else { v *= exactPowerOfTen(exponent) }
+            return (negative ? -v : v, i)
+        }
+        guard let v = slowPath(bytes, numberStart, i) else { return nil }
+        return (v, i)
+    }
+
+    /// Parses `bytes[start..<end]` (spaces and tabs around it allowed); nil when it is not a number.
     @inlinable
     public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var i = start, e = end
         while i < e && (bytes[i] == 0x20 || bytes[i] == 0x09) { i += 1 }
         while e > i && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09) { e -= 1 }
         if i >= e { return nil }
-        let numberStart = i
-        var negative = false
-        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 } else if bytes[i] == UInt8(ascii: "+") { i += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0          // significant digits accumulated into mantissa
-        var dropped = false     // a nonzero digit did not fit
-        var exponent = 0
-        var sawDigit = false
-        // integer part
-        while i < e {
-            let d = bytes[i] &- 0x30
-            if d > 9 { break }
-            sawDigit = true
-            if digits < 19 {
-                if mantissa != 0 || d != 0 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 }
-            } else { exponent += 1; if d != 0 { dropped = true } }
-            i += 1
-        }
-        if i < e && bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < e {
-                let d = bytes[i] &- 0x30
-                if d > 9 { break }
-                sawDigit = true
-                if digits < 19 {
-                    if mantissa != 0 || d != 0 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 }
-                    exponent -= 1
-                } else if d != 0 { dropped = true }
-                i += 1
-            }
-        }
-        if !sawDigit { return parseSpecial(bytes, numberStart, e) }
-        if i < e && (bytes[i] | 0x20) == UInt8(ascii: "e") {
-            i += 1
-            var expNegative = false
-            if i < e && bytes[i] == UInt8(ascii: "-") { expNegative = true; i += 1 } else if i < e && bytes[i] == UInt8(ascii: "+") { i += 1 }
-            var ev = 0
-            var expDigits = 0
-            while i < e {
-                let d = bytes[i] &- 0x30
-                if d > 9 { break }
-                if ev < 100_000 { ev = ev * 10 + Int(d) }
-                expDigits += 1
-                i += 1
-            }
-            if expDigits == 0 { return nil }
-            exponent += expNegative ? -ev : ev
-        }
-        if i != e { return nil }
-        if mantissa == 0 && !dropped { return negative ? -0.0 : 0.0 }
-        if !dropped && mantissa <= (1 << 53) && exponent >= -22 && exponent <= 22 {
-            var v = Double(mantissa)
-            if exponent < 0 { v /= powersOfTen[-exponent] } else { v *= powersOfTen[exponent] }
-            return negative ? -v : v
-        }
-        return slowPath(bytes, numberStart, e)
+        guard let (v, stop) = scan(bytes, i, e), stop == e else { return nil }
+        return v
+    }
+
+    /// Parses the number that starts at `start` (after spaces) and ends at the first byte of
+    /// `bytes[start..<limit]` that cannot continue it: the value and that end index, or nil
+    /// when no number starts there. The delimited reader splits and parses a row in one pass
+    /// with it.
+    @inlinable
+    public static func parsePrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        scan(bytes, start, limit)
     }
 
     @usableFromInline

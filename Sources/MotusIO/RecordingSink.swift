@@ -18,12 +18,13 @@ public protocol RecordingSink {
 /// Collects everything a reader produces into a `Recording`.
 public struct RecordingBuilder: RecordingSink {
     public var recording = Recording()
-    private var order: [Int: Int] = [:]
+    private var order: [Int] = []
 
     public init() {}
 
     public mutating func metadata(_ metadata: RecordingMetadata) { recording.metadata = metadata }
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
+        while order.count <= index { order.append(-1) }
         if let existing = recording.streams.firstIndex(where: { $0.name == name }) {
             order[index] = existing
         } else {
@@ -32,7 +33,7 @@ public struct RecordingBuilder: RecordingSink {
         }
     }
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
-        recording.streams[order[index]!].append(time: time, values)
+        recording.streams[order[index]].append(time: time, values: values)
     }
     public mutating func label(_ label: LabelSegment) { recording.labels.append(label) }
     public mutating func event(_ event: GroundTruthEvent) { recording.events.append(event) }

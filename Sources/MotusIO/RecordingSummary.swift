@@ -98,7 +98,7 @@ public struct SummarySink: RecordingSink {
         var largest = 0.0
     }
     var accs: [Acc] = []
-    var order: [Int: Int] = [:]
+    var order: [Int] = []
     public var metadata = RecordingMetadata()
     var labelOrder: [String] = []
     var labelTotals: [String: (Double, Int)] = [:]
@@ -111,12 +111,13 @@ public struct SummarySink: RecordingSink {
 
     public mutating func metadata(_ m: RecordingMetadata) { metadata = m }
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
+        while order.count <= index { order.append(-1) }
         if let i = accs.firstIndex(where: { $0.name == name }) { order[index] = i; return }
         order[index] = accs.count
         accs.append(Acc(name: name, kind: kind))
     }
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
-        let i = order[index]!
+        let i = order[index]
         accs[i].n += 1
         if accs[i].first.isNaN { accs[i].first = time }
         if time > accs[i].last { accs[i].last = time }

@@ -31,6 +31,9 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("user-accel-columns"), help: ArgumentHelp("User-acceleration (gravity removed) columns.", valueName: "X,Y,Z"))
     var userAccelColumns: String?
 
+    @Option(name: .customLong("mag-columns"), help: ArgumentHelp("Magnetic-field columns, in µT.", valueName: "X,Y,Z"))
+    var magColumns: String?
+
     @Flag(name: .customLong("no-header"), help: "The file has no header line; give columns as 0-based indexes.")
     var noHeader = false
 
@@ -65,6 +68,7 @@ struct InputOptions: ParsableArguments {
         o.gyroColumns = try cols(gyroColumns, "--gyro-columns")
         o.gravityColumns = try cols(gravityColumns, "--gravity-columns")
         o.userAccelColumns = try cols(userAccelColumns, "--user-accel-columns")
+        o.magColumns = try cols(magColumns, "--mag-columns")
         if let u = accelUnit {
             guard let a = AccelerationUnit(rawValue: u) else { throw ValidationError("--accel-unit must be g or mps2, not '\(u)'") }
             o.accelUnit = a
