@@ -61,9 +61,10 @@ public struct TimingStatistics: Sendable, Hashable {
     /// Smallest and largest interval.
     public var minInterval: Double
     public var maxInterval: Double
-    /// Standard deviation of the intervals that are not gaps (population formula): jitter.
+    /// Standard deviation (population formula) of the intervals that lose no sample
+    /// (≤ 1.5 × median and not a gap): timing noise, not losses.
     public var jitterStd: Double
-    /// 99th percentile of |interval − median| over intervals that are not gaps: jitter tail.
+    /// 99th percentile of |interval − median| over the same intervals: the jitter tail.
     public var jitterP99: Double
     /// 1st and 99th percentiles of all intervals.
     public var intervalP01: Double
@@ -115,7 +116,7 @@ public struct TimingStatistics: Sendable, Hashable {
             if gapPolicy.isGap(d, medianInterval: med) {
                 let miss = med > 0 ? max(0, Int((d / med).rounded()) - 1) : 0
                 g.append(Gap(startIndex: i, start: times[i], end: times[i + 1], missingSamples: miss))
-            } else {
+            } else if d <= 1.5 * med {
                 sum += d; m += 1
                 dev.append(abs(d - med))
             }
@@ -126,7 +127,7 @@ public struct TimingStatistics: Sendable, Hashable {
             let mean = sum / Double(m)
             // Two-pass for accuracy: recompute around the mean.
             var ss = 0.0
-            for d in dts where !gapPolicy.isGap(d, medianInterval: med) { ss += (d - mean) * (d - mean) }
+            for d in dts where !gapPolicy.isGap(d, medianInterval: med) && d <= 1.5 * med { ss += (d - mean) * (d - mean) }
             jitterStd = (ss / Double(m)).squareRoot()
             dev.sort()
             jitterP99 = Self.percentile(dev, 0.99)
