@@ -212,3 +212,20 @@ public enum StreamCleaner {
         }
     }
 }
+
+extension StreamCleaner {
+    /// Cleans every stream of `recording` with one policy; metadata, labels and events are
+    /// kept. Returns the reports in stream order (what `motus inspect` prints). Throws the
+    /// first stream's `SignalError` (its `stream` names which one).
+    public static func clean(_ recording: Recording, policy: CleaningPolicy = CleaningPolicy()) throws(SignalError) -> (recording: Recording, reports: [CleaningReport]) {
+        var out = recording
+        var reports: [CleaningReport] = []
+        reports.reserveCapacity(recording.streams.count)
+        for i in recording.streams.indices {
+            let c = try clean(recording.streams[i], policy: policy)
+            out.streams[i] = c.stream
+            reports.append(c.report)
+        }
+        return (out, reports)
+    }
+}

@@ -207,3 +207,19 @@ struct RealDataCleaningTests {
         #expect(fromClock == Int(d.lastCounter - d.firstCounter) + 1 - d.acc.count)
     }
 }
+
+@Suite struct RecordingCleaningTests {
+    @Test func cleansEveryStreamAndNamesTheBadOne() throws {
+        let a = SensorStream(kind: .acceleration, times: [0, 0.01, 0.01, 0.02], values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3])
+        let p = SensorStream(kind: .pressure, times: [0, 1, 2], values: [1e5, 1e5, 1e5 + 1])
+        let rec = Recording(streams: [a, p], labels: [LabelSegment(start: 0, end: 1, label: "walk")])
+        let (out, reports) = try StreamCleaner.clean(rec)
+        #expect(out.streams[0].times == [0, 0.01, 0.02] && out.streams[1].count == 3 && out.labels == rec.labels)
+        #expect(reports.map(\.duplicatesRemoved) == [1, 0] && reports.map(\.repeatedValues) == [0, 1])
+        let bad = SensorStream(kind: .pressure, name: "baro2", times: [0, 5, 1], values: [1, 2, 3])
+        do {
+            _ = try StreamCleaner.clean(Recording(streams: [a, bad]))
+            Issue.record("expected an error")
+        } catch { #expect(error.stream == "baro2" && error.sampleIndex == 2) }
+    }
+}
