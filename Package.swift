@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MotusIO", targets: ["MotusIO"]),
         .library(name: "MotusSignal", targets: ["MotusSignal"]),
         .library(name: "MotusFusion", targets: ["MotusFusion"]),
+        .library(name: "MotusFeatures", targets: ["MotusFeatures"]),
         .library(name: "MotusLearn", targets: ["MotusLearn"]),
         .executable(name: "motus", targets: ["motus"]),
     ],
@@ -25,11 +26,12 @@ let package = Package(
         .target(name: "MotusIO", dependencies: ["MotusCore"]),
         .target(name: "MotusSignal", dependencies: ["MotusCore"]),
         .target(name: "MotusFusion", dependencies: ["MotusCore"]),
+        .target(name: "MotusFeatures", dependencies: ["MotusCore", "MotusSignal"]),
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
                        providers: [.apt(["libopenblas-dev"])]),
         .target(name: "MotusLearn",
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
-        .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusLearn"]),
+        .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusLearn"]),
         .executableTarget(name: "motus", dependencies: [
             "Motus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -39,6 +41,7 @@ let package = Package(
         .testTarget(name: "MotusSignalTests", dependencies: ["MotusSignal", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusFusionTests", dependencies: ["MotusFusion", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusLearnTests", dependencies: ["MotusLearn"]),
+        .testTarget(name: "MotusFeaturesTests", dependencies: ["MotusFeatures", "MotusSignal", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusCLITests", dependencies: ["MotusCore", "MotusIO"]),
     ]
 )

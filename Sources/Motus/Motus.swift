@@ -3,4 +3,5 @@
 @_exported import MotusIO
 @_exported import MotusSignal
 @_exported import MotusFusion
+@_exported import MotusFeatures
 @_exported import MotusLearn

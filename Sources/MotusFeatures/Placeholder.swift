@@ -1,0 +1,1 @@
+// MotusFeatures: windowed features (see the features helper's branch)
