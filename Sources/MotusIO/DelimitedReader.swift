@@ -61,6 +61,7 @@ public struct DelimitedReader {
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
             parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
+            if line.count > 0 && cursor.fileSize > 0 { sink.expectSamples(cursor.fileSize / (line.count + 1) + 16) }
             if options.noHeader { try parser!.parse(line, cursor.lineNumber, into: &sink) }
             break
         }
@@ -91,6 +92,11 @@ public struct DelimitedReader {
         let fieldValue: UnsafeMutablePointer<Double>
         let fieldStart: UnsafeMutablePointer<Int>
         let scratch: UnsafeMutablePointer<Double>
+        /// Flattened stream plan: stream si takes fields gather[offset[si] ..< offset[si+1]] times scale[si].
+        let gather: UnsafeMutablePointer<Int>
+        let offset: UnsafeMutablePointer<Int>
+        let scale: UnsafeMutablePointer<Double>
+        let streamCount: Int
         var row = 0
         var lastTime = -Double.infinity
 
@@ -107,19 +113,35 @@ public struct DelimitedReader {
             fieldStart.initialize(repeating: 0, count: plan.needed)
             scratch = .allocate(capacity: 8)
             scratch.initialize(repeating: 0, count: 8)
+            streamCount = plan.streams.count
+            let total = plan.streams.reduce(0) { $0 + $1.fields.count }
+            gather = .allocate(capacity: max(total, 1))
+            offset = .allocate(capacity: streamCount + 1)
+            scale = .allocate(capacity: max(streamCount, 1))
+            var k = 0
+            for (si, s) in plan.streams.enumerated() {
+                offset[si] = k
+                scale[si] = s.scale
+                for f in s.fields { gather[k] = f; k += 1 }
+            }
+            offset[streamCount] = k
         }
 
         func deallocate() {
             used.deallocate(); fieldValue.deallocate(); fieldStart.deallocate(); scratch.deallocate()
+            gather.deallocate(); offset.deallocate(); scale.deallocate()
         }
 
         mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
             let n = line.count
+            guard let L = line.baseAddress else {
+                throw InputError(.missingColumn, at: SourceLocation(file: file, line: number, column: 1), found: "0 fields", expected: "at least \(plan.needed) fields")
+            }
             var i = 0
             var f = 0
             let needed = plan.needed
             let collapse = delimiter == 0x20
-            if collapse { while i < n && line[i] == 0x20 { i += 1 } }
+            if collapse { while i < n && L[i] == 0x20 { i += 1 } }
             var more = true   // a field starts at i
             while f < needed {
                 if !more {
@@ -128,18 +150,18 @@ public struct DelimitedReader {
                 }
                 fieldStart[f] = i
                 if used[f] {
-                    if i < n && line[i] == 0x22 {
+                    if i < n && L[i] == 0x22 {
                         // Quoted field: find the closing quote, parse what is inside.
                         var j = i + 1
-                        while j < n && line[j] != 0x22 { j += 1 }
+                        while j < n && L[j] != 0x22 { j += 1 }
                         guard let v = NumberParser.parseDouble(line, i + 1, j) else { throw bad(line, number, f, i, j + 1) }
                         fieldValue[f] = v
                         i = min(j + 1, n)
-                        while i < n && line[i] == 0x20 { i += 1 }
+                        while i < n && L[i] == 0x20 { i += 1 }
                     } else if let (v, e) = NumberParser.parsePrefix(line, i, n) {
                         var k = e
-                        while k < n && line[k] == 0x20 && !collapse { k += 1 }
-                        if k < n && line[k] != delimiter { throw bad(line, number, f, i, fieldEnd(line, i)) }
+                        while k < n && L[k] == 0x20 && !collapse { k += 1 }
+                        if k < n && L[k] != delimiter { throw bad(line, number, f, i, fieldEnd(line, i)) }
                         fieldValue[f] = v
                         i = k
                     } else {
@@ -155,7 +177,7 @@ public struct DelimitedReader {
                 // Step over the delimiter (a run of spaces when splitting on spaces).
                 if i < n {
                     i += 1
-                    if collapse { while i < n && line[i] == 0x20 { i += 1 }; more = i < n }
+                    if collapse { while i < n && L[i] == 0x20 { i += 1 }; more = i < n }
                 } else {
                     more = false
                 }
@@ -174,10 +196,9 @@ public struct DelimitedReader {
             } else {
                 t = Double(row) / p.rate
             }
-            for si in 0..<p.streams.count {
-                let s = p.streams[si]
-                let w = s.fields.count
-                for c in 0..<w { scratch[c] = fieldValue[s.fields[c]] * s.scale }
+            for si in 0..<streamCount {
+                let o = offset[si], w = offset[si + 1] - o, k = scale[si]
+                for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
                 sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
             }
             if let e = p.attitudeFromEuler {

@@ -63,6 +63,12 @@ public struct LineCursor {
         storage = LineStorage(fd: d, ownsDescriptor: true, bytes: max(chunkBytes, 16))
     }
 
+    /// Size of the file in bytes (0 for pipes and standard input).
+    public var fileSize: Int {
+        var st = stat()
+        return fstat(storage.fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
+    }
+
     /// The next line, or nil at the end of the input. Throws when a line is longer than
     /// `maxLineBytes`.
     public mutating func next() throws(InputError) -> UnsafeBufferPointer<UInt8>? {

@@ -50,58 +50,46 @@ public enum NumberParser {
     /// first byte of `bytes[start..<limit]` that cannot continue it. Nil when no number
     /// starts there; otherwise the value and the end index.
     @inlinable @inline(__always)
-    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        guard let b = bytes.baseAddress else { return nil }
         var i = start
-        while i < limit && bytes[i] == 0x20 { i += 1 }
+        while i < limit && b[i] == 0x20 { i += 1 }
         let numberStart = i
         var negative = false
         if i < limit {
-            let c = bytes[i]
+            let c = b[i]
             if c == UInt8(ascii: "-") { negative = true; i += 1 } else if c == UInt8(ascii: "+") { i += 1 }
         }
+        // Accumulate every digit; more than 19 digits (leading zeros included) go to strtod,
+        // which is exact. This keeps the common loop free of special cases.
         var mantissa: UInt64 = 0
-        var digits = 0          // significant digits in mantissa
-        var dropped = false     // a nonzero digit did not fit
         var exponent = 0
-        var sawDigit = false
-        while i < limit {
-            let d = bytes[i] &- 0x30
-            if d > 9 { break }
-            sawDigit = true
-            if digits < 19 {
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                if mantissa != 0 { digits += 1 }
-            } else { exponent += 1; if d != 0 { dropped = true } }
+        let intStart = i
+        accumulateDigits(bytes, &i, limit, &mantissa)
+        var digitCount = i - intStart
+        if i < limit && b[i] == UInt8(ascii: ".") {
             i += 1
+            let fracStart = i
+            accumulateDigits(bytes, &i, limit, &mantissa)
+            exponent = fracStart - i
+            digitCount += i - fracStart
         }
-        if i < limit && bytes[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < limit {
-                let d = bytes[i] &- 0x30
-                if d > 9 { break }
-                sawDigit = true
-                if digits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    if mantissa != 0 { digits += 1 }
-                    exponent -= 1
-                } else if d != 0 { dropped = true }
-                i += 1
-            }
-        }
+        let sawDigit = digitCount > 0
+        let dropped = digitCount > 19
         if !sawDigit {
             var j = i
-            while j < limit && (bytes[j] | 0x20) >= UInt8(ascii: "a") && (bytes[j] | 0x20) <= UInt8(ascii: "z") { j += 1 }
+            while j < limit && (b[j] | 0x20) >= UInt8(ascii: "a") && (b[j] | 0x20) <= UInt8(ascii: "z") { j += 1 }
             guard j > i, let v = parseSpecial(bytes, numberStart, j) else { return nil }
             return (v, j)
         }
-        if i < limit && (bytes[i] | 0x20) == UInt8(ascii: "e") {
+        if i < limit && (b[i] | 0x20) == UInt8(ascii: "e") {
             var j = i + 1
             var expNegative = false
-            if j < limit && bytes[j] == UInt8(ascii: "-") { expNegative = true; j += 1 } else if j < limit && bytes[j] == UInt8(ascii: "+") { j += 1 }
-            guard j < limit && bytes[j] &- 0x30 <= 9 else { return nil }  // "1e", "1e+": not a number
+            if j < limit && b[j] == UInt8(ascii: "-") { expNegative = true; j += 1 } else if j < limit && b[j] == UInt8(ascii: "+") { j += 1 }
+            guard j < limit && b[j] &- 0x30 <= 9 else { return nil }  // "1e", "1e+": not a number
             var ev = 0
             while j < limit {
-                let d = bytes[j] &- 0x30
+                let d = b[j] &- 0x30
                 if d > 9 { break }
                 if ev < 100_000 { ev = ev &* 10 &+ Int(d) }
                 j += 1
@@ -119,6 +107,42 @@ public enum NumberParser {
         return (v, i)
     }
 
+    /// Appends the run of decimal digits at `i` to `mantissa` (wrapping: the caller falls back to
+    /// `strtod` past 19 digits), eight or four at a time where it can (SWAR: all lanes are
+    /// checked to be digits, then combined with three or two multiplications).
+    @inlinable @inline(__always)
+    static func accumulateDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ limit: Int, _ mantissa: inout UInt64) {
+        let b = bytes.baseAddress!
+        let base = UnsafeRawPointer(b)
+        while i + 8 <= limit {
+            let v = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            // Every byte in 0x30...0x39?
+            guard (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333 else { break }
+            var x = v & 0x0F0F_0F0F_0F0F_0F0F
+            x = (x &* 2561) >> 8
+            x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+            x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+            mantissa = mantissa &* 100_000_000 &+ x
+            i += 8
+        }
+        if i + 4 <= limit {
+            let v = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            if (v & 0xF0F0_F0F0) | (((v &+ 0x0606_0606) & 0xF0F0_F0F0) >> 4) == 0x3333_3333 {
+                var x = v & 0x0F0F_0F0F
+                x = (x &* 2561) >> 8
+                x = ((x & 0x00FF_00FF) &* 6_553_601) >> 16
+                mantissa = mantissa &* 10_000 &+ UInt64(x)
+                i += 4
+            }
+        }
+        while i < limit {
+            let d = b[i] &- 0x30
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i += 1
+        }
+    }
+
     /// Parses `bytes[start..<end]` (spaces and tabs around it allowed); nil when it is not a number.
     @inlinable
     public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
@@ -134,7 +158,7 @@ public enum NumberParser {
     /// `bytes[start..<limit]` that cannot continue it: the value and that end index, or nil
     /// when no number starts there. The delimited reader splits and parses a row in one pass
     /// with it.
-    @inlinable
+    @inlinable @inline(__always)
     public static func parsePrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
         scan(bytes, start, limit)
     }

@@ -13,30 +13,64 @@ public protocol RecordingSink {
     mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>)
     mutating func label(_ label: LabelSegment)
     mutating func event(_ event: GroundTruthEvent)
+    /// A hint that about `count` samples per stream will follow (readers that know the file
+    /// size call it so in-memory sinks can reserve capacity once).
+    mutating func expectSamples(_ count: Int)
 }
 
-/// Collects everything a reader produces into a `Recording`.
+extension RecordingSink {
+    public mutating func expectSamples(_ count: Int) {}
+}
+
+/// Collects everything a reader produces into a `Recording`. Samples go straight into the
+/// arrays the recording will hold (capacity reserved once from the reader's size hint), so
+/// building costs no second copy.
 public struct RecordingBuilder: RecordingSink {
-    public var recording = Recording()
+    struct Column {
+        var name: String
+        var kind: StreamKind
+        var times: [Double] = []
+        var values: [Double] = []
+    }
+    private var metadataValue = RecordingMetadata()
+    private var columns: [Column] = []
     private var order: [Int] = []
+    private var labels: [LabelSegment] = []
+    private var events: [GroundTruthEvent] = []
 
     public init() {}
 
-    public mutating func metadata(_ metadata: RecordingMetadata) { recording.metadata = metadata }
+    /// The recording collected so far.
+    public var recording: Recording {
+        Recording(metadata: metadataValue,
+                  streams: columns.map { SensorStream(kind: $0.kind, name: $0.name, times: $0.times, values: $0.values) },
+                  labels: labels, events: events)
+    }
+
+    public mutating func metadata(_ metadata: RecordingMetadata) { metadataValue = metadata }
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
         while order.count <= index { order.append(-1) }
-        if let existing = recording.streams.firstIndex(where: { $0.name == name }) {
+        if let existing = columns.firstIndex(where: { $0.name == name }) {
             order[index] = existing
         } else {
-            order[index] = recording.streams.count
-            recording.streams.append(SensorStream(kind: kind, name: name))
+            order[index] = columns.count
+            columns.append(Column(name: name, kind: kind))
         }
     }
+    @inline(__always)
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
-        recording.streams[order[index]].append(time: time, values: values)
+        let k = order[index]
+        columns[k].times.append(time)
+        for v in values { columns[k].values.append(v) }
     }
-    public mutating func label(_ label: LabelSegment) { recording.labels.append(label) }
-    public mutating func event(_ event: GroundTruthEvent) { recording.events.append(event) }
+    public mutating func expectSamples(_ count: Int) {
+        for k in columns.indices {
+            columns[k].times.reserveCapacity(count)
+            columns[k].values.reserveCapacity(count * columns[k].kind.width)
+        }
+    }
+    public mutating func label(_ label: LabelSegment) { labels.append(label) }
+    public mutating func event(_ event: GroundTruthEvent) { events.append(event) }
 
     /// Feeds a whole recording to a sink (for writers and statistics over in-memory data).
     public static func replay<S: RecordingSink>(_ r: Recording, into sink: inout S) {

@@ -12,10 +12,15 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
+/// Peak resident memory of this process image (VmHWM). getrusage's ru_maxrss would include
+/// the parent's peak from before exec, which misleads when Python starts the benchmark.
 func peakRSSBytes() -> Int {
-    var u = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &u)
-    return u.ru_maxrss * 1024
+    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kb * 1024
+    }
+    return 0
 }
 
 func emit(_ fields: [String: Any]) {
