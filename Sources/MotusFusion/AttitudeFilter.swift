@@ -38,8 +38,9 @@ import MotusCore
 /// One `update` per sample; the struct holds only numbers and allocates nothing.
 @frozen
 public struct AttitudeFilter: Sendable {
-    /// Tuning values, with units and defaults. Defaults were tuned on the odd-numbered
-    /// MotionSense subjects only (see `benchmarks/fusion/README.md`).
+    /// Tuning values, with units and defaults. The time constants, motion threshold and
+    /// start-up time were chosen on the odd-numbered MotionSense subjects only (see
+    /// `benchmarks/fusion/README.md`); the rest thresholds follow VQF's defaults.
     @frozen
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude of gravity (m/s²) used for the `gravity` output and for the
@@ -59,6 +60,9 @@ public struct AttitudeFilter: Sendable {
         public var motionThreshold: Double
         /// Time constant (s) of the motion-level estimate. Default 0.5 s.
         public var motionWindow: Double
+        /// Start-up period (s): the low-pass is the weighted running mean of all samples
+        /// so far, so the first sample already gives an estimate. Default 3 s.
+        public var startupTime: Double
         /// Learn the gyroscope bias while the device is at rest. Default true.
         public var restBiasEstimation: Bool
         /// Largest deviation of the gyroscope (rad/s) from its short-term mean that still
@@ -82,6 +86,7 @@ public struct AttitudeFilter: Sendable {
                     motionTimeConstant: Double = 200,
                     motionThreshold: Double = 1,
                     motionWindow: Double = 0.5,
+                    startupTime: Double = 3,
                     restBiasEstimation: Bool = true,
                     restRotationThreshold: Double = 0.035,
                     restAccelerationThreshold: Double = 0.5,
@@ -94,6 +99,7 @@ public struct AttitudeFilter: Sendable {
             self.motionTimeConstant = motionTimeConstant
             self.motionThreshold = motionThreshold
             self.motionWindow = motionWindow
+            self.startupTime = startupTime
             self.restBiasEstimation = restBiasEstimation
             self.restRotationThreshold = restRotationThreshold
             self.restAccelerationThreshold = restAccelerationThreshold
@@ -103,7 +109,19 @@ public struct AttitudeFilter: Sendable {
             self.maximumTimeStep = maximumTimeStep
         }
 
+        /// For a general raw gyroscope: bias learned at rest.
         public static let `default` = Settings()
+
+        /// For a rotation rate that the platform has already bias-corrected (CoreMotion's
+        /// `rotationRate`, Android's calibrated `TYPE_GYROSCOPE`): the same values with rest
+        /// bias learning off, because learning on top of the platform's correction mistakes
+        /// slow real motion (a phone in a pocket while sitting) for bias. This is the preset
+        /// `motus evaluate-fusion` uses on MotionSense.
+        public static let biasCorrectedGyroscope: Settings = {
+            var s = Settings()
+            s.restBiasEstimation = false
+            return s
+        }()
     }
 
     /// What the filter is doing, for diagnostics (after the latest `update`).
@@ -154,9 +172,11 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var lowPass: Vector3 = .zero
     /// Sum of sample weights and time seen so far during start-up.
     @usableFromInline var startupWeight: Double = 0
+    @usableFromInline var startupElapsed: Double = 0
     @usableFromInline var previousRate: Vector3 = .zero
     @usableFromInline var motionMean: Vector3 = .zero
     @usableFromInline var motionVariance: Double = 0
+    @usableFromInline var motionElapsed: Double = 0
     /// Short-term means for rest detection (device frame).
     @usableFromInline var restGyroMean: Vector3 = .zero
     @usableFromInline var restAccMean: Vector3 = .zero
@@ -219,15 +239,18 @@ public struct AttitudeFilter: Sendable {
 
         // 3. Motion level: RMS deviation of the accelerometer from its short-term mean.
         if first {
-            motionMean = a; motionVariance = 0
+            motionMean = a; motionVariance = 0; motionElapsed = 0
         } else {
+            motionElapsed += dt
             let k = 1 - Math.exp(-dt / settings.motionWindow)
             motionMean += (a - motionMean) * k
             motionVariance += ((a - motionMean).squaredNorm - motionVariance) * k
         }
         let rms = motionVariance.squareRoot()
         internalStates.motionLevel = rms
-        let moving = rms > settings.motionThreshold
+        // Until one window has been seen the level is unknown: count as moving, so that a
+        // jolt at start-up cannot claim the weight of a still sample.
+        let moving = rms > settings.motionThreshold || motionElapsed < settings.motionWindow
         flags.accelerationRejected = moving
         let tau = moving ? settings.motionTimeConstant : settings.accelerationTimeConstant
 
@@ -238,14 +261,16 @@ public struct AttitudeFilter: Sendable {
         let weight = tau > 0 ? dt / tau : 1
         internalStates.accelerationWeight = weight
         if first {
-            lowPass = aS; startupWeight = 0
-        } else if startupWeight < 1 {
+            lowPass = aS; startupWeight = 0; startupElapsed = 0
+        } else if startupElapsed < settings.startupTime {
+            // Start-up: weighted running mean (still samples weigh more than moving ones).
+            startupElapsed += dt
             startupWeight += weight
             if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
         } else {
             lowPass += (aS - lowPass) * (1 - Math.exp(-weight))
         }
-        flags.initialising = startupWeight < 1
+        flags.initialising = startupElapsed < settings.startupTime
 
         // 5. Inclination: the tilt that takes the low-passed vector onto +z.
         let v = inclination.rotate(lowPass)

@@ -28,11 +28,13 @@ let method = option("--method") ?? "motus"
 let skip = number("--skip", 2)
 let repeats = Int(number("--repeats", 3))
 
-var settings = AttitudeFilter.Settings()
+// MotionSense's rotationRate is bias-corrected by CoreMotion: use that preset (--bias 1 to learn anyway).
+var settings = AttitudeFilter.Settings.biasCorrectedGyroscope
 settings.accelerationTimeConstant = number("--tau", settings.accelerationTimeConstant)
 settings.motionTimeConstant = number("--tau-motion", settings.motionTimeConstant)
 settings.motionThreshold = number("--motion", settings.motionThreshold)
 settings.motionWindow = number("--motion-window", settings.motionWindow)
+settings.startupTime = number("--startup", settings.startupTime)
 settings.restBiasEstimation = number("--bias", settings.restBiasEstimation ? 1 : 0) != 0
 settings.restRotationThreshold = number("--rest-gyro", settings.restRotationThreshold)
 settings.restAccelerationThreshold = number("--rest-acc", settings.restAccelerationThreshold)
@@ -107,8 +109,19 @@ func run(_ f: MotionSenseFile, into out: inout [Double]) {
 var results: [FusionEvaluation.RecordingResult] = []
 var scratch: [Double] = []
 var samples = 0
+let trace = option("--trace")
 for f in files {
     run(f, into: &scratch)
+    if f.name == trace {
+        let e = FusionEvaluation.angleErrors(times: f.times, estimate: scratch, reference: f.referenceGravity, skipSeconds: 0)
+        var i = 0
+        while i < e.count {
+            let b = 3 * i
+            let an = Vector3(f.acceleration[b], f.acceleration[b + 1], f.acceleration[b + 2]).norm
+            print("t \(f.times[i]) err \(Int(e[i] * 10)) |a| \(Int(an * 10))")
+            i += 25
+        }
+    }
     samples += f.times.count
     let e = FusionEvaluation.angleErrors(times: f.times, estimate: scratch, reference: f.referenceGravity, skipSeconds: skip)
     results.append(.init(name: f.name, activity: f.activity, subject: f.subject, errorsDegrees: e))
