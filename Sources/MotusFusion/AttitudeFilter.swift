@@ -145,8 +145,6 @@ public struct AttitudeFilter: Sendable {
     /// Internal quantities, for diagnostics and plots.
     @frozen
     public struct InternalStates: Sendable, Hashable {
-        /// Angle (rad) between the latest accelerometer reading and the gravity estimate.
-        public var accelerationError: Double
         /// Angle (rad) of the inclination correction applied by the latest sample.
         public var correctionAngle: Double
         /// Weight (dt / time constant) of the latest sample in the low-pass.
@@ -157,10 +155,11 @@ public struct AttitudeFilter: Sendable {
         public var restDuration: Double
         /// Current gyroscope bias estimate (rad/s), device frame.
         public var gyroscopeBias: Vector3
-        public init() { accelerationError = 0; correctionAngle = 0; accelerationWeight = 0; motionLevel = 0; restDuration = 0; gyroscopeBias = .zero }
+        public init() { correctionAngle = 0; accelerationWeight = 0; motionLevel = 0; restDuration = 0; gyroscopeBias = .zero }
     }
 
-    public var settings: Settings
+    /// Settings; a change takes effect at the next sample.
+    public var settings: Settings { didSet { cachedStep = -1 } }
     public private(set) var flags = Flags()
     public private(set) var internalStates = InternalStates()
 
@@ -177,6 +176,10 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var motionMean: Vector3 = .zero
     @usableFromInline var motionVariance: Double = 0
     @usableFromInline var motionElapsed: Double = 0
+    @usableFromInline var cachedStep: Double = -1
+    @usableFromInline var cachedMotionGain: Double = 0
+    @usableFromInline var cachedStillGain: Double = -1
+    @usableFromInline var cachedMovingGain: Double = -1
     /// Short-term means for rest detection (device frame).
     @usableFromInline var restGyroMean: Vector3 = .zero
     @usableFromInline var restAccMean: Vector3 = .zero
@@ -204,6 +207,9 @@ public struct AttitudeFilter: Sendable {
 
     /// Acceleration without gravity (m/s²), device frame: latest acceleration − `gravity`.
     @inlinable public var userAcceleration: Vector3 { lastAcceleration - gravity }
+
+    /// Angle (rad) between the latest accelerometer reading and the gravity estimate.
+    public var accelerationError: Double { lastAcceleration.angle(to: gravity) }
 
     /// Gyroscope bias estimate (rad/s).
     @inlinable public var gyroscopeBias: Vector3 { internalStates.gyroscopeBias }
@@ -242,7 +248,8 @@ public struct AttitudeFilter: Sendable {
             motionMean = a; motionVariance = 0; motionElapsed = 0
         } else {
             motionElapsed += dt
-            let k = 1 - Math.exp(-dt / settings.motionWindow)
+            if dt != cachedStep { cachedStep = dt; cachedMotionGain = 1 - Math.exp(-dt / settings.motionWindow); cachedStillGain = -1; cachedMovingGain = -1 }
+            let k = cachedMotionGain
             motionMean += (a - motionMean) * k
             motionVariance += ((a - motionMean).squaredNorm - motionVariance) * k
         }
@@ -268,7 +275,16 @@ public struct AttitudeFilter: Sendable {
             startupWeight += weight
             if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
         } else {
-            lowPass += (aS - lowPass) * (1 - Math.exp(-weight))
+            // 1 − exp(−weight), cached per regime while the time step stays the same.
+            let k: Double
+            if moving {
+                if cachedMovingGain < 0 { cachedMovingGain = 1 - Math.exp(-weight) }
+                k = cachedMovingGain
+            } else {
+                if cachedStillGain < 0 { cachedStillGain = 1 - Math.exp(-weight) }
+                k = cachedStillGain
+            }
+            lowPass += (aS - lowPass) * k
         }
         flags.initialising = startupElapsed < settings.startupTime
 
@@ -278,10 +294,11 @@ public struct AttitudeFilter: Sendable {
         if n > 1e-9 {
             let u = v / n
             let c = Self.tiltOntoZ(u)
-            internalStates.correctionAngle = 2 * Math.acos(Swift.min(1, Swift.abs(c.w)))
+            // Small-angle form (the per-sample correction is tiny): 2·asin(|v|) ≈ 2|v|(1 + |v|²/6).
+            let v2 = c.x * c.x + c.y * c.y
+            internalStates.correctionAngle = 2 * v2.squareRoot() * (1 + v2 / 6)
             inclination = (c * inclination).normalized
         }
-        internalStates.accelerationError = a.angle(to: gravity)
     }
 
     /// Convenience for callers with timestamps: dt from the previous call's time.
@@ -318,6 +335,13 @@ public struct AttitudeFilter: Sendable {
         if theta2 < 1e-12 {
             // Second-order series, exact to rounding for such small angles.
             return Quaternion(w: 1 - theta2 / 8, x: r.x / 2, y: r.y / 2, z: r.z / 2)
+        }
+        if theta2 < 0.25 {
+            // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4; truncation < 1e-12.
+            let h = theta2 / 4
+            let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
+            let s = 0.5 * (1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72))))
+            return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         }
         let theta = theta2.squareRoot()
         let s = Math.sin(theta / 2) / theta
