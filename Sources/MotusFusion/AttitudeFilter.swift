@@ -1,0 +1,363 @@
+import MotusCore
+
+/// Gravity, user acceleration and attitude from a raw accelerometer and gyroscope.
+///
+/// ## Axis and sign conventions
+/// - Inputs are in the device frame, Android sign: a phone lying face up measures about
+///   `+9.81 m/s²` on z. Acceleration in m/s², rotation rate in rad/s (counter-clockwise
+///   positive), time step in s.
+/// - `attitude` rotates device-frame vectors into a reference frame whose z axis points up
+///   (against gravity). Heading (rotation about z) is unobserved without a magnetometer: it
+///   starts at the device's initial heading and then follows the gyroscope.
+/// - `gravity` is the gravity component of the accelerometer reading in the device frame,
+///   pointing **up** (`attitude.inverseRotate((0, 0, g))`), and
+///   `userAcceleration = acceleration − gravity`, as `StreamKind` defines them.
+///
+/// ## Algorithm (an inclination filter with an inertial-frame low-pass)
+/// The filter keeps two rotations. `strapdown` is the pure integral of the bias-corrected
+/// gyroscope; it is never corrected and so drifts only with gyroscope error. Each
+/// accelerometer sample is rotated into that strapdown frame and low-passed there with time
+/// constant `Settings.accelerationTimeConstant`. In a frame that does not turn with the
+/// device, the acceleration of a walking or running body averages to zero over a few strides
+/// (the body's velocity stays bounded), while in the device frame a phone swinging in a
+/// pocket sees a large non-zero mean. So the low-passed vector points along gravity, and the
+/// second rotation, `inclination` (about horizontal axes only), is set every sample so that
+/// it maps that vector onto +z. The attitude is `inclination ⊗ strapdown`.
+/// This is the structure of VQF (Laidig & Seel 2023); the implementation here is our own.
+///
+/// - Start-up: until one time constant has passed, the low-pass is the running mean of all
+///   samples so far, so the first sample already gives a full inclination and the estimate
+///   settles as fast as the data allow (no slow ramp from a wrong attitude).
+/// - Acceleration disturbances: a sample whose magnitude is far from `gravityMagnitude`
+///   gets a smaller weight in the low-pass (`Flags.accelerationRejected`).
+/// - Gyroscope bias: while the device is at rest (gyroscope and accelerometer both steady
+///   for `restMinimumDuration`), the bias is the low-passed gyroscope reading.
+/// - Gaps: a time step larger than `Settings.maximumTimeStep` is integrated as that step;
+///   a non-positive or non-finite step integrates nothing.
+///
+/// One `update` per sample; the struct holds only numbers and allocates nothing.
+@frozen
+public struct AttitudeFilter: Sendable {
+    /// Tuning values, with units and defaults. The time constants, motion threshold and
+    /// start-up time were chosen on the odd-numbered MotionSense subjects only (see
+    /// `benchmarks/fusion/README.md`); the rest thresholds follow VQF's defaults.
+    @frozen
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Magnitude of gravity (m/s²) used for the `gravity` output and for the
+        /// acceleration-rejection test. Default: standard gravity, 9.80665.
+        public var gravityMagnitude: Double
+        /// Time constant (s) of the low-pass of the accelerometer in the strapdown frame.
+        /// Longer trusts the gyroscope more and rejects more motion; shorter follows the
+        /// accelerometer and forgets gyroscope drift faster. Default 20 s (3 s suits a
+        /// gyroscope with an unknown, changing bias).
+        public var accelerationTimeConstant: Double
+        /// Time constant (s) of the same low-pass while the device moves (see
+        /// `motionThreshold`): much longer, so that walking, running or a swinging pocket
+        /// barely tilt the estimate and the gyroscope carries it. Default 200 s.
+        public var motionTimeConstant: Double
+        /// RMS deviation (m/s²) of the accelerometer from its mean over `motionWindow` above
+        /// which the device counts as moving. Default 1 m/s².
+        public var motionThreshold: Double
+        /// Time constant (s) of the motion-level estimate. Default 0.5 s.
+        public var motionWindow: Double
+        /// Start-up period (s): the low-pass is the weighted running mean of all samples
+        /// so far, so the first sample already gives an estimate. Default 3 s.
+        public var startupTime: Double
+        /// Learn the gyroscope bias while the device is at rest. Default true.
+        public var restBiasEstimation: Bool
+        /// Largest deviation of the gyroscope (rad/s) from its short-term mean that still
+        /// counts as rest. Default 0.035 rad/s (2°/s).
+        public var restRotationThreshold: Double
+        /// Largest deviation of the accelerometer (m/s²) from its short-term mean that still
+        /// counts as rest. Default 0.5 m/s².
+        public var restAccelerationThreshold: Double
+        /// How long (s) the device must stay within both rest thresholds before the bias is
+        /// learned. Default 1.5 s.
+        public var restMinimumDuration: Double
+        /// Time constant (s) of the bias low-pass while at rest. Default 3 s.
+        public var biasTimeConstant: Double
+        /// Largest bias magnitude (rad/s) the filter will learn, per axis. Default 0.035 rad/s.
+        public var maximumBias: Double
+        /// Longest time step (s) integrated at once; longer gaps are clipped. Default 0.5 s.
+        public var maximumTimeStep: Double
+
+        public init(gravityMagnitude: Double = Units.standardGravity,
+                    accelerationTimeConstant: Double = 20,
+                    motionTimeConstant: Double = 200,
+                    motionThreshold: Double = 1,
+                    motionWindow: Double = 0.5,
+                    startupTime: Double = 3,
+                    restBiasEstimation: Bool = true,
+                    restRotationThreshold: Double = 0.035,
+                    restAccelerationThreshold: Double = 0.5,
+                    restMinimumDuration: Double = 1.5,
+                    biasTimeConstant: Double = 3,
+                    maximumBias: Double = 0.035,
+                    maximumTimeStep: Double = 0.5) {
+            self.gravityMagnitude = gravityMagnitude
+            self.accelerationTimeConstant = accelerationTimeConstant
+            self.motionTimeConstant = motionTimeConstant
+            self.motionThreshold = motionThreshold
+            self.motionWindow = motionWindow
+            self.startupTime = startupTime
+            self.restBiasEstimation = restBiasEstimation
+            self.restRotationThreshold = restRotationThreshold
+            self.restAccelerationThreshold = restAccelerationThreshold
+            self.restMinimumDuration = restMinimumDuration
+            self.biasTimeConstant = biasTimeConstant
+            self.maximumBias = maximumBias
+            self.maximumTimeStep = maximumTimeStep
+        }
+
+        /// For a general raw gyroscope: bias learned at rest.
+        public static let `default` = Settings()
+
+        /// For a rotation rate that the platform has already bias-corrected (CoreMotion's
+        /// `rotationRate`, Android's calibrated `TYPE_GYROSCOPE`): the same values with rest
+        /// bias learning off, because learning on top of the platform's correction mistakes
+        /// slow real motion (a phone in a pocket while sitting) for bias. This is the preset
+        /// `motus evaluate-fusion` uses on MotionSense.
+        public static let biasCorrectedGyroscope: Settings = {
+            var s = Settings()
+            s.restBiasEstimation = false
+            return s
+        }()
+    }
+
+    /// What the filter is doing, for diagnostics (after the latest `update`).
+    @frozen
+    public struct Flags: Sendable, Hashable {
+        /// Less than one `accelerationTimeConstant` of data seen: the low-pass is still a
+        /// running mean and the estimate settles.
+        public var initialising: Bool
+        /// The device is moving (accelerometer RMS deviation above `motionThreshold`), so the
+        /// accelerometer is mostly disturbance and the long `motionTimeConstant` is in force.
+        public var accelerationRejected: Bool
+        /// The device is at rest (both rest thresholds held for `restMinimumDuration`).
+        public var atRest: Bool
+        /// The gyroscope bias was updated by the latest sample.
+        public var biasLearning: Bool
+        /// The latest sample was skipped (non-finite input or time step).
+        public var sampleSkipped: Bool
+        public init() { initialising = true; accelerationRejected = false; atRest = false; biasLearning = false; sampleSkipped = false }
+    }
+
+    /// Internal quantities, for diagnostics and plots.
+    @frozen
+    public struct InternalStates: Sendable, Hashable {
+        /// Angle (rad) of the inclination correction applied by the latest sample.
+        public var correctionAngle: Double
+        /// Weight (dt / time constant) of the latest sample in the low-pass.
+        public var accelerationWeight: Double
+        /// RMS deviation (m/s²) of the accelerometer from its short-term mean.
+        public var motionLevel: Double
+        /// How long (s) the rest thresholds have held.
+        public var restDuration: Double
+        /// Current gyroscope bias estimate (rad/s), device frame.
+        public var gyroscopeBias: Vector3
+        public init() { correctionAngle = 0; accelerationWeight = 0; motionLevel = 0; restDuration = 0; gyroscopeBias = .zero }
+    }
+
+    /// Settings; a change takes effect at the next sample.
+    public var settings: Settings { didSet { cachedStep = -1 } }
+    public private(set) var flags = Flags()
+    public private(set) var internalStates = InternalStates()
+
+    /// Integral of the bias-corrected gyroscope: device frame → strapdown frame.
+    public private(set) var strapdown: Quaternion = .identity
+    /// Tilt correction: strapdown frame → reference frame (z up).
+    public private(set) var inclination: Quaternion = .identity
+    /// Low-passed acceleration in the strapdown frame (m/s²).
+    @usableFromInline var lowPass: Vector3 = .zero
+    /// Sum of sample weights and time seen so far during start-up.
+    @usableFromInline var startupWeight: Double = 0
+    @usableFromInline var startupElapsed: Double = 0
+    @usableFromInline var previousRate: Vector3 = .zero
+    @usableFromInline var motionMean: Vector3 = .zero
+    @usableFromInline var motionVariance: Double = 0
+    @usableFromInline var motionElapsed: Double = 0
+    @usableFromInline var cachedStep: Double = -1
+    @usableFromInline var cachedMotionGain: Double = 0
+    @usableFromInline var cachedStillGain: Double = -1
+    @usableFromInline var cachedMovingGain: Double = -1
+    /// Short-term means for rest detection (device frame).
+    @usableFromInline var restGyroMean: Vector3 = .zero
+    @usableFromInline var restAccMean: Vector3 = .zero
+    @usableFromInline var samples: Int = 0
+    @usableFromInline var lastAcceleration: Vector3 = .zero
+
+    public init(settings: Settings = .default) {
+        self.settings = settings
+    }
+
+    /// Starts from a known attitude (device → reference). Used by tests and by callers that
+    /// resume; the heading part is kept, and the tilt is still refined by the accelerometer.
+    public init(settings: Settings = .default, initialAttitude: Quaternion) {
+        self.settings = settings
+        self.strapdown = initialAttitude.normalized
+    }
+
+    /// Attitude, device frame → reference frame (z up). Unit quaternion.
+    @inlinable public var attitude: Quaternion { inclination * strapdown }
+
+    /// Gravity in the device frame (m/s²), pointing up: face up reads about (0, 0, +9.81).
+    @inlinable public var gravity: Vector3 {
+        attitude.inverseRotate(Vector3(0, 0, settings.gravityMagnitude))
+    }
+
+    /// Acceleration without gravity (m/s²), device frame: latest acceleration − `gravity`.
+    @inlinable public var userAcceleration: Vector3 { lastAcceleration - gravity }
+
+    /// Angle (rad) between the latest accelerometer reading and the gravity estimate.
+    public var accelerationError: Double { lastAcceleration.angle(to: gravity) }
+
+    /// Gyroscope bias estimate (rad/s).
+    @inlinable public var gyroscopeBias: Vector3 { internalStates.gyroscopeBias }
+
+    /// Forgets everything learned, keeping the settings.
+    public mutating func reset() { self = AttitudeFilter(settings: settings) }
+
+    /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
+    /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (ignored for
+    /// the first one).
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+        guard a.isFinite, w.isFinite else { flags.sampleSkipped = true; return }
+        flags.sampleSkipped = false
+        var dt = dt0
+        if !(dt > 0) || !dt.isFinite { dt = 0 }
+        if dt > settings.maximumTimeStep { dt = settings.maximumTimeStep }
+        let first = samples == 0
+        samples &+= 1
+        lastAcceleration = a
+
+        // 1. Rest detection and bias learning (device frame).
+        restDetection(a, w, dt, first: first)
+
+        // 2. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
+        //    the rates at both ends plus the coning term (second order in the rotation).
+        let wc = w - internalStates.gyroscopeBias
+        if dt > 0 {
+            let r0 = (first ? wc : previousRate) * dt, r1 = wc * dt
+            let r = (r0 + r1) * 0.5 + r0.cross(r1) * (1.0 / 12)
+            strapdown = (strapdown * Self.exponential(r)).normalized
+        }
+        previousRate = wc
+
+        // 3. Motion level: RMS deviation of the accelerometer from its short-term mean.
+        if first {
+            motionMean = a; motionVariance = 0; motionElapsed = 0
+        } else {
+            motionElapsed += dt
+            if dt != cachedStep { cachedStep = dt; cachedMotionGain = 1 - Math.exp(-dt / settings.motionWindow); cachedStillGain = -1; cachedMovingGain = -1 }
+            let k = cachedMotionGain
+            motionMean += (a - motionMean) * k
+            motionVariance += ((a - motionMean).squaredNorm - motionVariance) * k
+        }
+        let rms = motionVariance.squareRoot()
+        internalStates.motionLevel = rms
+        // Until one window has been seen the level is unknown: count as moving, so that a
+        // jolt at start-up cannot claim the weight of a still sample.
+        let moving = rms > settings.motionThreshold || motionElapsed < settings.motionWindow
+        flags.accelerationRejected = moving
+        let tau = moving ? settings.motionTimeConstant : settings.accelerationTimeConstant
+
+        // 4. Low-pass of the acceleration in the strapdown frame. Each sample weighs
+        //    dt / tau; until the weights add up to one the low-pass is their weighted
+        //    running mean (fast, unbiased start-up), then a first-order low-pass.
+        let aS = strapdown.rotate(a)
+        let weight = tau > 0 ? dt / tau : 1
+        internalStates.accelerationWeight = weight
+        if first {
+            lowPass = aS; startupWeight = 0; startupElapsed = 0
+        } else if startupElapsed < settings.startupTime {
+            // Start-up: weighted running mean (still samples weigh more than moving ones).
+            startupElapsed += dt
+            startupWeight += weight
+            if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
+        } else {
+            // 1 − exp(−weight), cached per regime while the time step stays the same.
+            let k: Double
+            if moving {
+                if cachedMovingGain < 0 { cachedMovingGain = 1 - Math.exp(-weight) }
+                k = cachedMovingGain
+            } else {
+                if cachedStillGain < 0 { cachedStillGain = 1 - Math.exp(-weight) }
+                k = cachedStillGain
+            }
+            lowPass += (aS - lowPass) * k
+        }
+        flags.initialising = startupElapsed < settings.startupTime
+
+        // 5. Inclination: the tilt that takes the low-passed vector onto +z.
+        let v = inclination.rotate(lowPass)
+        let n = v.norm
+        if n > 1e-9 {
+            let u = v / n
+            let c = Self.tiltOntoZ(u)
+            // Small-angle form (the per-sample correction is tiny): 2·asin(|v|) ≈ 2|v|(1 + |v|²/6).
+            let v2 = c.x * c.x + c.y * c.y
+            internalStates.correctionAngle = 2 * v2.squareRoot() * (1 + v2 / 6)
+            inclination = (c * inclination).normalized
+        }
+    }
+
+    /// Convenience for callers with timestamps: dt from the previous call's time.
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, time: Double, previousTime: Double?) {
+        update(acceleration: a, rotationRate: w, dt: previousTime.map { time - $0 } ?? 0)
+    }
+
+    mutating func restDetection(_ a: Vector3, _ w: Vector3, _ dt: Double, first: Bool) {
+        flags.biasLearning = false
+        guard settings.restBiasEstimation else { flags.atRest = false; return }
+        if first { restGyroMean = w; restAccMean = a; return }
+        let kShort = 1 - Math.exp(-dt / 0.5)
+        restGyroMean += (w - restGyroMean) * kShort
+        restAccMean += (a - restAccMean) * kShort
+        let still = (w - restGyroMean).norm < settings.restRotationThreshold
+            && (a - restAccMean).norm < settings.restAccelerationThreshold
+            && (restGyroMean - internalStates.gyroscopeBias).norm < settings.restRotationThreshold + settings.maximumBias
+        internalStates.restDuration = still ? internalStates.restDuration + dt : 0
+        flags.atRest = internalStates.restDuration >= settings.restMinimumDuration
+        if flags.atRest {
+            let k = 1 - Math.exp(-dt / settings.biasTimeConstant)
+            var b = internalStates.gyroscopeBias + (w - internalStates.gyroscopeBias) * k
+            let m = settings.maximumBias
+            b = Vector3(Swift.min(m, Swift.max(-m, b.x)), Swift.min(m, Swift.max(-m, b.y)), Swift.min(m, Swift.max(-m, b.z)))
+            internalStates.gyroscopeBias = b
+            flags.biasLearning = true
+        }
+    }
+
+    /// exp of a rotation vector `r` (rad): the unit quaternion rotating by |r| about r.
+    @inlinable
+    static func exponential(_ r: Vector3) -> Quaternion {
+        let theta2 = r.squaredNorm
+        if theta2 < 1e-12 {
+            // Second-order series, exact to rounding for such small angles.
+            return Quaternion(w: 1 - theta2 / 8, x: r.x / 2, y: r.y / 2, z: r.z / 2)
+        }
+        if theta2 < 0.25 {
+            // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4; truncation < 1e-12.
+            let h = theta2 / 4
+            let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
+            let s = 0.5 * (1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72))))
+            return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
+        }
+        let theta = theta2.squareRoot()
+        let s = Math.sin(theta / 2) / theta
+        return Quaternion(w: Math.cos(theta / 2), x: r.x * s, y: r.y * s, z: r.z * s)
+    }
+
+    /// The smallest rotation taking unit vector `u` onto +z (about a horizontal axis).
+    @inlinable
+    static func tiltOntoZ(_ u: Vector3) -> Quaternion {
+        // Rotation axis u × z = (u.y, −u.x, 0); half-angle form avoids trig.
+        let w2 = (1 + u.z) / 2
+        if w2 > 1e-12 {
+            let w = w2.squareRoot()
+            return Quaternion(w: w, x: u.y / (2 * w), y: -u.x / (2 * w), z: 0)
+        }
+        // u points straight down: turn half a turn about x.
+        return Quaternion(w: 0, x: 1, y: 0, z: 0)
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import MotusCore
+import MotusIO
+
+/// Test helpers: a seeded noise source and a small reader of MotionSense DeviceMotion CSVs
+/// (the real reader lives in MotusIO on another branch; this one serves the tests only).
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    /// Standard normal (Box–Muller).
+    mutating func gaussian() -> Double {
+        let u = max(uniform(), 1e-300), v = uniform()
+        return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
+    }
+    mutating func vector(_ sigma: Double) -> Vector3 { Vector3(gaussian() * sigma, gaussian() * sigma, gaussian() * sigma) }
+}
+
+enum TestData {
+    static var datasets: String? { DatasetLocator.sharedDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath)) }
+    static var motionSense: String? {
+        guard let d = datasets else { return nil }
+        let p = d + "/motionsense/A_DeviceMotion_data"
+        return DatasetLocator.isDirectory(p) ? p : nil
+    }
+
+    struct MotionSenseFile {
+        var name: String, activity: String, subject: Int
+        var times: [Double] = [], acceleration: [Double] = [], rotationRate: [Double] = [], referenceGravity: [Double] = []
+    }
+
+    /// Raw acceleration rebuilt as −(gravity + userAcceleration)·g (m/s², Android sign),
+    /// rotation rate (rad/s), reference gravity −gravity (pointing up), t = i / 50 s.
+    static func readMotionSense(_ path: String, name: String, activity: String, subject: Int) throws -> MotionSenseFile {
+        var f = MotionSenseFile(name: name, activity: activity, subject: subject)
+        let reader = try LineReader(path: path)
+        let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
+        var row = [Double](repeating: .nan, count: 13)
+        var failure: InputError?
+        reader.forEachLine { line, number in
+            guard number > 1, !line.isEmpty, failure == nil else { return }
+            splitter.split(line) { i, s, e in
+                guard i < 13 else { return }
+                if let v = NumberParser.parseDouble(line, s, e) { row[i] = v }
+                else { failure = InputError(.badNumber, at: SourceLocation(file: path, line: number, column: s + 1), found: line.text(s, e), expected: "a number") }
+            }
+            f.times.append(Double(f.times.count) / 50)
+            for c in 0..<3 {
+                f.acceleration.append(-(row[4 + c] + row[10 + c]) * Units.standardGravity)
+                f.rotationRate.append(row[7 + c])
+                f.referenceGravity.append(-row[4 + c])
+            }
+        }
+        if let failure { throw failure }
+        return f
+    }
+
+    static func list(_ path: String) -> [String] {
+        guard let d = opendir(path) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !name.hasPrefix(".") { out.append(name) }
+        }
+        return out.sorted()
+    }
+
+    /// Every A_DeviceMotion file, optionally only some subjects.
+    static func allMotionSense(subjects: (Int) -> Bool = { _ in true }) throws -> [MotionSenseFile] {
+        guard let base = motionSense else { return [] }
+        var out: [MotionSenseFile] = []
+        for dir in list(base) {
+            let act = String(dir.prefix { $0 != "_" })
+            for file in list(base + "/" + dir) where file.hasPrefix("sub_") && file.hasSuffix(".csv") {
+                let s = Int(file.dropFirst(4).dropLast(4)) ?? 0
+                guard subjects(s) else { continue }
+                out.append(try readMotionSense(base + "/" + dir + "/" + file, name: dir + "/" + String(file.dropLast(4)), activity: act, subject: s))
+            }
+        }
+        return out
+    }
+}
