@@ -49,7 +49,7 @@ enum TestData {
         let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
         var row = [Double](repeating: .nan, count: 13)
         var failure: InputError?
-        reader.forEachLine { line, number in
+        try reader.forEachLine { line, number in
             guard number > 1, !line.isEmpty, failure == nil else { return }
             splitter.split(line) { i, s, e in
                 guard i < 13 else { return }
