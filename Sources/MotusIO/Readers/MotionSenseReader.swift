@@ -191,6 +191,9 @@ public enum MotionSenseReader {
         }
         if let act = info.activity { md.extra["activity"] = act }
         if let t = info.trial { md.extra["trial"] = t }
+        if info.activity == "sit" && info.trial == "13" && info.subject == 1 {
+            md.extra["quirk"] = "upstream sit_13/sub_1 is byte-identical to sit_5/sub_1 (mind trial-level leakage)"
+        }
         rec.metadata = md
         return rec
     }
