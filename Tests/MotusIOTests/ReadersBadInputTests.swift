@@ -195,14 +195,14 @@ struct ReadersBadInputTests {
     @Test("JSON parser: escapes, unicode, nesting, NaN tokens, numbers exactly as NumberParser")
     func jsonParser() throws {
         let text = #"{"a": "x\"y\\z\n\u00e9\ud83d\ude00", "b": [1, -2.5e3, NaN, -Infinity, true, false, null], "c": {"d": []}}"#
-        let doc = try JSONDocument(path: "t.json", bytes: Array(text.utf8))
+        let doc = try ReaderJSONDocument(path: "t.json", bytes: Array(text.utf8))
         #expect(doc.root["a"]?.string == "x\"y\\z\né😀")
         let b = try #require(doc.root["b"]?.array)
         #expect(b.count == 7 && b[0].number == 1 && b[1].number == -2500 && b[2].number!.isNaN && b[3].number == -.infinity)
         #expect(b[6].isNull && doc.root["c"]?["d"]?.array?.isEmpty == true)
         #expect(doc.location(b[1]) == SourceLocation(file: "t.json", line: 1, column: 47))
         for bad in ["[1,]", "{\"a\" 1}", "[nan]", "[01x]", "\"abc", "[1] 2"] {
-            #expect(inputError { _ = try JSONDocument(path: "t.json", bytes: Array(bad.utf8)) } != nil, "\(bad) should fail")
+            #expect(inputError { _ = try ReaderJSONDocument(path: "t.json", bytes: Array(bad.utf8)) } != nil, "\(bad) should fail")
         }
     }
 }

@@ -51,7 +51,7 @@ struct ReadersCorruptionTests {
             do {
                 switch format {
                 case "motionsense": _ = try MotionSenseReader.read(path: p)
-                case "oxford": _ = try OxfordReader.read(folder: FileSystem.parent(p))
+                case "oxford": _ = try OxfordReader.read(folder: ReaderFiles.parent(p))
                 case "ipol": _ = try IPOLReader.read(path: p)
                 default: _ = try MPowerReader.read(path: p)
                 }

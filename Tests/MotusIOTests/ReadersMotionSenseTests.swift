@@ -125,7 +125,7 @@ struct ReadersMotionSenseTests {
         }
         // Reading the B file alone gives one `acc` stream.
         let alone = try MotionSenseReader.read(path: ReadersData.path("motionsense/B_Accelerometer_data/\(trial)/sub_3.csv"))
-        #expect(alone.streams.map(\.name) == ["acc"] && alone.streams[0] == raw.renamed("acc"))
+        #expect(alone.streams.map(\.name) == ["acc"] && alone.streams[0] == raw.readerRenamed("acc"))
     }
 }
 

@@ -51,7 +51,7 @@ extension Dataset {
 }
 
 func noRecordings(_ root: String, _ what: String) -> InputError {
-    InputError(.emptyFile, at: SourceLocation(file: root), found: FileSystem.isDirectory(root) ? "no recordings" : "no such folder", expected: what)
+    InputError(.emptyFile, at: SourceLocation(file: root), found: ReaderFiles.isDirectory(root) ? "no recordings" : "no such folder", expected: what)
 }
 
 /// MotionSense: every `A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv`. `root` is the folder
@@ -66,22 +66,22 @@ public struct MotionSenseDataset: Dataset {
 
     public init(root: String) throws(InputError) {
         var r = root
-        if FileSystem.lastComponent(root) == "A_DeviceMotion_data" { r = FileSystem.parent(root) }
+        if ReaderFiles.lastComponent(root) == "A_DeviceMotion_data" { r = ReaderFiles.parent(root) }
         self.root = r
-        let a = FileSystem.join(r, "A_DeviceMotion_data")
+        let a = ReaderFiles.join(r, "A_DeviceMotion_data")
         var list: [DatasetEntry] = []
-        for trial in FileSystem.list(a) where FileSystem.isDirectory(FileSystem.join(a, trial)) {
+        for trial in ReaderFiles.list(a) where ReaderFiles.isDirectory(ReaderFiles.join(a, trial)) {
             guard let u = trial.lastIndex(of: "_"), MotionSenseReader.activityCodes.contains(String(trial[..<u])) else { continue }
             let act = String(trial[..<u])
-            for f in FileSystem.list(FileSystem.join(a, trial)) where f.hasPrefix("sub_") && f.hasSuffix(".csv") {
+            for f in ReaderFiles.list(ReaderFiles.join(a, trial)) where f.hasPrefix("sub_") && f.hasSuffix(".csv") {
                 let sub = String(f.dropLast(4))
-                list.append(DatasetEntry(id: "\(trial)/\(sub)", subject: sub, label: act, path: FileSystem.join(a, "\(trial)/\(f)")))
+                list.append(DatasetEntry(id: "\(trial)/\(sub)", subject: sub, label: act, path: ReaderFiles.join(a, "\(trial)/\(f)")))
             }
         }
         guard !list.isEmpty else { throw noRecordings(root, "a MotionSense folder with A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv") }
         entries = list
-        let info = FileSystem.join(r, "data_subjects_info.csv")
-        subjectInfo = FileSystem.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
+        let info = ReaderFiles.join(r, "data_subjects_info.csv")
+        subjectInfo = ReaderFiles.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
     }
 
     public func load(_ id: String) throws(InputError) -> Recording {
@@ -104,24 +104,24 @@ public struct OxfordDataset: Dataset {
     public init(root: String) throws(InputError) {
         self.root = root
         var dataDir = root
-        for c in ["optimisation/data", "data"] where FileSystem.isDirectory(FileSystem.join(root, c)) {
-            dataDir = FileSystem.join(root, c); break
+        for c in ["optimisation/data", "data"] where ReaderFiles.isDirectory(ReaderFiles.join(root, c)) {
+            dataDir = ReaderFiles.join(root, c); break
         }
         var list: [DatasetEntry] = []
-        for f in FileSystem.list(dataDir) where !f.hasPrefix("_") {
-            let p = FileSystem.join(dataDir, f)
+        for f in ReaderFiles.list(dataDir) where !f.hasPrefix("_") {
+            let p = ReaderFiles.join(dataDir, f)
             guard OxfordDataset.isWalk(p) else { continue }
             let w = OxfordReader.parseName(f)
             list.append(DatasetEntry(id: f, subject: w?.person, label: w?.placement, path: p))
         }
         guard !list.isEmpty else { throw noRecordings(root, "an Oxford folder with walk folders holding accelerometer.csv and stepcounter.csv") }
         entries = list
-        let stats = FileSystem.join(FileSystem.parent(dataDir), "stats.csv")
-        stepTotals = FileSystem.isFile(stats) ? try OxfordReader.statsTable(path: stats) : nil
+        let stats = ReaderFiles.join(ReaderFiles.parent(dataDir), "stats.csv")
+        stepTotals = ReaderFiles.isFile(stats) ? try OxfordReader.statsTable(path: stats) : nil
     }
 
     static func isWalk(_ p: String) -> Bool {
-        FileSystem.isFile(FileSystem.join(p, "accelerometer.csv")) && FileSystem.isFile(FileSystem.join(p, "stepcounter.csv"))
+        ReaderFiles.isFile(ReaderFiles.join(p, "accelerometer.csv")) && ReaderFiles.isFile(ReaderFiles.join(p, "stepcounter.csv"))
     }
 
     public func load(_ id: String) throws(InputError) -> Recording {
@@ -143,9 +143,9 @@ public struct IPOLDataset: Dataset {
         IPOLDataset.collect(root, depth: 4, into: &files)
         var list: [DatasetEntry] = []
         for p in files {
-            let base = String(FileSystem.lastComponent(p).dropLast("_lb.txt".count))
-            let folder = FileSystem.lastComponent(FileSystem.parent(p))
-            if folder == "GaitData" || FileSystem.isFile(FileSystem.join(FileSystem.parent(p), base + ".json")) {
+            let base = String(ReaderFiles.lastComponent(p).dropLast("_lb.txt".count))
+            let folder = ReaderFiles.lastComponent(ReaderFiles.parent(p))
+            if folder == "GaitData" || ReaderFiles.isFile(ReaderFiles.join(ReaderFiles.parent(p), base + ".json")) {
                 let subj = base.split(separator: "-").first.map(String.init) ?? base
                 list.append(DatasetEntry(id: base, subject: subj, label: nil, path: p))
             } else {
@@ -157,10 +157,10 @@ public struct IPOLDataset: Dataset {
     }
 
     static func collect(_ dir: String, depth: Int, into out: inout [String]) {
-        for f in FileSystem.list(dir) {
-            let p = FileSystem.join(dir, f)
-            if f.hasSuffix("_lb.txt") && FileSystem.isFile(p) { out.append(p) }
-            else if depth > 0 && FileSystem.isDirectory(p) { collect(p, depth: depth - 1, into: &out) }
+        for f in ReaderFiles.list(dir) {
+            let p = ReaderFiles.join(dir, f)
+            if f.hasSuffix("_lb.txt") && ReaderFiles.isFile(p) { out.append(p) }
+            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out) }
         }
     }
 
@@ -180,17 +180,17 @@ public struct MPowerDataset: Dataset {
         self.root = root
         var list: [DatasetEntry] = []
         func scan(_ dir: String, _ prefix: String, _ depth: Int) {
-            for f in FileSystem.list(dir) {
-                let p = FileSystem.join(dir, f)
+            for f in ReaderFiles.list(dir) {
+                let p = ReaderFiles.join(dir, f)
                 if f.hasSuffix(".json") && DatasetFormat.looksLikeMPower(p) {
                     list.append(DatasetEntry(id: prefix + String(f.dropLast(5)), subject: nil, label: nil, path: p))
-                } else if depth > 0 && FileSystem.isDirectory(p) {
+                } else if depth > 0 && ReaderFiles.isDirectory(p) {
                     scan(p, prefix + f + "/", depth - 1)
                 }
             }
         }
-        if FileSystem.isFile(root) && DatasetFormat.looksLikeMPower(root) {
-            list.append(DatasetEntry(id: String(FileSystem.lastComponent(root).dropLast(5)), subject: nil, label: nil, path: root))
+        if ReaderFiles.isFile(root) && DatasetFormat.looksLikeMPower(root) {
+            list.append(DatasetEntry(id: String(ReaderFiles.lastComponent(root).dropLast(5)), subject: nil, label: nil, path: root))
         } else {
             scan(root, "", 2)
         }
@@ -220,23 +220,23 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func detect(path: String) -> DatasetFormat? { probe(path: path)?.format }
 
     public static func probe(path: String) -> Probe? {
-        if FileSystem.isDirectory(path) {
+        if ReaderFiles.isDirectory(path) {
             if let f = probeFolder(path) { return Probe(format: f.0, isDataset: f.1) }
             // One level down (e.g. the `mpower/` folder holding `mhealthtools/`).
             var found: DatasetFormat? = nil
-            for sub in FileSystem.list(path) {
-                let p = FileSystem.join(path, sub)
-                guard FileSystem.isDirectory(p), let f = probeFolder(p) else { continue }
+            for sub in ReaderFiles.list(path) {
+                let p = ReaderFiles.join(path, sub)
+                guard ReaderFiles.isDirectory(p), let f = probeFolder(p) else { continue }
                 if found == nil { found = f.0 } else if found != f.0 { return nil }
             }
             return found.map { Probe(format: $0, isDataset: true) }
         }
-        guard FileSystem.isFile(path) else { return nil }
-        let name = FileSystem.lastComponent(path)
+        guard ReaderFiles.isFile(path) else { return nil }
+        let name = ReaderFiles.lastComponent(path)
         if name == "accelerometer.csv" || name == "stepcounter.csv" {
-            return OxfordDataset.isWalk(FileSystem.parent(path)) ? Probe(format: .oxford, isDataset: false) : nil
+            return OxfordDataset.isWalk(ReaderFiles.parent(path)) ? Probe(format: .oxford, isDataset: false) : nil
         }
-        let head = FileSystem.headBytes(path, count: 4096)
+        let head = ReaderFiles.headBytes(path, count: 4096)
         var text = String(decoding: head, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let firstLine = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
@@ -250,7 +250,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if name.hasSuffix(".json") {
             if looksLikeMPower(path) { return Probe(format: .mpower, isDataset: false) }
             if text.contains("\"LeftFootEvents\"") || text.contains("\"TrialBoundaries\"") || text.contains("\"gait start\"") {
-                return FileSystem.isFile(ipolSensorFile(forAnnotations: path)) ? Probe(format: .ipol, isDataset: false) : nil
+                return ReaderFiles.isFile(ipolSensorFile(forAnnotations: path)) ? Probe(format: .ipol, isDataset: false) : nil
             }
         }
         return nil
@@ -258,20 +258,20 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
 
     /// (format, isDataset) from a folder's own entries.
     static func probeFolder(_ dir: String) -> (DatasetFormat, Bool)? {
-        let names = FileSystem.list(dir)
+        let names = ReaderFiles.list(dir)
         if names.contains("accelerometer.csv") && names.contains("stepcounter.csv") { return (.oxford, false) }
-        if names.contains("A_DeviceMotion_data") || FileSystem.lastComponent(dir) == "A_DeviceMotion_data" { return (.motionsense, true) }
-        if FileSystem.isDirectory(FileSystem.join(dir, "optimisation/data")) { return (.oxford, true) }
+        if names.contains("A_DeviceMotion_data") || ReaderFiles.lastComponent(dir) == "A_DeviceMotion_data" { return (.motionsense, true) }
+        if ReaderFiles.isDirectory(ReaderFiles.join(dir, "optimisation/data")) { return (.oxford, true) }
         if names.contains("GaitData") || names.contains("example_datasets") { return (.ipol, true) }
         if names.contains(where: { $0.hasSuffix("_lb.txt") }) { return (.ipol, true) }
-        if names.contains(where: { OxfordDataset.isWalk(FileSystem.join(dir, $0)) }) { return (.oxford, true) }
-        if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(FileSystem.join(dir, $0)) }) { return (.mpower, true) }
+        if names.contains(where: { OxfordDataset.isWalk(ReaderFiles.join(dir, $0)) }) { return (.oxford, true) }
+        if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
         return nil
     }
 
     /// A JSON array whose first element is an object with a `timestamp` key.
     static func looksLikeMPower(_ path: String) -> Bool {
-        let b = FileSystem.headBytes(path, count: 2048)
+        let b = ReaderFiles.headBytes(path, count: 2048)
         var i = 0
         if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         func skip() { while i < b.count && (b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09) { i += 1 } }
@@ -294,7 +294,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public func readRecording(path: String) throws(InputError) -> Recording {
         switch self {
         case .motionsense: return try MotionSenseReader.read(path: path)
-        case .oxford: return try OxfordReader.read(folder: FileSystem.isDirectory(path) ? path : FileSystem.parent(path))
+        case .oxford: return try OxfordReader.read(folder: ReaderFiles.isDirectory(path) ? path : ReaderFiles.parent(path))
         case .ipol: return try IPOLReader.read(path: path.hasSuffix(".json") ? DatasetFormat.ipolSensorFile(forAnnotations: path) : path)
         case .mpower: return try MPowerReader.read(path: path)
         }
@@ -314,7 +314,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     /// unknown or the path is a dataset folder.
     public static func readRecording(path: String) throws(InputError) -> Recording {
         guard let p = probe(path: path) else {
-            throw InputError(.badValue, at: SourceLocation(file: path), found: FileSystem.lastComponent(path),
+            throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
                              expected: "a MotionSense, Oxford, IPOL or mPower recording")
         }
         guard !p.isDataset else {
@@ -327,7 +327,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     /// Detects the format and opens the dataset at `root`.
     public static func openDataset(root: String) throws(InputError) -> any Dataset {
         guard let p = probe(path: root) else {
-            throw InputError(.badValue, at: SourceLocation(file: root), found: FileSystem.lastComponent(root),
+            throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
                              expected: "a MotionSense, Oxford, IPOL or mPower dataset folder")
         }
         return try p.format.openDataset(root: root)

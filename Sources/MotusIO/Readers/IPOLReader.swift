@@ -62,14 +62,14 @@ public enum IPOLReader {
         md.extra["mag"] = "left out: XSens normalised units, not µT"
         md.extra["time"] = lb.layout == .set1 ? "PacketCounter / \(fmt(lb.rate)) s; lost packets are gaps"
             : "(PacketCounter - first PacketCounter) / \(fmt(lb.rate)) s; lost packets are gaps"
-        let file = FileSystem.lastComponent(path)
+        let file = ReaderFiles.lastComponent(path)
         let base = file.hasSuffix("_lb.txt") ? String(file.dropLast(7)) : (file.hasSuffix(".txt") ? String(file.dropLast(4)) : file)
-        let dir = FileSystem.parent(path)
+        let dir = ReaderFiles.parent(path)
 
         // Foot units (set 1).
         for side in ["lf", "rf"] {
-            let p = FileSystem.join(dir, "\(base)_\(side).txt")
-            if file.hasSuffix("_lb.txt") && FileSystem.isFile(p) {
+            let p = ReaderFiles.join(dir, "\(base)_\(side).txt")
+            if file.hasSuffix("_lb.txt") && ReaderFiles.isFile(p) {
                 let f = try readSensorFile(path: p, suffix: side)
                 streams.append(f.acc); streams.append(f.gyro)
                 md.extra["lost_packets.\(side)"] = "\(f.lost)"
@@ -78,9 +78,9 @@ public enum IPOLReader {
 
         var labels: [LabelSegment] = []
         var events: [GroundTruthEvent] = []
-        let jsonPath = lb.layout == .set1 ? FileSystem.join(dir, base + ".json") : FileSystem.join(dir, base + "_ge.json")
-        if FileSystem.isFile(jsonPath) {
-            let doc = try JSONDocument(path: jsonPath)
+        let jsonPath = lb.layout == .set1 ? ReaderFiles.join(dir, base + ".json") : ReaderFiles.join(dir, base + "_ge.json")
+        if ReaderFiles.isFile(jsonPath) {
+            let doc = try ReaderJSONDocument(path: jsonPath)
             let root = doc.root
             guard root.isObject else {
                 throw InputError(.badValue, at: doc.location(root), found: doc.snippet(root), expected: "a JSON object of IPOL annotations")
@@ -134,7 +134,7 @@ public enum IPOLReader {
             }
             events.sort { ($0.time, $0.kind == "step" ? 1 : 0) < ($1.time, $1.kind == "step" ? 1 : 0) }
             md.extra["steps_after_trial"] = "\(afterTrial)"
-            md.extra["annotations"] = FileSystem.lastComponent(jsonPath)
+            md.extra["annotations"] = ReaderFiles.lastComponent(jsonPath)
             if lb.layout == .set1 {
                 if let s = root["Subject"] {
                     if let d = s.number { md.subject = fmt(d) } else if let t = s.string { md.subject = t }
@@ -150,13 +150,13 @@ public enum IPOLReader {
                 md.extra["labels"] = "algorithmic (method_ge \(root["method_ge"]?.string ?? "?"))"
             }
         } else {
-            md.extra["annotations"] = "none (no \(FileSystem.lastComponent(jsonPath)))"
+            md.extra["annotations"] = "none (no \(ReaderFiles.lastComponent(jsonPath)))"
         }
         if lb.layout == .set1 {
             md.source = "IPOL 497 (Voisard et al. 2023) GaitData/\(file)"
             md.extra["trial_id"] = base
         } else {
-            let group = FileSystem.lastComponent(dir)
+            let group = ReaderFiles.lastComponent(dir)
             md.source = "IPOL 535 Semiogram example_datasets/\(group)/\(file)"
             md.subject = group
             md.extra["visit"] = base
@@ -178,8 +178,8 @@ public enum IPOLReader {
         var rate = 100.0
         var headerLine = 0
         if l1.hasPrefix("Acquisition frequency:") {
-            let rest = l1.dropFirst("Acquisition frequency:".count).trimmingSpaces
-            let number = rest.hasSuffix("Hz") ? String(rest.dropLast(2)).trimmingSpaces : rest
+            let rest = l1.dropFirst("Acquisition frequency:".count).readerTrimmed
+            let number = rest.hasSuffix("Hz") ? String(rest.dropLast(2)).readerTrimmed : rest
             guard let r = NumberParser.parseDouble(number), r.isFinite, r > 0 else {
                 throw InputError(.badNumber, at: SourceLocation(file: path, line: 1, column: 24), found: rest, expected: "a rate such as '100 Hz'")
             }
@@ -190,7 +190,7 @@ public enum IPOLReader {
             for (k, line) in head.enumerated() {
                 if line.hasPrefix("//") {
                     if let r = line.firstRange(of: "Update Rate:") {
-                        var t = line[r.upperBound...].trimmingSpaces
+                        var t = line[r.upperBound...].readerTrimmed
                         if t.hasSuffix("Hz") { t = String(t.dropLast(2)) }
                         if let v = NumberParser.parseDouble(t), v.isFinite, v > 0 { rate = v }
                     }
@@ -205,7 +205,7 @@ public enum IPOLReader {
             throw InputError(.badHeader, at: SourceLocation(file: path, line: line, column: 1),
                              found: head[line - 1], expected: "a tab-separated header starting with 'PacketCounter'")
         }
-        let header = head[headerLine - 1].split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        let header = head[headerLine - 1].split(separator: "\t", omittingEmptySubsequences: false).map { $0.readerTrimmed }
         var wanted = ["PacketCounter", "Acc_X", "Acc_Y", "Acc_Z", "Gyr_X", "Gyr_Y", "Gyr_Z"]
         let euler = ["Roll", "Pitch", "Yaw"]
         let hasEuler = layout == .semiogram && euler.allSatisfy { header.contains($0) }

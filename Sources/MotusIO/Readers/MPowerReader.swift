@@ -26,7 +26,7 @@ public enum MPowerReader {
     static let xyz = ["x", "y", "z"]
 
     public static func read(path: String) throws(InputError) -> Recording {
-        let doc = try JSONDocument(path: path)
+        let doc = try ReaderJSONDocument(path: path)
         guard let items = doc.root.array else {
             throw InputError(.badValue, at: doc.location(doc.root), found: doc.snippet(doc.root),
                              expected: "a JSON array of CoreMotion samples")
@@ -38,9 +38,9 @@ public enum MPowerReader {
         let n = items.count
         let k = -Units.standardGravity
         var times = [Double](); times.reserveCapacity(n)
-        var md = RecordingMetadata(device: "iPhone", source: "mPower JSON \(FileSystem.lastComponent(path))")
+        var md = RecordingMetadata(device: "iPhone", source: "mPower JSON \(ReaderFiles.lastComponent(path))")
 
-        func vec(_ o: JSONNode, _ key: String, _ i: Int, _ out: inout [Double], scale: Double) throws(InputError) {
+        func vec(_ o: ReaderJSON, _ key: String, _ i: Int, _ out: inout [Double], scale: Double) throws(InputError) {
             let v = try doc.member(o, key, context: "sample \(i)")
             for c in MPowerReader.xyz {
                 out.append(try doc.requiredNumber(v, c, context: "sample \(i) \(key)") * scale)
@@ -48,7 +48,7 @@ public enum MPowerReader {
         }
 
         var prevT = -Double.infinity
-        func time(_ o: JSONNode, _ i: Int) throws(InputError) -> Double {
+        func time(_ o: ReaderJSON, _ i: Int) throws(InputError) -> Double {
             let tn = try doc.member(o, "timestamp", context: "sample \(i)")
             let t = try doc.number(tn, context: "sample \(i) timestamp")!
             if t < prevT {

@@ -76,7 +76,7 @@ public enum MotionSenseReader {
         guard let first = head.first, !first.isEmpty else {
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a header 'code,weight,height,age,gender'")
         }
-        let names = first.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        let names = first.split(separator: ",", omittingEmptySubsequences: false).map { $0.readerTrimmed }
         let wanted = ["code", "weight", "height", "age", "gender"]
         let cols = try TableScanner.requireColumns(wanted, in: names, path: path, line: 1)
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: names.count,
@@ -107,8 +107,8 @@ public enum MotionSenseReader {
     }
 
     static func pathInfo(_ path: String) -> PathInfo {
-        let parts = FileSystem.components(path)
-        var info = PathInfo(relative: FileSystem.lastComponent(path))
+        let parts = ReaderFiles.components(path)
+        var info = PathInfo(relative: ReaderFiles.lastComponent(path))
         if let file = parts.last, file.hasPrefix("sub_"), file.hasSuffix(".csv") {
             info.subject = Int(file.dropFirst(4).dropLast(4))
         }
@@ -125,7 +125,7 @@ public enum MotionSenseReader {
             if k.hasSuffix("_data") {
                 info.kindFolder = k
                 info.relative = k + "/" + info.relative
-                info.root = FileSystem.parent(FileSystem.parent(FileSystem.parent(path)))
+                info.root = ReaderFiles.parent(ReaderFiles.parent(ReaderFiles.parent(path)))
             }
         }
         return info
@@ -137,8 +137,8 @@ public enum MotionSenseReader {
         let info = pathInfo(path)
         var subjects: [Int: MotionSenseSubject]? = nil
         if let root = info.root {
-            let p = FileSystem.join(root, "data_subjects_info.csv")
-            if FileSystem.isFile(p) { subjects = try subjectInfo(path: p) }
+            let p = ReaderFiles.join(root, "data_subjects_info.csv")
+            if ReaderFiles.isFile(p) { subjects = try subjectInfo(path: p) }
         }
         return try read(path: path, subjects: subjects, includeRaw: true)
     }
@@ -151,26 +151,26 @@ public enum MotionSenseReader {
         guard let header = head.first, !header.isEmpty else {
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a MotionSense header line")
         }
-        let names = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        let names = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.readerTrimmed }
         var rec: Recording
         if names.contains("x") && names.count == 4 {
             // A raw B or C file read on its own.
             let raw = try readRaw(path: path, header: names, accelerometer: try rawIsAccelerometer(info, path: path))
-            rec = Recording(streams: [raw.stream.renamed(raw.stream.kind.rawValue)])
+            rec = Recording(streams: [raw.stream.readerRenamed(raw.stream.kind.rawValue)])
             rec.labels = info.activity.map { [LabelSegment(start: 0, end: Double(raw.stream.count) / nominalRateHz, label: $0)] } ?? []
         } else {
             rec = try readDeviceMotion(path: path, header: names)
             if includeRaw, let root = info.root, let act = info.activity, let trial = info.trial, let n = info.subject {
                 let rel = "\(act)_\(trial)/sub_\(n).csv"
-                let bPath = FileSystem.join(root, "B_Accelerometer_data/" + rel)
-                let cPath = FileSystem.join(root, "C_Gyroscope_data/" + rel)
-                if FileSystem.isFile(bPath) {
-                    let s = try readRaw(path: bPath, header: nil, accelerometer: true).stream.renamed("acc.raw")
+                let bPath = ReaderFiles.join(root, "B_Accelerometer_data/" + rel)
+                let cPath = ReaderFiles.join(root, "C_Gyroscope_data/" + rel)
+                if ReaderFiles.isFile(bPath) {
+                    let s = try readRaw(path: bPath, header: nil, accelerometer: true).stream.readerRenamed("acc.raw")
                     rec.streams.append(s)
                     rec.metadata.extra["acc.raw"] = "B_Accelerometer_data/\(rel): raw accelerometer, own clock row/50 s (rows do not line up with the device-motion file)"
                 }
-                if FileSystem.isFile(cPath) {
-                    let s = try readRaw(path: cPath, header: nil, accelerometer: false).stream.renamed("gyro.raw")
+                if ReaderFiles.isFile(cPath) {
+                    let s = try readRaw(path: cPath, header: nil, accelerometer: false).stream.readerRenamed("gyro.raw")
                     rec.streams.append(s)
                     rec.metadata.extra["gyro.raw"] = "C_Gyroscope_data/\(rel): raw gyroscope, not bias-corrected, own clock row/50 s"
                 }
@@ -201,7 +201,7 @@ public enum MotionSenseReader {
     static func rawIsAccelerometer(_ info: PathInfo, path: String) throws(InputError) -> Bool {
         if let k = info.kindFolder, k.hasPrefix("B_") { return true }
         if let k = info.kindFolder, k.hasPrefix("C_") { return false }
-        throw InputError(.badValue, at: SourceLocation(file: path), found: info.kindFolder ?? FileSystem.parent(path),
+        throw InputError(.badValue, at: SourceLocation(file: path), found: info.kindFolder ?? ReaderFiles.parent(path),
                          expected: "a ',x,y,z' file inside B_Accelerometer_data or C_Gyroscope_data (the folder gives the unit)")
     }
 
@@ -239,7 +239,7 @@ public enum MotionSenseReader {
             guard let h = head.first, !h.isEmpty else {
                 throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a header ',x,y,z'")
             }
-            names = h.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+            names = h.split(separator: ",", omittingEmptySubsequences: false).map { $0.readerTrimmed }
         }
         let cols = try TableScanner.requireColumns(["x", "y", "z"], in: names!, path: path, line: 1)
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: names!.count,
@@ -254,7 +254,7 @@ public enum MotionSenseReader {
 }
 
 extension SensorStream {
-    func renamed(_ name: String) -> SensorStream {
+    func readerRenamed(_ name: String) -> SensorStream {
         var s = self
         s.name = name
         return s
@@ -262,7 +262,7 @@ extension SensorStream {
 }
 
 extension Substring {
-    var trimmingSpaces: String {
+    var readerTrimmed: String {
         var s = self
         while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
@@ -271,5 +271,5 @@ extension Substring {
 }
 
 extension String {
-    var trimmingSpaces: String { self[...].trimmingSpaces }
+    var readerTrimmed: String { self[...].readerTrimmed }
 }

@@ -55,10 +55,10 @@ public enum OxfordReader {
 
     /// Reads the walk in `folder`.
     public static func read(folder: String) throws(InputError) -> Recording {
-        let accPath = FileSystem.join(folder, "accelerometer.csv")
-        let stepPath = FileSystem.join(folder, "stepcounter.csv")
-        guard FileSystem.isDirectory(folder) else {
-            throw InputError(.unreadable, at: SourceLocation(file: folder), found: FileSystem.isFile(folder) ? "a file" : "nothing",
+        let accPath = ReaderFiles.join(folder, "accelerometer.csv")
+        let stepPath = ReaderFiles.join(folder, "stepcounter.csv")
+        guard ReaderFiles.isDirectory(folder) else {
+            throw InputError(.unreadable, at: SourceLocation(file: folder), found: ReaderFiles.isFile(folder) ? "a file" : "nothing",
                              expected: "an Oxford walk folder holding accelerometer.csv and stepcounter.csv")
         }
         // Accelerometer.
@@ -113,7 +113,7 @@ public enum OxfordReader {
         }
 
         var md = RecordingMetadata()
-        let folderName = FileSystem.lastComponent(folder)
+        let folderName = ReaderFiles.lastComponent(folder)
         if let w = parseName(folderName) {
             md.device = w.phone
             md.subject = w.person
@@ -133,14 +133,14 @@ public enum OxfordReader {
             md.extra["foot_switch_start_s"] = "\(sw.value(0, 0) / 1e9)"
             md.extra["foot_switch_end_s"] = "\(sw.value(sw.count - 1, 0) / 1e9)"
         }
-        let metaPath = FileSystem.join(folder, "metadata.txt")
-        if FileSystem.isFile(metaPath), let line = try TableScanner.head(path: metaPath, lines: 1).first,
+        let metaPath = ReaderFiles.join(folder, "metadata.txt")
+        if ReaderFiles.isFile(metaPath), let line = try TableScanner.head(path: metaPath, lines: 1).first,
            let colon = line.firstIndex(of: ":") {
-            md.extra["sensor"] = line[line.index(after: colon)...].trimmingSpaces
+            md.extra["sensor"] = line[line.index(after: colon)...].readerTrimmed
         }
-        let notesPath = FileSystem.join(folder, "notes.txt")
-        if FileSystem.isFile(notesPath) {
-            let notes = try TableScanner.head(path: notesPath, lines: 50).joined(separator: " ").trimmingSpaces
+        let notesPath = ReaderFiles.join(folder, "notes.txt")
+        if ReaderFiles.isFile(notesPath) {
+            let notes = try TableScanner.head(path: notesPath, lines: 50).joined(separator: " ").readerTrimmed
             if !notes.isEmpty { md.extra["notes"] = notes }
         }
         return Recording(metadata: md, streams: [accStream], labels: [], events: events)
@@ -155,8 +155,8 @@ public enum OxfordReader {
                              expected: "'#dir, user, phone, position, surface, duration(s), steps'")
         }
         var out: [String: Int] = [:]
-        for (k, line) in lines.enumerated().dropFirst() where !line.trimmingSpaces.isEmpty {
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        for (k, line) in lines.enumerated().dropFirst() where !line.readerTrimmed.isEmpty {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.readerTrimmed }
             guard f.count == 7 else {
                 throw InputError(.missingColumn, at: SourceLocation(file: path, line: k + 1, column: 0), found: "\(f.count) fields", expected: "7 fields")
             }

@@ -142,7 +142,7 @@ enum TableScanner {
 }
 
 /// Folder and path helpers (POSIX, no Foundation).
-enum FileSystem {
+enum ReaderFiles {
     /// Names in a folder (no `.`/`..`, hidden files left out), in natural order; empty when
     /// the folder cannot be read.
     static func list(_ dir: String) -> [String] {
@@ -157,7 +157,7 @@ enum FileSystem {
             if name.hasPrefix(".") { continue }
             out.append(name)
         }
-        return out.sorted(by: naturalLess)
+        return out.sorted(by: readerNaturalLess)
     }
 
     static func isDirectory(_ p: String) -> Bool { DatasetLocator.isDirectory(p) }
@@ -216,7 +216,7 @@ enum FileSystem {
 }
 
 /// Natural order: digit runs compare by value, so `sub_2` < `sub_10` and `2-3` < `10-1`.
-func naturalLess(_ a: String, _ b: String) -> Bool {
+func readerNaturalLess(_ a: String, _ b: String) -> Bool {
     let x = Array(a.utf8), y = Array(b.utf8)
     var i = 0, j = 0
     while i < x.count && j < y.count {

@@ -5,20 +5,20 @@ import MotusCore
 /// tokens that Python's `json.dump` writes (IPOL files have `"Weight": NaN`), reports errors as
 /// `InputError` with line and column, and keeps each value's byte offset so that readers can
 /// point at the element that is wrong.
-struct JSONNode {
+struct ReaderJSON {
     enum Value {
         case null
         case bool(Bool)
         case number(Double)
         case string(String)
-        case array([JSONNode])
-        case object([(key: String, value: JSONNode)])
+        case array([ReaderJSON])
+        case object([(key: String, value: ReaderJSON)])
     }
     var value: Value
     /// Byte offset of the value's first character in the document.
     var offset: Int
 
-    subscript(key: String) -> JSONNode? {
+    subscript(key: String) -> ReaderJSON? {
         if case .object(let members) = value {
             for m in members where m.key == key { return m.value }
         }
@@ -26,7 +26,7 @@ struct JSONNode {
     }
     var number: Double? { if case .number(let d) = value { return d }; return nil }
     var string: String? { if case .string(let s) = value { return s }; return nil }
-    var array: [JSONNode]? { if case .array(let a) = value { return a }; return nil }
+    var array: [ReaderJSON]? { if case .array(let a) = value { return a }; return nil }
     var isNull: Bool { if case .null = value { return true }; return false }
     var isObject: Bool { if case .object = value { return true }; return false }
     var typeName: String {
@@ -42,36 +42,36 @@ struct JSONNode {
 }
 
 /// A parsed document with what is needed to turn offsets into line:column.
-struct JSONDocument {
+struct ReaderJSONDocument {
     let path: String
     let bytes: [UInt8]
-    let root: JSONNode
+    let root: ReaderJSON
 
     init(path: String) throws(InputError) {
-        let b = try FileSystem.readBytes(path)
+        let b = try ReaderFiles.readBytes(path)
         try self.init(path: path, bytes: b)
     }
 
     init(path: String, bytes: [UInt8]) throws(InputError) {
         self.path = path
         self.bytes = bytes
-        var p = JSONParser(path: path, bytes: bytes)
+        var p = ReaderJSONParser(path: path, bytes: bytes)
         self.root = try p.parseDocument()
     }
 
     /// Line and column (1-based, column in bytes) of a byte offset.
-    func location(_ offset: Int) -> SourceLocation { JSONParser.location(path: path, bytes: bytes, offset: offset) }
-    func location(_ node: JSONNode) -> SourceLocation { location(node.offset) }
+    func location(_ offset: Int) -> SourceLocation { ReaderJSONParser.location(path: path, bytes: bytes, offset: offset) }
+    func location(_ node: ReaderJSON) -> SourceLocation { location(node.offset) }
 
     /// Up to 40 characters of the text at `node`, for messages.
-    func snippet(_ node: JSONNode) -> String {
+    func snippet(_ node: ReaderJSON) -> String {
         let end = min(bytes.count, node.offset + 40)
         return String(decoding: bytes[node.offset..<end], as: UTF8.self)
     }
 
     // MARK: typed access with errors that point at the text
 
-    func member(_ node: JSONNode, _ key: String, context: String) throws(InputError) -> JSONNode {
+    func member(_ node: ReaderJSON, _ key: String, context: String) throws(InputError) -> ReaderJSON {
         guard node.isObject else {
             throw InputError(.badValue, at: location(node), found: snippet(node), expected: "an object (\(context))")
         }
@@ -82,7 +82,7 @@ struct JSONDocument {
     }
 
     /// A number; `NaN`/`null` give nil when `optional`, else `.nonFinite` / `.badValue`.
-    func number(_ node: JSONNode, context: String, optional: Bool = false) throws(InputError) -> Double? {
+    func number(_ node: ReaderJSON, context: String, optional: Bool = false) throws(InputError) -> Double? {
         if node.isNull {
             if optional { return nil }
             throw InputError(.badValue, at: location(node), found: "null", expected: "a number (\(context))")
@@ -97,12 +97,12 @@ struct JSONDocument {
         return d
     }
 
-    func requiredNumber(_ node: JSONNode, _ key: String, context: String) throws(InputError) -> Double {
+    func requiredNumber(_ node: ReaderJSON, _ key: String, context: String) throws(InputError) -> Double {
         let v = try member(node, key, context: context)
         return try number(v, context: "\(context) '\(key)'")!
     }
 
-    func array(_ node: JSONNode, context: String) throws(InputError) -> [JSONNode] {
+    func array(_ node: ReaderJSON, context: String) throws(InputError) -> [ReaderJSON] {
         guard let a = node.array else {
             throw InputError(.badValue, at: location(node), found: snippet(node), expected: "an array (\(context))")
         }
@@ -110,7 +110,7 @@ struct JSONDocument {
     }
 }
 
-struct JSONParser {
+struct ReaderJSONParser {
     let path: String
     let bytes: [UInt8]
     var i = 0
@@ -133,10 +133,10 @@ struct JSONParser {
     func error(_ reason: InputError.Reason, at offset: Int, expected: String) -> InputError {
         let end = min(bytes.count, offset + 20)
         let found = offset < bytes.count ? String(decoding: bytes[offset..<end], as: UTF8.self) : ""
-        return InputError(reason, at: JSONParser.location(path: path, bytes: bytes, offset: offset), found: found, expected: expected)
+        return InputError(reason, at: ReaderJSONParser.location(path: path, bytes: bytes, offset: offset), found: found, expected: expected)
     }
 
-    mutating func parseDocument() throws(InputError) -> JSONNode {
+    mutating func parseDocument() throws(InputError) -> ReaderJSON {
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { i = 3 }
         skipSpace()
         if i >= bytes.count {
@@ -155,19 +155,19 @@ struct JSONParser {
         }
     }
 
-    mutating func parseValue() throws(InputError) -> JSONNode {
+    mutating func parseValue() throws(InputError) -> ReaderJSON {
         skipSpace()
         guard i < bytes.count else { throw error(.truncated, at: i, expected: "a JSON value") }
         let start = i
         switch bytes[i] {
         case UInt8(ascii: "{"):
             depth += 1
-            if depth > JSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
+            if depth > ReaderJSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
             defer { depth -= 1 }
             i += 1
-            var members: [(key: String, value: JSONNode)] = []
+            var members: [(key: String, value: ReaderJSON)] = []
             skipSpace()
-            if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return JSONNode(value: .object(members), offset: start) }
+            if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return ReaderJSON(value: .object(members), offset: start) }
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error(.badValue, at: i, expected: "a key in double quotes") }
@@ -183,15 +183,15 @@ struct JSONParser {
                 if bytes[i] == UInt8(ascii: "}") { i += 1; break }
                 throw error(.badValue, at: i, expected: "',' or '}'")
             }
-            return JSONNode(value: .object(members), offset: start)
+            return ReaderJSON(value: .object(members), offset: start)
         case UInt8(ascii: "["):
             depth += 1
-            if depth > JSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
+            if depth > ReaderJSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
             defer { depth -= 1 }
             i += 1
-            var items: [JSONNode] = []
+            var items: [ReaderJSON] = []
             skipSpace()
-            if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return JSONNode(value: .array(items), offset: start) }
+            if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return ReaderJSON(value: .array(items), offset: start) }
             while true {
                 items.append(try parseValue())
                 skipSpace()
@@ -200,9 +200,9 @@ struct JSONParser {
                 if bytes[i] == UInt8(ascii: "]") { i += 1; break }
                 throw error(.badValue, at: i, expected: "',' or ']'")
             }
-            return JSONNode(value: .array(items), offset: start)
+            return ReaderJSON(value: .array(items), offset: start)
         case UInt8(ascii: "\""):
-            return JSONNode(value: .string(try parseString()), offset: start)
+            return ReaderJSON(value: .string(try parseString()), offset: start)
         default:
             // A bare token: number, true, false, null, NaN, Infinity, -Infinity.
             var e = i
@@ -213,19 +213,19 @@ struct JSONParser {
             }
             let token = bytes[i..<e]
             defer { i = e }
-            if token.elementsEqual("true".utf8) { return JSONNode(value: .bool(true), offset: start) }
-            if token.elementsEqual("false".utf8) { return JSONNode(value: .bool(false), offset: start) }
-            if token.elementsEqual("null".utf8) { return JSONNode(value: .null, offset: start) }
-            if token.elementsEqual("NaN".utf8) { return JSONNode(value: .number(.nan), offset: start) }
-            if token.elementsEqual("Infinity".utf8) { return JSONNode(value: .number(.infinity), offset: start) }
-            if token.elementsEqual("-Infinity".utf8) { return JSONNode(value: .number(-.infinity), offset: start) }
+            if token.elementsEqual("true".utf8) { return ReaderJSON(value: .bool(true), offset: start) }
+            if token.elementsEqual("false".utf8) { return ReaderJSON(value: .bool(false), offset: start) }
+            if token.elementsEqual("null".utf8) { return ReaderJSON(value: .null, offset: start) }
+            if token.elementsEqual("NaN".utf8) { return ReaderJSON(value: .number(.nan), offset: start) }
+            if token.elementsEqual("Infinity".utf8) { return ReaderJSON(value: .number(.infinity), offset: start) }
+            if token.elementsEqual("-Infinity".utf8) { return ReaderJSON(value: .number(-.infinity), offset: start) }
             // JSON numbers only (NumberParser would also take "nan"/"inf" words: refuse letters
             // other than an exponent marker first).
             var ok = e > i
             for b in token where !((b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")) { ok = false; break }
             let d: Double? = ok ? bytes.withUnsafeBufferPointer { NumberParser.parseDouble($0, i, e) } : nil
             guard let d else { throw error(.badNumber, at: start, expected: "a JSON value (number, string, object, array, true, false, null)") }
-            return JSONNode(value: .number(d), offset: start)
+            return ReaderJSON(value: .number(d), offset: start)
         }
     }
 
