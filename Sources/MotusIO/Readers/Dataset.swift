@@ -1,0 +1,335 @@
+import MotusCore
+
+/// One recording of a dataset, as listed before loading it.
+public struct DatasetEntry: Sendable, Hashable {
+    /// Unique within the dataset, stable across runs, e.g. "dws_1/sub_3", "Pixel_Jamie_Hard_FrontPocket_2", "3-1".
+    public var id: String
+    /// Subject as the dataset names it (for leave-subject-out splits).
+    public var subject: String?
+    /// Whole-recording label when the dataset has one (MotionSense activity code; Oxford
+    /// placement), else nil.
+    public var label: String?
+    /// The path a reader opens (a file, or a walk folder for Oxford).
+    public var path: String
+
+    public init(id: String, subject: String?, label: String?, path: String) {
+        self.id = id; self.subject = subject; self.label = label; self.path = path
+    }
+}
+
+/// A dataset in the tpcp/gaitmap sense: a list of recordings and a way to load each, so that
+/// evaluation is one loop (`for e in ds.entries { let r = try ds.load(e.id); … }`) whatever
+/// the dataset. Listing is cheap (done once, at initialisation); loading reads the files.
+public protocol Dataset: Sendable {
+    /// Short name, e.g. "motionsense".
+    var name: String { get }
+    /// The folder it was opened from.
+    var root: String { get }
+    /// Every recording, in a stable (natural) order.
+    var entries: [DatasetEntry] { get }
+    /// Reads one recording; `id` is an entry's id. Unknown ids throw `.badValue`.
+    func load(_ id: String) throws(InputError) -> Recording
+}
+
+extension Dataset {
+    public var recordingIDs: [String] { entries.map(\.id) }
+    public func entry(_ id: String) -> DatasetEntry? { entries.first { $0.id == id } }
+    /// Distinct subjects in order of first appearance.
+    public var subjects: [String] {
+        var seen = Set<String>(), out: [String] = []
+        for e in entries { if let s = e.subject, seen.insert(s).inserted { out.append(s) } }
+        return out
+    }
+
+    func requireEntry(_ id: String) throws(InputError) -> DatasetEntry {
+        guard let e = entry(id) else {
+            throw InputError(.badValue, at: SourceLocation(file: root), found: id,
+                             expected: "a recording id of the \(name) dataset (\(entries.prefix(3).map(\.id).joined(separator: ", ")), …)")
+        }
+        return e
+    }
+}
+
+func noRecordings(_ root: String, _ what: String) -> InputError {
+    InputError(.emptyFile, at: SourceLocation(file: root), found: ReaderFiles.isDirectory(root) ? "no recordings" : "no such folder", expected: what)
+}
+
+/// MotionSense: every `A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv`. `root` is the folder
+/// holding `A_DeviceMotion_data` (or that folder itself). Entry ids are `<act>_<trial>/sub_<n>`,
+/// labels the activity code, subjects `sub_<n>`. Loading attaches the raw B/C streams when
+/// present and the subject information.
+public struct MotionSenseDataset: Dataset {
+    public let name = "motionsense"
+    public let root: String
+    public let entries: [DatasetEntry]
+    public let subjectInfo: [Int: MotionSenseSubject]?
+
+    public init(root: String) throws(InputError) {
+        var r = root
+        if ReaderFiles.lastComponent(root) == "A_DeviceMotion_data" { r = ReaderFiles.parent(root) }
+        self.root = r
+        let a = ReaderFiles.join(r, "A_DeviceMotion_data")
+        var list: [DatasetEntry] = []
+        for trial in ReaderFiles.list(a) where ReaderFiles.isDirectory(ReaderFiles.join(a, trial)) {
+            guard let u = trial.lastIndex(of: "_"), MotionSenseReader.activityCodes.contains(String(trial[..<u])) else { continue }
+            let act = String(trial[..<u])
+            for f in ReaderFiles.list(ReaderFiles.join(a, trial)) where f.hasPrefix("sub_") && f.hasSuffix(".csv") {
+                let sub = String(f.dropLast(4))
+                list.append(DatasetEntry(id: "\(trial)/\(sub)", subject: sub, label: act, path: ReaderFiles.join(a, "\(trial)/\(f)")))
+            }
+        }
+        guard !list.isEmpty else { throw noRecordings(root, "a MotionSense folder with A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv") }
+        entries = list
+        let info = ReaderFiles.join(r, "data_subjects_info.csv")
+        subjectInfo = ReaderFiles.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try MotionSenseReader.read(path: requireEntry(id).path, subjects: subjectInfo, includeRaw: true)
+    }
+}
+
+/// Oxford step counter: every walk folder (holding `accelerometer.csv` and `stepcounter.csv`)
+/// under `root`, `root/data` or `root/optimisation/data`. Folders starting with `_` (the
+/// `_Patient_*` recordings, skipped by upstream's `stats.js` too) are left out. Entry ids are
+/// the folder names, subjects the person, labels the normalised placement. `stepTotals` is
+/// `optimisation/stats.csv` when found.
+public struct OxfordDataset: Dataset {
+    public let name = "oxford"
+    public let root: String
+    public let entries: [DatasetEntry]
+    /// Walk folder → ground-truth steps, from `stats.csv` (nil when absent).
+    public let stepTotals: [String: Int]?
+
+    public init(root: String) throws(InputError) {
+        self.root = root
+        var dataDir = root
+        for c in ["optimisation/data", "data"] where ReaderFiles.isDirectory(ReaderFiles.join(root, c)) {
+            dataDir = ReaderFiles.join(root, c); break
+        }
+        var list: [DatasetEntry] = []
+        for f in ReaderFiles.list(dataDir) where !f.hasPrefix("_") {
+            let p = ReaderFiles.join(dataDir, f)
+            guard OxfordDataset.isWalk(p) else { continue }
+            let w = OxfordReader.parseName(f)
+            list.append(DatasetEntry(id: f, subject: w?.person, label: w?.placement, path: p))
+        }
+        guard !list.isEmpty else { throw noRecordings(root, "an Oxford folder with walk folders holding accelerometer.csv and stepcounter.csv") }
+        entries = list
+        let stats = ReaderFiles.join(ReaderFiles.parent(dataDir), "stats.csv")
+        stepTotals = ReaderFiles.isFile(stats) ? try OxfordReader.statsTable(path: stats) : nil
+    }
+
+    static func isWalk(_ p: String) -> Bool {
+        ReaderFiles.isFile(ReaderFiles.join(p, "accelerometer.csv")) && ReaderFiles.isFile(ReaderFiles.join(p, "stepcounter.csv"))
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try OxfordReader.read(folder: requireEntry(id).path)
+    }
+}
+
+/// IPOL gait trials: every `*_lb.txt` under `root` (searched four folders deep), i.e. set 1
+/// (`GaitData/<subj>-<trial>_lb.txt`, id `<subj>-<trial>`, subject `<subj>`) and the Semiogram
+/// examples (`<group>/<visit>_lb.txt`, id `<group>/<visit>`, subject `<group>`).
+public struct IPOLDataset: Dataset {
+    public let name = "ipol"
+    public let root: String
+    public let entries: [DatasetEntry]
+
+    public init(root: String) throws(InputError) {
+        self.root = root
+        var files: [String] = []
+        IPOLDataset.collect(root, depth: 4, into: &files)
+        var list: [DatasetEntry] = []
+        for p in files {
+            let base = String(ReaderFiles.lastComponent(p).dropLast("_lb.txt".count))
+            let folder = ReaderFiles.lastComponent(ReaderFiles.parent(p))
+            if folder == "GaitData" || ReaderFiles.isFile(ReaderFiles.join(ReaderFiles.parent(p), base + ".json")) {
+                let subj = base.split(separator: "-").first.map(String.init) ?? base
+                list.append(DatasetEntry(id: base, subject: subj, label: nil, path: p))
+            } else {
+                list.append(DatasetEntry(id: "\(folder)/\(base)", subject: folder, label: nil, path: p))
+            }
+        }
+        guard !list.isEmpty else { throw noRecordings(root, "an IPOL folder with <trial>_lb.txt files") }
+        entries = list
+    }
+
+    static func collect(_ dir: String, depth: Int, into out: inout [String]) {
+        for f in ReaderFiles.list(dir) {
+            let p = ReaderFiles.join(dir, f)
+            if f.hasSuffix("_lb.txt") && ReaderFiles.isFile(p) { out.append(p) }
+            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out) }
+        }
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try IPOLReader.read(path: requireEntry(id).path)
+    }
+}
+
+/// mPower JSON recordings: every `*.json` under `root` (two folders deep) that starts like a
+/// JSON array of objects. Ids are paths relative to `root` without `.json`.
+public struct MPowerDataset: Dataset {
+    public let name = "mpower"
+    public let root: String
+    public let entries: [DatasetEntry]
+
+    public init(root: String) throws(InputError) {
+        self.root = root
+        var list: [DatasetEntry] = []
+        func scan(_ dir: String, _ prefix: String, _ depth: Int) {
+            for f in ReaderFiles.list(dir) {
+                let p = ReaderFiles.join(dir, f)
+                if f.hasSuffix(".json") && DatasetFormat.looksLikeMPower(p) {
+                    list.append(DatasetEntry(id: prefix + String(f.dropLast(5)), subject: nil, label: nil, path: p))
+                } else if depth > 0 && ReaderFiles.isDirectory(p) {
+                    scan(p, prefix + f + "/", depth - 1)
+                }
+            }
+        }
+        if ReaderFiles.isFile(root) && DatasetFormat.looksLikeMPower(root) {
+            list.append(DatasetEntry(id: String(ReaderFiles.lastComponent(root).dropLast(5)), subject: nil, label: nil, path: root))
+        } else {
+            scan(root, "", 2)
+        }
+        guard !list.isEmpty else { throw noRecordings(root, "a folder of mPower device-motion JSON files") }
+        entries = list
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try MPowerReader.read(path: requireEntry(id).path)
+    }
+}
+
+/// The dataset formats Motus reads, and guessing which one a path holds.
+public enum DatasetFormat: String, Sendable, CaseIterable {
+    case motionsense, oxford, ipol, mpower
+
+    /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
+    public struct Probe: Sendable, Hashable {
+        public var format: DatasetFormat
+        /// True for a folder of many recordings (open with `openDataset`), false for one
+        /// recording (read with `readRecording`).
+        public var isDataset: Bool
+    }
+
+    /// Guesses the format of a file or folder from names and the first bytes; nil when it is
+    /// none of these. Reads at most a few kilobytes.
+    public static func detect(path: String) -> DatasetFormat? { probe(path: path)?.format }
+
+    public static func probe(path: String) -> Probe? {
+        if ReaderFiles.isDirectory(path) {
+            if let f = probeFolder(path) { return Probe(format: f.0, isDataset: f.1) }
+            // One level down (e.g. the `mpower/` folder holding `mhealthtools/`).
+            var found: DatasetFormat? = nil
+            for sub in ReaderFiles.list(path) {
+                let p = ReaderFiles.join(path, sub)
+                guard ReaderFiles.isDirectory(p), let f = probeFolder(p) else { continue }
+                if found == nil { found = f.0 } else if found != f.0 { return nil }
+            }
+            return found.map { Probe(format: $0, isDataset: true) }
+        }
+        guard ReaderFiles.isFile(path) else { return nil }
+        let name = ReaderFiles.lastComponent(path)
+        if name == "accelerometer.csv" || name == "stepcounter.csv" {
+            return OxfordDataset.isWalk(ReaderFiles.parent(path)) ? Probe(format: .oxford, isDataset: false) : nil
+        }
+        let head = ReaderFiles.headBytes(path, count: 4096)
+        var text = String(decoding: head, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let firstLine = String(text.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" })
+        if name.hasSuffix(".csv") && (firstLine.hasPrefix(",attitude.") || firstLine == ",x,y,z") {
+            return Probe(format: .motionsense, isDataset: false)
+        }
+        if firstLine.hasPrefix("Acquisition frequency:") || firstLine.hasPrefix("PacketCounter")
+            || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
+            return Probe(format: .ipol, isDataset: false)
+        }
+        if name.hasSuffix(".json") {
+            if looksLikeMPower(path) { return Probe(format: .mpower, isDataset: false) }
+            if text.contains("\"LeftFootEvents\"") || text.contains("\"TrialBoundaries\"") || text.contains("\"gait start\"") {
+                return ReaderFiles.isFile(ipolSensorFile(forAnnotations: path)) ? Probe(format: .ipol, isDataset: false) : nil
+            }
+        }
+        return nil
+    }
+
+    /// (format, isDataset) from a folder's own entries.
+    static func probeFolder(_ dir: String) -> (DatasetFormat, Bool)? {
+        let names = ReaderFiles.list(dir)
+        if names.contains("accelerometer.csv") && names.contains("stepcounter.csv") { return (.oxford, false) }
+        if names.contains("A_DeviceMotion_data") || ReaderFiles.lastComponent(dir) == "A_DeviceMotion_data" { return (.motionsense, true) }
+        if ReaderFiles.isDirectory(ReaderFiles.join(dir, "optimisation/data")) { return (.oxford, true) }
+        if names.contains("GaitData") || names.contains("example_datasets") { return (.ipol, true) }
+        if names.contains(where: { $0.hasSuffix("_lb.txt") }) { return (.ipol, true) }
+        if names.contains(where: { OxfordDataset.isWalk(ReaderFiles.join(dir, $0)) }) { return (.oxford, true) }
+        if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
+        return nil
+    }
+
+    /// A JSON array whose first element is an object with a `timestamp` key.
+    static func looksLikeMPower(_ path: String) -> Bool {
+        let b = ReaderFiles.headBytes(path, count: 2048)
+        var i = 0
+        if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
+        func skip() { while i < b.count && (b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09) { i += 1 } }
+        skip()
+        guard i < b.count, b[i] == UInt8(ascii: "[") else { return false }
+        i += 1; skip()
+        guard i < b.count, b[i] == UInt8(ascii: "{") else { return false }
+        return String(decoding: b, as: UTF8.self).contains("\"timestamp\"")
+    }
+
+    /// `X.json` or `X_ge.json` → `X_lb.txt`.
+    static func ipolSensorFile(forAnnotations path: String) -> String {
+        var p = String(path.dropLast(5))
+        if p.hasSuffix("_ge") { p = String(p.dropLast(3)) }
+        return p + "_lb.txt"
+    }
+
+    /// Reads one recording of this format (an Oxford walk folder or one of its two files; a
+    /// MotionSense CSV; an IPOL `_lb.txt` or its JSON; an mPower JSON file).
+    public func readRecording(path: String) throws(InputError) -> Recording {
+        switch self {
+        case .motionsense: return try MotionSenseReader.read(path: path)
+        case .oxford: return try OxfordReader.read(folder: ReaderFiles.isDirectory(path) ? path : ReaderFiles.parent(path))
+        case .ipol: return try IPOLReader.read(path: path.hasSuffix(".json") ? DatasetFormat.ipolSensorFile(forAnnotations: path) : path)
+        case .mpower: return try MPowerReader.read(path: path)
+        }
+    }
+
+    /// Opens a dataset folder of this format.
+    public func openDataset(root: String) throws(InputError) -> any Dataset {
+        switch self {
+        case .motionsense: return try MotionSenseDataset(root: root)
+        case .oxford: return try OxfordDataset(root: root)
+        case .ipol: return try IPOLDataset(root: root)
+        case .mpower: return try MPowerDataset(root: root)
+        }
+    }
+
+    /// Detects the format and reads the recording at `path`; `.badValue` when the format is
+    /// unknown or the path is a dataset folder.
+    public static func readRecording(path: String) throws(InputError) -> Recording {
+        guard let p = probe(path: path) else {
+            throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
+                             expected: "a MotionSense, Oxford, IPOL or mPower recording")
+        }
+        guard !p.isDataset else {
+            throw InputError(.badValue, at: SourceLocation(file: path), found: "a \(p.format.rawValue) dataset folder",
+                             expected: "one recording (open the folder as a dataset instead)")
+        }
+        return try p.format.readRecording(path: path)
+    }
+
+    /// Detects the format and opens the dataset at `root`.
+    public static func openDataset(root: String) throws(InputError) -> any Dataset {
+        guard let p = probe(path: root) else {
+            throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
+                             expected: "a MotionSense, Oxford, IPOL or mPower dataset folder")
+        }
+        return try p.format.openDataset(root: root)
+    }
+}

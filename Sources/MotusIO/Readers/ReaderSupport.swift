@@ -1,0 +1,254 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+// Shared plumbing of the dataset readers: reading the first lines of a file, reading the
+// numeric columns of a delimited file into memory with exact error locations, listing
+// folders. No Foundation, so the readers build the same on every platform.
+
+/// The selected numeric columns of every data row of a delimited file, row-major:
+/// `values[row * width + column]`. Row `i` was on line `firstDataLine + i` (blank lines in the
+/// middle of a file are errors, so rows and lines stay in step).
+struct NumericRows {
+    let path: String
+    let width: Int
+    let names: [String]
+    var values: [Double]
+    let firstDataLine: Int
+
+    var count: Int { width == 0 ? 0 : values.count / width }
+    @inline(__always) func value(_ row: Int, _ column: Int) -> Double { values[row * width + column] }
+    func line(ofRow row: Int) -> Int { firstDataLine + row }
+    func location(row: Int, column: Int = 0) -> SourceLocation { SourceLocation(file: path, line: line(ofRow: row), column: column) }
+}
+
+/// Reads delimited files of numbers with the byte-level `LineReader`, `FieldSplitter` and
+/// `NumberParser`: no per-row allocation, every problem reported as an `InputError` at its line
+/// and column.
+enum TableScanner {
+    private struct Stop: Error {}
+
+    /// The first `count` lines of a file as text (fewer when the file is shorter; BOM and CR
+    /// removed). Throws `.unreadable` when the file cannot be opened.
+    static func head(path: String, lines count: Int) throws(InputError) -> [String] {
+        let reader = try LineReader(path: path)
+        var out: [String] = []
+        do {
+            try reader.forEachLine { (line, _) throws(Stop) in
+                out.append(String(decoding: line, as: UTF8.self))
+                if out.count >= count { throw Stop() }
+            }
+        } catch {}
+        return out
+    }
+
+    /// Reads the data rows of `path`, starting at line `firstDataLine` (1-based; lines before it
+    /// are skipped unread), splitting on `delimiter`.
+    ///
+    /// - `columns`: the field indices to parse, in output order; `names` names them for messages.
+    /// - `fieldCount`: the exact number of fields every row must have (nil: at least enough for
+    ///   `columns`).
+    /// - `allowEmpty`: output columns that may be empty (stored as NaN), e.g. optional fields.
+    /// Every parsed value must be a finite number. Blank lines are accepted only at the end of
+    /// the file. A file without data rows throws `.emptyFile`.
+    static func readRows(path: String, delimiter: UInt8, firstDataLine: Int, fieldCount: Int?,
+                         columns: [Int], names: [String], what: String) throws(InputError) -> NumericRows {
+        precondition(columns.count == names.count && !columns.isEmpty)
+        let reader = try LineReader(path: path)
+        let splitter = FieldSplitter(delimiter: delimiter)
+        let width = columns.count
+        let maxField = columns.max()!
+        let needed = fieldCount ?? (maxField + 1)
+        var slot = [Int](repeating: -1, count: maxField + 1)
+        for (k, c) in columns.enumerated() { slot[c] = k }
+        var values: [Double] = []
+        values.reserveCapacity(1 << 14)
+        var row = [Double](repeating: 0, count: width)
+        var pendingBlank = 0   // line number of a blank line not yet known to be trailing
+        var rows = 0
+        let expectedFields = fieldCount.map { "\($0) fields" } ?? "at least \(needed) fields"
+        let totalLines = try reader.forEachLine { (line, n) throws(InputError) in
+            if n < firstDataLine { return }
+            if isBlank(line) {
+                if pendingBlank == 0 { pendingBlank = n }
+                return
+            }
+            if pendingBlank != 0 {
+                throw InputError(.missingColumn, at: SourceLocation(file: path, line: pendingBlank, column: 0),
+                                 found: "", expected: "a data row of \(expectedFields) (blank lines only at the end)")
+            }
+            let fields = try row.withUnsafeMutableBufferPointer { (out) throws(InputError) -> Int in
+                try splitter.split(line) { (f, s, e) throws(InputError) in
+                    guard f <= maxField else { return }
+                    let k = slot[f]
+                    if k < 0 { return }
+                    guard let v = NumberParser.parseDouble(line, s, e) else {
+                        throw InputError(.badNumber, at: SourceLocation(file: path, line: n, column: s + 1),
+                                         found: line.text(s, e), expected: "a number (\(names[k]))")
+                    }
+                    guard v.isFinite else {
+                        throw InputError(.nonFinite, at: SourceLocation(file: path, line: n, column: s + 1),
+                                         found: line.text(s, e), expected: "a finite number (\(names[k]))")
+                    }
+                    out[k] = v
+                }
+            }
+            if fields < needed {
+                throw InputError(.missingColumn, at: SourceLocation(file: path, line: n, column: line.count + 1),
+                                 found: "\(fields) field\(fields == 1 ? "" : "s")", expected: "\(expectedFields) (\(what))")
+            }
+            if let fc = fieldCount, fields > fc {
+                throw InputError(.badValue, at: SourceLocation(file: path, line: n, column: 0),
+                                 found: "\(fields) fields", expected: "\(fc) fields (\(what))")
+            }
+            values.append(contentsOf: row)
+            rows += 1
+        }
+        if rows == 0 {
+            throw InputError(.emptyFile, at: SourceLocation(file: path, line: max(totalLines, 0), column: 0),
+                             found: "", expected: "data rows of \(what)")
+        }
+        return NumericRows(path: path, width: width, names: names, values: values, firstDataLine: firstDataLine)
+    }
+
+    @inline(__always) static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in line where b != 0x20 && b != 0x09 { return false }
+        return true
+    }
+
+    /// Position of each name in a header (nil when absent).
+    static func indices(of wanted: [String], in header: [String]) -> [Int?] {
+        wanted.map { w in header.firstIndex(of: w) }
+    }
+
+    /// Maps header names to field indices, throwing `.missingColumn` at the header line for the
+    /// first name that is absent.
+    static func requireColumns(_ wanted: [String], in header: [String], path: String, line: Int) throws(InputError) -> [Int] {
+        var out: [Int] = []
+        for w in wanted {
+            guard let i = header.firstIndex(of: w) else {
+                throw InputError(.missingColumn, at: SourceLocation(file: path, line: line, column: 0),
+                                 found: header.joined(separator: ","), expected: "a column named '\(w)'")
+            }
+            out.append(i)
+        }
+        return out
+    }
+}
+
+/// Folder and path helpers (POSIX, no Foundation).
+enum ReaderFiles {
+    /// Names in a folder (no `.`/`..`, hidden files left out), in natural order; empty when
+    /// the folder cannot be read.
+    static func list(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let ent = readdir(d) {
+            var nameField = ent.pointee.d_name
+            let name = withUnsafePointer(to: &nameField) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasPrefix(".") { continue }
+            out.append(name)
+        }
+        return out.sorted(by: readerNaturalLess)
+    }
+
+    static func isDirectory(_ p: String) -> Bool { DatasetLocator.isDirectory(p) }
+    static func isFile(_ p: String) -> Bool { DatasetLocator.exists(p) && !DatasetLocator.isDirectory(p) }
+
+    static func join(_ a: String, _ b: String) -> String {
+        a.isEmpty ? b : (a.hasSuffix("/") ? a + b : a + "/" + b)
+    }
+
+    /// Path components without empty parts (a trailing slash is ignored).
+    static func components(_ p: String) -> [String] { p.split(separator: "/").map(String.init) }
+
+    static func lastComponent(_ p: String) -> String { components(p).last ?? p }
+
+    /// The folder holding `p` ("." when `p` has no folder part).
+    static func parent(_ p: String) -> String {
+        var s = p
+        while s.count > 1 && s.hasSuffix("/") { s.removeLast() }
+        guard let i = s.lastIndex(of: "/") else { return "." }
+        return i == s.startIndex ? "/" : String(s[..<i])
+    }
+
+    /// Up to `count` bytes from the start of a file (empty when unreadable).
+    static func headBytes(_ path: String, count: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return [] }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: count)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
+        return n > 0 ? Array(buf[0..<n]) : []
+    }
+
+    /// Reads a whole file as bytes, exactly as stored.
+    static func readBytes(_ path: String) throws(InputError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: String(cString: strerror(errno)), expected: "a readable file")
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a file")
+        }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 1 << 16) }
+            if n < 0 {
+                throw InputError(.unreadable, at: SourceLocation(file: path), found: String(cString: strerror(errno)), expected: "a readable file")
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}
+
+/// Natural order: digit runs compare by value, so `sub_2` < `sub_10` and `2-3` < `10-1`.
+func readerNaturalLess(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    var i = 0, j = 0
+    while i < x.count && j < y.count {
+        let dx = x[i] >= 0x30 && x[i] <= 0x39, dy = y[j] >= 0x30 && y[j] <= 0x39
+        if dx && dy {
+            var si = i, sj = j
+            while si < x.count && x[si] == 0x30 { si += 1 }
+            while sj < y.count && y[sj] == 0x30 { sj += 1 }
+            var ei = si, ej = sj
+            while ei < x.count && x[ei] >= 0x30 && x[ei] <= 0x39 { ei += 1 }
+            while ej < y.count && y[ej] >= 0x30 && y[ej] <= 0x39 { ej += 1 }
+            if ei - si != ej - sj { return ei - si < ej - sj }
+            for k in 0..<(ei - si) where x[si + k] != y[sj + k] { return x[si + k] < y[sj + k] }
+            i = ei; j = ej
+        } else {
+            if x[i] != y[j] { return x[i] < y[j] }
+            i += 1; j += 1
+        }
+    }
+    return x.count - i < y.count - j
+}
+
+/// Stores the numbers a reader read into a stream without going through `Vector3`.
+extension SensorStream {
+    /// Builds a three-axis stream from three columns of `rows`, scaled by `scale`.
+    static func fromColumns(kind: StreamKind, name: String? = nil, times: [Double], rows: NumericRows,
+                            x: Int, y: Int, z: Int, scale: Double = 1) -> SensorStream {
+        var v = [Double]()
+        v.reserveCapacity(rows.count * 3)
+        for i in 0..<rows.count {
+            v.append(rows.value(i, x) * scale); v.append(rows.value(i, y) * scale); v.append(rows.value(i, z) * scale)
+        }
+        return SensorStream(kind: kind, name: name, times: times, values: v)
+    }
+}
