@@ -31,19 +31,14 @@ struct NumericRows {
 /// `NumberParser`: no per-row allocation, every problem reported as an `InputError` at its line
 /// and column.
 enum TableScanner {
-    private struct Stop: Error {}
-
     /// The first `count` lines of a file as text (fewer when the file is shorter; BOM and CR
     /// removed). Throws `.unreadable` when the file cannot be opened.
     static func head(path: String, lines count: Int) throws(InputError) -> [String] {
-        let reader = try LineReader(path: path)
+        var cursor = try LineCursor(path: path)
         var out: [String] = []
-        do {
-            try reader.forEachLine { (line, _) throws(Stop) in
-                out.append(String(decoding: line, as: UTF8.self))
-                if out.count >= count { throw Stop() }
-            }
-        } catch {}
+        while out.count < count, let line = try cursor.next() {
+            out.append(String(decoding: line, as: UTF8.self))
+        }
         return out
     }
 
