@@ -12,9 +12,9 @@ import CBLAS
 @usableFromInline
 enum Kernels {
     /// Products with `m * n * k` at or below this use the plain loop. Measured on an AMD EPYC
-    /// (OpenBLAS 0.3.21, one thread): the loop wins up to about 16×16×16 (see `MatrixTests`
-    /// / `LearnBenchmarks`).
-    @usableFromInline static let gemmLoopLimit = 4096
+    /// (OpenBLAS, one thread): the loop wins at 4×4×4 (0.09 vs 0.15 µs), BLAS from 8×8×8 (0.22 vs 0.45 µs)
+    /// (`LearnBenchmarks.gemmThreshold`).
+    @usableFromInline static let gemmLoopLimit = 256
     /// Vectors at or below this length use the plain loop in `gemv`/`axpy`/`dot`.
     @usableFromInline static let vectorLoopLimit = 64
 
