@@ -1,38 +1,71 @@
 import MotusCore
 
-/// Opens any recording Motus reads: the native format, a known dataset file, or delimited
-/// text described by `DelimitedOptions` (or by a header Motus recognises).
+/// Opens any recording Motus reads, choosing the reader in this order:
+/// 1. the native format (first line `#motus,1`);
+/// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
+///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file);
+/// 3. delimited text, mapped by `DelimitedOptions` or by a header Motus recognises.
 public enum RecordingLoader {
     /// Reads the whole recording into memory.
     public static func load(path: String, options: DelimitedOptions = .init()) throws(InputError) -> Recording {
         if NativeFormat.isNative(path: path) { return try NativeFormat.read(path: path) }
-        if let r = try DatasetHook.load?(path) { return r }
+        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
+            return try probe.format.readRecording(path: path)
+        }
+        if DatasetLocator.isDirectory(path) {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a recording file (or an Oxford walk folder)")
+        }
         return try DelimitedReader(path: path, options: options).read()
     }
 
-    /// Streams the recording into `sink` (bounded memory for native and delimited files).
+    /// Streams the recording into `sink`: with bounded memory for native and delimited files;
+    /// dataset files are small and are read whole, then replayed.
     public static func scan<S: RecordingSink>(path: String, options: DelimitedOptions = .init(), into sink: inout S,
                                               allowTruncatedTail: Bool = false) throws(InputError) {
         if NativeFormat.isNative(path: path) {
             try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(allowTruncatedTail: allowTruncatedTail))
             return
         }
-        if let r = try DatasetHook.load?(path) {
-            RecordingBuilder.replay(r, into: &sink)
+        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
+            RecordingBuilder.replay(try probe.format.readRecording(path: path), into: &sink)
             return
         }
         try DelimitedReader(path: path, options: options).scan(into: &sink)
     }
 
-    /// Summarises a recording in one streaming pass.
+    /// Summarises a recording in one streaming pass. A native recording still being written
+    /// may end in an unfinished line: it is left out.
     public static func summarize(path: String, options: DelimitedOptions = .init(), allowTruncatedTail: Bool = true) throws(InputError) -> RecordingSummary {
         var sink = SummarySink()
         try scan(path: path, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
         return sink.summary(path: path)
     }
-}
 
-/// Dataset-specific readers plug in here (set in `DatasetReaders.swift`).
-enum DatasetHook {
-    nonisolated(unsafe) static var load: ((String) throws(InputError) -> Recording?)? = nil
+    /// The recordings under `path`: the file itself; every recording of a dataset folder Motus
+    /// knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
+    /// and licences left out), sorted.
+    public static func recordings(under path: String) throws(InputError) -> [String] {
+        guard DatasetLocator.exists(path) else {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing there", expected: "a recording file or folder")
+        }
+        if !DatasetLocator.isDirectory(path) { return [path] }
+        if let probe = DatasetFormat.probe(path: path) {
+            if !probe.isDataset { return [path] }
+            return try probe.format.openDataset(root: path).entries.map(\.path)
+        }
+        var out: [String] = []
+        for name in ReaderFiles.list(path) {
+            if name.hasPrefix(".") { continue }
+            let p = ReaderFiles.join(path, name)
+            if DatasetLocator.isDirectory(p) {
+                out += try recordings(under: p)
+                continue
+            }
+            let lower = name.lowercased()
+            let ext = lower.split(separator: ".").last.map(String.init) ?? ""
+            guard ["motus", "csv", "txt", "json"].contains(ext), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
+            out.append(p)
+        }
+        return out.sorted()
+    }
 }

@@ -28,7 +28,7 @@ struct Inspect: ParsableCommand {
             let options = try input.delimitedOptions()
             var summaries: [RecordingSummary] = []
             for p in paths {
-                let files = try RecordingFiles.expand(p)
+                let files = try RecordingLoader.recordings(under: p)
                 for f in files { summaries.append(try RecordingLoader.summarize(path: f, options: options)) }
             }
             switch format {
@@ -108,30 +108,3 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
 }
 
-/// Finds the recordings under a path: the file itself, or the recording files in a folder.
-enum RecordingFiles {
-    static let extensions: Set<String> = ["motus", "csv", "txt", "json"]
-
-    static func expand(_ path: String) throws -> [String] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw CLIError("\(path): no such file or folder")
-        }
-        if !isDir.boolValue { return [path] }
-        if let listed = try DatasetRecordings.list(folder: path) { return listed }
-        var out: [String] = []
-        let base = URL(fileURLWithPath: path)
-        guard let e = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
-        for case let u as URL in e where extensions.contains(u.pathExtension.lowercased()) {
-            let name = u.lastPathComponent
-            if name.hasPrefix(".") || name == "LICENSE.txt" || name.hasPrefix("README") { continue }
-            out.append(path + "/" + u.path.dropFirst(base.path.count + 1))
-        }
-        return out.sorted()
-    }
-}
-
-/// Dataset folders (set up in DatasetCommands.swift once the dataset readers are in).
-enum DatasetRecordings {
-    static func list(folder: String) throws -> [String]? { nil }
-}
