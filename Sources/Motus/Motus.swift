@@ -5,3 +5,6 @@
 @_exported import MotusFusion
 @_exported import MotusFeatures
 @_exported import MotusLearn
+@_exported import MotusClassifier
+@_exported import MotusGeo
+@_exported import MotusTracking

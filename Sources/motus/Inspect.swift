@@ -27,15 +27,25 @@ struct Inspect: ParsableCommand {
         try Self.reportingErrors {
             let options = try input.delimitedOptions()
             var summaries: [RecordingSummary] = []
+            var failures = 0
             for p in paths {
                 let files = try RecordingLoader.recordings(under: p)
-                for f in files { summaries.append(try RecordingLoader.summarize(path: f, options: options)) }
+                for f in files {
+                    // In a folder, one unreadable file is reported and the rest are still inspected.
+                    do { summaries.append(try RecordingLoader.summarize(path: f, options: options)) } catch {
+                        if files.count == 1 && paths.count == 1 { throw error }
+                        printError("motus: \(error)")
+                        failures += 1
+                    }
+                }
             }
+            defer { if failures > 0 { printError("motus: \(failures) of \(failures + summaries.count) recordings could not be read") } }
             switch format {
             case .table: print(summaries.map(Self.table).joined(separator: "\n"), terminator: "")
             case .json: print(try JSONOutput.encode(summaries.map(InspectJSON.init)))
             case .csv: throw CLIError("inspect prints table or json, not csv")
             }
+            if failures > 0 { throw ExitCode(1) }
         }
     }
 

@@ -1,0 +1,1 @@
+// MotusClassifier: see its issue

@@ -1,0 +1,1 @@
+// MotusGeo: see its issue

@@ -1,0 +1,1 @@
+// MotusTracking: see its issue

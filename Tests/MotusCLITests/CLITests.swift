@@ -1,0 +1,108 @@
+import Testing
+import Foundation
+import MotusIO
+
+/// End-to-end tests that run the built `motus` binary, as a user would.
+enum CLI {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+
+    /// The motus executable next to the test bundle (`swift test` builds it).
+    static var binary: String {
+        let candidates = [".build/debug/motus", ".build/release/motus"].map { root + "/" + $0 }
+        var best: String? = nil
+        var bestDate = Date.distantPast
+        for c in candidates {
+            if let a = try? FileManager.default.attributesOfItem(atPath: c), let d = a[.modificationDate] as? Date, d > bestDate {
+                best = c; bestDate = d
+            }
+        }
+        return best ?? candidates[0]
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ args: [String], stdin: String? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func temp(_ name: String, _ contents: String) -> String {
+        let dir = NSTemporaryDirectory() + "motus-cli-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let p = dir + "/" + name
+        FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
+        return p
+    }
+}
+
+@Suite(.serialized) struct InspectCLITests {
+    @Test func inspectsTheBundledSampleAsJSON() throws {
+        let r = try CLI.run(["inspect", "datasets/lowback-straight-walk.motus", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
+        let streams = json[0]["streams"] as! [[String: Any]]
+        #expect(streams.map { $0["name"] as! String } == ["acc", "gyro"])
+        #expect(streams[0]["samples"] as! Int == 1450)
+        #expect(abs((streams[0]["rate_hz"] as! Double) - 100) < 1e-9)
+        let events = json[0]["events"] as! [[String: Any]]
+        #expect(events.first?["count"] as? Int == 9)
+    }
+
+    @Test func inspectsDelimitedTextWithFlags() throws {
+        let r = try CLI.run(["inspect", "datasets/mobgap/MS001_TimeMeasure1_Test5_Trial1.csv", "--rate", "100", "--accel-unit", "g", "--gyro-unit", "degs"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("acceleration     1450   100.00"))
+    }
+
+    @Test func badInputIsOneLineOnStderrAndNonZeroExit() throws {
+        let p = CLI.temp("bad.csv", "t,acc_x,acc_y,acc_z\n0,1,2,3\n0.01,1,x,3\n")
+        let r = try CLI.run(["inspect", p])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "motus: \(p):3:8: found 'x', expected a number in column 'acc_y'\n")
+    }
+
+    @Test func badFlagIsAUsageError() throws {
+        let r = try CLI.run(["inspect", "datasets", "--accel-unit", "furlongs"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("--accel-unit must be g or mps2, not 'furlongs'"))
+    }
+
+    @Test func missingFileIsAClearError() throws {
+        let r = try CLI.run(["inspect", "/nonexistent.csv"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "motus: /nonexistent.csv: found 'nothing there', expected a recording file or folder\n")
+    }
+
+    @Test func convertRoundTripsThroughTheNativeFormat() throws {
+        let out = NSTemporaryDirectory() + "motus-cli-\(UUID().uuidString).motus"
+        let c = try CLI.run(["convert", "datasets/mobgap/MS001_TimeMeasure1_Test5_Trial1.csv", "--rate", "100", "--accel-unit", "g",
+                             "--gyro-unit", "degs", "--meta", "placement=lower-back", "--out", out])
+        #expect(c.status == 0, "\(c.stderr)")
+        let r = try RecordingLoader.load(path: out)
+        #expect(r.metadata.placement == "lower-back")
+        #expect(r.stream(.acceleration)?.count == 1450)
+        // The same numbers the sample builder wrote (g × 9.80665, deg/s → rad/s), to the last bit.
+        let sample = try RecordingLoader.load(path: CLI.root + "/datasets/lowback-straight-walk.motus")
+        #expect(r.stream(.acceleration)?.values == sample.stream(.acceleration)?.values)
+        #expect(r.stream(.acceleration)?.times == sample.stream(.acceleration)?.times)
+    }
+
+    @Test func helpDescribesTheInputFlags() throws {
+        let r = try CLI.run(["inspect", "--help"])
+        #expect(r.status == 0)
+        for flag in ["--time-column", "--time-unit", "--rate", "--accel-columns", "--accel-unit", "--gyro-columns", "--gyro-unit",
+                     "--gravity-columns", "--user-accel-columns", "--no-header", "--delimiter", "--format"] {
+            #expect(r.stdout.contains(flag), "help lacks \(flag)")
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// Classifier tests arrive with the classifier.
