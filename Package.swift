@@ -52,6 +52,6 @@ let package = Package(
         .testTarget(name: "MotusClassifierTests", dependencies: ["MotusClassifier", "MotusFeatures", "MotusLearn", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusGeoTests", dependencies: ["MotusGeo", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTracking", "MotusCore", "MotusIO", "MotusSignal"]),
-        .testTarget(name: "MotusCLITests", dependencies: ["MotusCore", "MotusIO"]),
+        .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
     ]
 )
