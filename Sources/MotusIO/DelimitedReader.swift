@@ -28,10 +28,20 @@ public struct DelimitedReader {
         self.path = path; self.options = options
     }
 
+    /// Reads the whole file: on all cores when it is large (see `readParallel`), else in one pass.
     public func read() throws(InputError) -> Recording {
+        let workers = min(onlineProcessors(), 8)
+        if workers > 1 && path != "-" && Self.fileSize(path) >= Self.parallelThreshold {
+            return try readParallel(workers: workers)
+        }
         var b = RecordingBuilder()
         try scan(into: &b)
         return b.recording
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
     }
 
     /// A resolved plan: which field feeds which stream component, with which scale.

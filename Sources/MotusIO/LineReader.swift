@@ -41,6 +41,15 @@ public struct LineCursor {
     var eof = false
     var firstChunk = true
     var oversized = false
+    /// Ranged mode (`pread` from `readOffset` up to `endOffset`), for parallel readers.
+    var ranged = false
+    var readOffset = 0
+    var endOffset = Int.max
+    /// Bytes handed over by `read`/`pread` so far.
+    var bytesRead = 0
+
+    /// File offset of the first byte not yet returned as part of a line.
+    public var offset: Int { (ranged ? readOffset : bytesRead) - (filled - start) }
 
     /// Opens `path` ("-" means standard input).
     public init(path: String, chunkBytes: Int = 1 << 20, maxLineBytes: Int = 64 << 20) throws(InputError) {
@@ -61,6 +70,16 @@ public struct LineCursor {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a file")
         }
         storage = LineStorage(fd: d, ownsDescriptor: true, bytes: max(chunkBytes, 16))
+    }
+
+    /// Opens `path` and reads only the bytes `range` (which should start at a line start and
+    /// end just after a newline); line numbers count from 1 within the range.
+    public init(path: String, range: Range<Int>, chunkBytes: Int = 1 << 20) throws(InputError) {
+        try self.init(path: path, chunkBytes: chunkBytes)
+        ranged = true
+        readOffset = range.lowerBound
+        endOffset = range.upperBound
+        firstChunk = range.lowerBound == 0
     }
 
     /// Size of the file in bytes (0 for pipes and standard input).
@@ -127,7 +146,15 @@ public struct LineCursor {
             buffer = bigger
         }
         var n = 0
-        repeat { n = Posix.read(storage.fd, buffer.baseAddress! + filled, buffer.count - filled) } while n < 0 && errno == EINTR
+        if ranged {
+            let want = min(buffer.count - filled, endOffset - readOffset)
+            if want <= 0 { eof = true; return }
+            repeat { n = pread(storage.fd, buffer.baseAddress! + filled, want, off_t(readOffset)) } while n < 0 && errno == EINTR
+            if n > 0 { readOffset += n }
+        } else {
+            repeat { n = Posix.read(storage.fd, buffer.baseAddress! + filled, buffer.count - filled) } while n < 0 && errno == EINTR
+            if n > 0 { bytesRead += n }
+        }
         if n <= 0 { eof = true; return }
         if firstChunk {
             firstChunk = false
