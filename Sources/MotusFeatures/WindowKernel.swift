@@ -24,7 +24,7 @@ struct WindowKernel: Sendable {
     var centered: [Double]              // C × N: x − mean per channel
     var energy: [Double]                // C: Σ (x − mean)²
     var isConstant: [Bool]              // C
-    var sorted: [Double]                // N
+    var sorted: [Double]                // 2N: values to select in, then partition scratch
     var fftInput: [Double]              // M
     var real: [Double], imag: [Double]  // M/2 + 1
     var acf: [Double]                   // N
@@ -66,7 +66,7 @@ struct WindowKernel: Sendable {
         centered = [Double](repeating: 0, count: channelCount * n)
         energy = [Double](repeating: 0, count: channelCount)
         isConstant = [Bool](repeating: false, count: channelCount)
-        sorted = [Double](repeating: 0, count: n)
+        sorted = [Double](repeating: 0, count: 2 * n)
         fftInput = [Double](repeating: 0, count: fftLength)
         real = [Double](repeating: 0, count: half + 1)
         imag = [Double](repeating: 0, count: half + 1)
@@ -109,7 +109,7 @@ struct WindowKernel: Sendable {
         for i in 0..<n {
             let v = x[i]
             sum += v; sumSq += v * v; sumAbs += abs(v)
-            lo = min(lo, v); hi = max(hi, v)
+            lo = v < lo ? v : lo; hi = v > hi ? v : hi
         }
         let mean = sum / fn
         let constant = lo == hi
@@ -118,14 +118,15 @@ struct WindowKernel: Sendable {
         var crossings = 0
         centered.withUnsafeMutableBufferPointer { cb in
             let d = cb.baseAddress! + c * n
-            var prevNeg = false
+            let shift = constant ? x[0] : mean
+            var prevNeg = x[0] - shift < 0
             for i in 0..<n {
-                let e = constant ? 0 : x[i] - mean
+                let e = x[i] - shift
                 d[i] = e
                 let e2 = e * e
                 m2 += e2; m3 += e2 * e; m4 += e2 * e2
                 let neg = e < 0
-                if i > 0 && neg != prevNeg { crossings += 1 }
+                crossings &+= Int(unsafeBitCast(neg != prevNeg, to: UInt8.self))   // branch-free
                 prevNeg = neg
             }
         }
@@ -141,9 +142,9 @@ struct WindowKernel: Sendable {
             sorted.withUnsafeMutableBufferPointer { sb in
                 let s = sb.baseAddress!
                 s.update(from: x, count: n)
-                Sorting.sort(s, n)
-                median = Sorting.percentileSorted(s, n, 0.5)
-                iqr = Sorting.percentileSorted(s, n, 0.75) - Sorting.percentileSorted(s, n, 0.25)
+                let q = Selection.quartiles(s, s + n, n)
+                median = q.median
+                iqr = q.q75 - q.q25
             }
         }
 
@@ -194,10 +195,9 @@ struct WindowKernel: Sendable {
             acf.withUnsafeMutableBufferPointer { ab in
                 let d = cb.baseAddress! + c * n
                 let r = ab.baseAddress!
+                Kernels.autocorrelation(d, n, kFrom, kTo, into: r)
                 let inv = 1 / m2
-                for k in kFrom...kTo {
-                    r[k] = Kernels.dot(d, d + k, n - k) * inv
-                }
+                for k in kFrom...kTo { r[k] *= inv }
                 var best = 0.0, bestLag = 0
                 for k in lagLo...lagHi {
                     let v = r[k]
@@ -270,18 +270,61 @@ struct WindowKernel: Sendable {
 
 /// Small numeric helpers on raw pointers.
 enum Kernels {
-    /// Σ a[i] b[i], i < count, with four independent accumulators.
+    /// r[k] = Σ_{i < n − k} d[i] d[i + k] for k in kFrom...kTo (unnormalised). Eight lags at a
+    /// time share each load of d[i] (two-lane vectors, eight accumulators), then the few
+    /// products the block's common range left out are added per lag. O(n × lags).
+    static func autocorrelation(_ d: UnsafePointer<Double>, _ n: Int, _ kFrom: Int, _ kTo: Int, into r: UnsafeMutablePointer<Double>) {
+        let rd = UnsafeRawPointer(d)
+        @inline(__always) func load(_ i: Int) -> SIMD2<Double> { rd.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) }
+        var k = kFrom
+        while k + 7 <= kTo {
+            let common = n - k - 7           // i < common is valid for all eight lags
+            var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
+            var s4 = SIMD2<Double>(), s5 = SIMD2<Double>(), s6 = SIMD2<Double>(), s7 = SIMD2<Double>()
+            var i = 0
+            while i + 2 <= common {
+                let x = load(i)
+                let b = i &+ k
+                s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
+                s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
+                i += 2
+            }
+            @inline(__always) func finish(_ s: SIMD2<Double>, _ j: Int) {
+                var t = s[0] + s[1]
+                let lag = k + j
+                var ii = i
+                while ii < n - lag { t += d[ii] * d[ii + lag]; ii += 1 }
+                r[lag] = t
+            }
+            finish(s0, 0); finish(s1, 1); finish(s2, 2); finish(s3, 3)
+            finish(s4, 4); finish(s5, 5); finish(s6, 6); finish(s7, 7)
+            k += 8
+        }
+        while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
+    }
+
+    /// Σ a[i] b[i], i < count: two-lane vectors, four independent accumulators.
     @inline(__always)
     static func dot(_ a: UnsafePointer<Double>, _ b: UnsafePointer<Double>, _ count: Int) -> Double {
-        var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
         var i = 0
-        while i + 4 <= count {
-            s0 += a[i] * b[i]; s1 += a[i + 1] * b[i + 1]
-            s2 += a[i + 2] * b[i + 2]; s3 += a[i + 3] * b[i + 3]
-            i += 4
+        while i + 8 <= count {
+            let o = i &* 8
+            s0 += ra.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self) * rb.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+            s1 += ra.loadUnaligned(fromByteOffset: o + 16, as: SIMD2<Double>.self) * rb.loadUnaligned(fromByteOffset: o + 16, as: SIMD2<Double>.self)
+            s2 += ra.loadUnaligned(fromByteOffset: o + 32, as: SIMD2<Double>.self) * rb.loadUnaligned(fromByteOffset: o + 32, as: SIMD2<Double>.self)
+            s3 += ra.loadUnaligned(fromByteOffset: o + 48, as: SIMD2<Double>.self) * rb.loadUnaligned(fromByteOffset: o + 48, as: SIMD2<Double>.self)
+            i += 8
         }
-        while i < count { s0 += a[i] * b[i]; i += 1 }
-        return (s0 + s1) + (s2 + s3)
+        var s = (s0 + s1) + (s2 + s3)
+        while i + 2 <= count {
+            s += ra.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) * rb.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self)
+            i += 2
+        }
+        var t = s[0] + s[1]
+        while i < count { t += a[i] * b[i]; i += 1 }
+        return t
     }
 }
 
@@ -326,6 +369,88 @@ enum Sorting {
         if i + 1 >= n { return p[n - 1] }
         return p[i] + f * (p[i + 1] - p[i])
     }
+}
+
+/// Order statistics by quickselect with a branch-free partition (no allocation, O(n) expected;
+/// sorting 128 random values is dominated by branch mispredictions).
+enum Selection {
+    /// Rearranges `p[lo..<hi]` so that `p[k]` holds the value a sort would put there, smaller
+    /// or equal values before it and greater or equal ones after. `t` is scratch of the same
+    /// size as `p`. Precondition: lo ≤ k < hi.
+    static func select(_ p: UnsafeMutablePointer<Double>, _ t: UnsafeMutablePointer<Double>, _ lo: Int, _ hi: Int, _ k: Int) {
+        var lo = lo, hi = hi - 1          // inclusive bounds
+        while hi - lo >= 16 {
+            let a = p[lo], b = p[lo + (hi - lo) >> 1], c = p[hi]
+            let pivot = max(min(a, b), min(max(a, b), c))     // median of three
+            let l = partition(p, t, lo, hi, pivot, inclusive: false)   // [lo, l) < pivot
+            if k < l { hi = l - 1; continue }
+            let e = partition(p, t, l, hi, pivot, inclusive: true)     // [l, e) == pivot (e > l)
+            if k < e { return }
+            lo = e
+        }
+        if hi > lo { rankSort(p, t, lo, hi) }
+    }
+
+    /// Sorts the few values `p[lo...hi]` without branches on the data: each value's rank is
+    /// the count of values before it (ties broken by position), O(m²) compares for m values.
+    @inline(__always)
+    static func rankSort(_ p: UnsafeMutablePointer<Double>, _ t: UnsafeMutablePointer<Double>, _ lo: Int, _ hi: Int) {
+        for a in lo...hi {
+            let v = p[a]
+            var rank = 0
+            for b in lo..<a { rank &+= Int(unsafeBitCast(p[b] <= v, to: UInt8.self)) }
+            for b in (a + 1)..<(hi + 1) { rank &+= Int(unsafeBitCast(p[b] < v, to: UInt8.self)) }
+            t[lo + rank] = v
+        }
+        (p + lo).update(from: t + lo, count: hi - lo + 1)
+    }
+
+    /// Branch-free partition of `p[lo...hi]` through `t`: values `< pivot` (or `≤` when
+    /// `inclusive`) first, the others after (in reverse order). Returns the end of the first
+    /// group. Every value is written at both ends; the later writes leave each slot right.
+    @inline(__always)
+    static func partition(_ p: UnsafeMutablePointer<Double>, _ t: UnsafeMutablePointer<Double>, _ lo: Int, _ hi: Int,
+                          _ pivot: Double, inclusive: Bool) -> Int {
+        var l = lo, top = hi
+        for j in lo...hi {
+            let v = p[j]
+            t[l] = v; t[top] = v
+            let isLeft = inclusive ? v <= pivot : v < pivot
+            let step = Int(unsafeBitCast(isLeft, to: UInt8.self))
+            l &+= step; top &-= 1 &- step
+        }
+        (p + lo).update(from: t + lo, count: hi - lo + 1)
+        return l
+    }
+
+    /// Smallest of `p[lo..<hi]` (hi > lo).
+    @inline(__always)
+    static func minimum(_ p: UnsafePointer<Double>, _ lo: Int, _ hi: Int) -> Double {
+        var m = p[lo]
+        for i in (lo + 1)..<max(lo + 1, hi) { let v = p[i]; m = v < m ? v : m }
+        return m
+    }
+
+    /// numpy-style linear 25th, 50th and 75th percentiles of `p[0..<n]` (reordered). n ≥ 4.
+    static func quartiles(_ p: UnsafeMutablePointer<Double>, _ t: UnsafeMutablePointer<Double>, _ n: Int) -> (q25: Double, median: Double, q75: Double) {
+        let a = Double(n - 1)
+        let h50 = a * 0.5, h25 = a * 0.25, h75 = a * 0.75
+        let k50 = Int(h50), k25 = Int(h25), k75 = Int(h75)
+        select(p, t, 0, n, k50)
+        let v50 = p[k50]
+        let median = k50 + 1 < n ? interpolate(v50, minimum(p, k50 + 1, n), h50 - Double(k50)) : v50
+        select(p, t, 0, k50, k25)
+        let v25 = p[k25]
+        let next25 = k25 + 1 == k50 ? v50 : minimum(p, k25 + 1, k50)
+        let q25 = interpolate(v25, next25, h25 - Double(k25))
+        select(p, t, k50 + 1, n, k75)
+        let v75 = p[k75]
+        let q75 = k75 + 1 < n ? interpolate(v75, minimum(p, k75 + 1, n), h75 - Double(k75)) : v75
+        return (q25, median, q75)
+    }
+
+    @inline(__always)
+    static func interpolate(_ a: Double, _ b: Double, _ f: Double) -> Double { f == 0 ? a : a + f * (b - a) }
 }
 
 extension UnsafeMutablePointer where Pointee == Double {

@@ -112,19 +112,45 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
         for j in 0..<8 { #expect(close(m[3, 220 + j], w3corr[j], rel: 1e-8, abs: 1e-11), "\(m.names[220 + j])") }
     }
 
+    @Test func selectEveryRank() {
+        var rng = SplitMix(seed: 4)
+        for n in [1, 2, 17, 40, 128] {
+            for k in 0..<n {
+                let xs = (0..<n).map { _ in Double(Int(rng.uniform() * Double(n / 3 + 2))) + (k % 2 == 0 ? rng.uniform() : 0) }
+                let want = xs.sorted()
+                var ys = xs + xs
+                ys.withUnsafeMutableBufferPointer { Selection.select($0.baseAddress!, $0.baseAddress! + n, 0, n, k) }
+                ys.removeLast(n)
+                #expect(ys[k] == want[k], "n=\(n) k=\(k)")
+                #expect(ys[..<k].allSatisfy { $0 <= ys[k] } && ys[(k + 1)...].allSatisfy { $0 >= ys[k] })
+                #expect(ys.sorted() == want)
+            }
+        }
+    }
+
     @Test func sortAndPercentiles() {
         var rng = SplitMix(seed: 9)
-        for n in [1, 2, 3, 15, 16, 17, 100, 128, 1000] {
-            for pattern in 0..<4 {
+        for n in [1, 2, 3, 4, 5, 6, 7, 13, 15, 16, 17, 50, 100, 127, 128, 129, 1000] {
+            for pattern in 0..<5 {
                 var xs = (0..<n).map { i -> Double in
                     switch pattern {
                     case 0: rng.normal()
                     case 1: Double(i)
                     case 2: Double(n - i)
-                    default: Double(Int(rng.uniform() * 4))     // many ties
+                    case 3: Double(Int(rng.uniform() * 4))     // many ties
+                    default: 1.5                                 // all equal
                     }
                 }
                 let want = xs.sorted()
+                if n >= 4 {
+                    var ys = xs + xs
+                    let q = ys.withUnsafeMutableBufferPointer { Selection.quartiles($0.baseAddress!, $0.baseAddress! + n, n) }
+                    ys.removeLast(n)
+                    #expect(q.q25 == Reference.percentile(want, 0.25), "n=\(n) pattern \(pattern)")
+                    #expect(q.median == Reference.percentile(want, 0.5), "n=\(n) pattern \(pattern)")
+                    #expect(q.q75 == Reference.percentile(want, 0.75), "n=\(n) pattern \(pattern)")
+                    #expect(ys.sorted() == want)   // a permutation
+                }
                 xs.withUnsafeMutableBufferPointer { Sorting.sort($0.baseAddress!, n) }
                 #expect(xs == want, "n=\(n) pattern \(pattern)")
                 for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
