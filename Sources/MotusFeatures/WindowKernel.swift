@@ -18,7 +18,7 @@ struct WindowKernel: Sendable {
     let correlationIndices: [(Int, Int)]
     let features: [Feature]
 
-    var fft: RealFFT
+    var fft: PowerSpectrum
     var hann: [Double]                  // N
     var bandOfBin: [Int]                // bins 0…M/2; −1 = in no band
     var centered: [Double]              // C × N: x − mean per channel
@@ -26,7 +26,7 @@ struct WindowKernel: Sendable {
     var isConstant: [Bool]              // C
     var sorted: [Double]                // 2N: values to select in, then partition scratch
     var fftInput: [Double]              // M
-    var real: [Double], imag: [Double]  // M/2 + 1
+    var power: [Double]                 // M/2 + 1
     var acf: [Double]                   // N
     var bands: [Double]                 // bandCount
 
@@ -48,7 +48,7 @@ struct WindowKernel: Sendable {
         correlationIndices = configuration.correlations.map {
             (configuration.channels.firstIndex(of: $0.first)!, configuration.channels.firstIndex(of: $0.second)!)
         }
-        fft = RealFFT(size: fftLength)
+        fft = PowerSpectrum(size: fftLength)
         hann = Window.hann(n)
         let half = fftLength / 2
         var bob = [Int](repeating: -1, count: half + 1)
@@ -68,8 +68,7 @@ struct WindowKernel: Sendable {
         isConstant = [Bool](repeating: false, count: channelCount)
         sorted = [Double](repeating: 0, count: 2 * n)
         fftInput = [Double](repeating: 0, count: fftLength)
-        real = [Double](repeating: 0, count: half + 1)
-        imag = [Double](repeating: 0, count: half + 1)
+        power = [Double](repeating: 0, count: half + 1)
         acf = [Double](repeating: 0, count: n)
         bands = [Double](repeating: 0, count: max(1, bandCount))
     }
@@ -224,19 +223,15 @@ struct WindowKernel: Sendable {
             }
         }
         fftInput.withUnsafeBufferPointer { ib in
-            real.withUnsafeMutableBufferPointer { rb in
-                imag.withUnsafeMutableBufferPointer { jb in fft.forward(ib, real: rb, imag: jb) }
-            }
+            power.withUnsafeMutableBufferPointer { pb in fft.compute(ib.baseAddress!, into: pb.baseAddress!) }
         }
-        return real.withUnsafeMutableBufferPointer { rb in
-            imag.withUnsafeBufferPointer { jb in
+        return power.withUnsafeBufferPointer { pb in
                 bandOfBin.withUnsafeBufferPointer { bb in
                     bands.withUnsafeMutableBufferPointer { eb in
-                        let p = rb.baseAddress!, q = jb.baseAddress!, bob = bb.baseAddress!, e = eb.baseAddress!
+                        let p = pb.baseAddress!, bob = bb.baseAddress!, e = eb.baseAddress!
                         var total = 0.0, best = 0.0, bestK = 1
                         for k in 1...half {
-                            let pk = p[k] * p[k] + q[k] * q[k]
-                            p[k] = pk
+                            let pk = p[k]
                             total += pk
                             if pk > best { best = pk; bestK = k }
                             let b = bob[k]
@@ -250,7 +245,7 @@ struct WindowKernel: Sendable {
                         for b in 0..<bandCount { e[b] *= inv }
                         // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
                         var s = 0.0
-                        for k in 1...half where p[k] > 0 { s += p[k] * Math.log(p[k]) }
+                        for k in 1...half where p[k] > 0 { s += p[k] * Kernels.log(p[k]) }
                         let h = Math.log(total) - s * inv
                         let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
                         // Parabolic refinement of the peak bin.
@@ -264,7 +259,6 @@ struct WindowKernel: Sendable {
                     }
                 }
             }
-        }
     }
 }
 
@@ -301,6 +295,26 @@ enum Kernels {
             k += 8
         }
         while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
+    }
+
+    /// Natural logarithm without a library call, for x > 0 finite (subnormals and other
+    /// inputs go to `Math.log`): x = 2^e m with m in [√½, √2), log m = 2 atanh(s),
+    /// s = (m − 1)/(m + 1), |s| ≤ 0.172, by its series to s²¹ (truncation < 3e-17 relative).
+    /// Agrees with the C library to a few units in the last place.
+    @inline(__always)
+    static func log(_ x: Double) -> Double {
+        guard x >= 2.2250738585072014e-308 && x < .infinity else { return Math.log(x) }
+        let bits = x.bitPattern
+        var e = Int((bits >> 52) & 0x7ff) - 1023
+        var m = Double(bitPattern: (bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
+        if m > 1.4142135623730951 { m *= 0.5; e += 1 }
+        let s = (m - 1) / (m + 1), z = s * s
+        var p = 1.0 / 21
+        p = p * z + 1.0 / 19; p = p * z + 1.0 / 17; p = p * z + 1.0 / 15; p = p * z + 1.0 / 13
+        p = p * z + 1.0 / 11; p = p * z + 1.0 / 9; p = p * z + 1.0 / 7; p = p * z + 1.0 / 5; p = p * z + 1.0 / 3
+        let logM = 2 * s + 2 * s * (z * p)
+        // ln 2 split in a high part with trailing zeros (exact product with e) and a low part.
+        return Double(e) * 0.6931471805598903 + (Double(e) * 5.497923018708371e-14 + logM)
     }
 
     /// Σ a[i] b[i], i < count: two-lane vectors, four independent accumulators.

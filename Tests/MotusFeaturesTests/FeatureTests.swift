@@ -112,6 +112,33 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
         for j in 0..<8 { #expect(close(m[3, 220 + j], w3corr[j], rel: 1e-8, abs: 1e-11), "\(m.names[220 + j])") }
     }
 
+    @Test func powerSpectrumMatchesSignalRealFFT() {
+        var rng = SplitMix(seed: 11)
+        for bits in 1...10 {
+            let m = 1 << bits
+            let x = (0..<m).map { _ in rng.normal() + 3 }
+            var fft = RealFFT(size: m)
+            var want: [Double] = [], scratch: [Double] = []
+            fft.powerSpectrum(x, into: &want, scratch: &scratch)
+            var ps = PowerSpectrum(size: m)
+            var got = [Double](repeating: .nan, count: m / 2 + 1)
+            x.withUnsafeBufferPointer { xp in got.withUnsafeMutableBufferPointer { ps.compute(xp.baseAddress!, into: $0.baseAddress!) } }
+            let scale = want.max()!
+            for k in want.indices { #expect(abs(got[k] - want[k]) <= 1e-12 * scale, "m=\(m) k=\(k): \(got[k]) vs \(want[k])") }
+        }
+    }
+
+    @Test func fastLogMatchesLibm() {
+        var rng = SplitMix(seed: 12)
+        var xs: [Double] = [1, 2, 0.5, 1.4142135623730951, 1.4142135623730954, 0.7071067811865476, 1e-300, 1e300, 5e-324, 3, 10]
+        for _ in 0..<20000 { xs.append(Math.exp(1400 * rng.uniform() - 700)) }
+        for _ in 0..<20000 { xs.append(0.5 + rng.uniform()) }
+        for x in xs {
+            let want = Math.log(x), got = Kernels.log(x)
+            #expect(abs(got - want) <= 4e-16 * max(1, abs(want)), "log(\(x)): \(got) vs \(want)")
+        }
+    }
+
     @Test func selectEveryRank() {
         var rng = SplitMix(seed: 4)
         for n in [1, 2, 17, 40, 128] {
