@@ -245,7 +245,18 @@ struct WindowKernel: Sendable {
                         for b in 0..<bandCount { e[b] *= inv }
                         // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
                         var s = 0.0
-                        for k in 1...half where p[k] > 0 { s += p[k] * Kernels.log(p[k]) }
+                        // Two bins at a time; P = 0 contributes 0 (its log is taken of a tiny
+                        // positive instead, and multiplied by 0).
+                        var acc = SIMD2<Double>()
+                        var k = 1
+                        let tiny = SIMD2<Double>(repeating: 1e-300)
+                        while k + 1 <= half {
+                            let v = SIMD2<Double>(p[k], p[k + 1])
+                            acc += v * Kernels.log(v.replacing(with: tiny, where: v .< tiny))
+                            k += 2
+                        }
+                        s = acc[0] + acc[1]
+                        if k <= half && p[k] > 0 { s += p[k] * Kernels.log(p[k]) }
                         let h = Math.log(total) - s * inv
                         let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
                         // Parabolic refinement of the peak bin.
@@ -315,6 +326,26 @@ enum Kernels {
         let logM = 2 * s + 2 * s * (z * p)
         // ln 2 split in a high part with trailing zeros (exact product with e) and a low part.
         return Double(e) * 0.6931471805598903 + (Double(e) * 5.497923018708371e-14 + logM)
+    }
+
+    /// `log` of two positive, finite, normal values at once (the same series, evaluated by
+    /// Estrin's scheme so the lanes and terms run in parallel).
+    @inline(__always)
+    static func log(_ x: SIMD2<Double>) -> SIMD2<Double> {
+        let bits = unsafeBitCast(x, to: SIMD2<UInt64>.self)
+        let expo = SIMD2<Int64>(truncatingIfNeeded: (bits &>> 52) & 0x7ff) &- 1023
+        var m = unsafeBitCast((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000, to: SIMD2<Double>.self)
+        var e = SIMD2<Double>(Double(expo[0]), Double(expo[1]))
+        let big = m .> 1.4142135623730951
+        m.replace(with: m * 0.5, where: big)
+        e.replace(with: e + 1, where: big)
+        let s = (m - 1) / (m + 1), z = s * s
+        let z2 = z * z, z4 = z2 * z2, z8 = z4 * z4
+        let a0 = 1.0 / 3 + z * (1.0 / 5), a1 = 1.0 / 7 + z * (1.0 / 9), a2 = 1.0 / 11 + z * (1.0 / 13)
+        let a3 = 1.0 / 15 + z * (1.0 / 17), a4 = 1.0 / 19 + z * (1.0 / 21)
+        let p = (a0 + z2 * a1) + z4 * (a2 + z2 * a3) + z8 * a4
+        let logM = 2 * s + 2 * s * (z * p)
+        return e * 0.6931471805598903 + (e * 5.497923018708371e-14 + logM)
     }
 
     /// Σ a[i] b[i], i < count: two-lane vectors, four independent accumulators.

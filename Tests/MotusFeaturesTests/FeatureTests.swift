@@ -136,6 +136,11 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
         for x in xs {
             let want = Math.log(x), got = Kernels.log(x)
             #expect(abs(got - want) <= 4e-16 * max(1, abs(want)), "log(\(x)): \(got) vs \(want)")
+            if x >= 2.2250738585072014e-308 {
+                let two = Kernels.log(SIMD2(x, 1 / x))
+                #expect(abs(two[0] - want) <= 4e-16 * max(1, abs(want)), "log2(\(x)): \(two[0]) vs \(want)")
+                #expect(abs(two[1] - Math.log(1 / x)) <= 4e-16 * max(1, abs(want)), "log2(1/\(x))")
+            }
         }
     }
 
