@@ -429,6 +429,9 @@ enum Selection {
             let pivot = max(min(a, b), min(max(a, b), c))     // median of three
             let l = partition(p, t, lo, hi, pivot, inclusive: false)   // [lo, l) < pivot
             if k < l { hi = l - 1; continue }
+            if l > lo { lo = l; continue }
+            // The pivot is the range's minimum: split off the values equal to it (ties are
+            // common in quantised sensor data), which guarantees progress.
             let e = partition(p, t, l, hi, pivot, inclusive: true)     // [l, e) == pivot (e > l)
             if k < e { return }
             lo = e
