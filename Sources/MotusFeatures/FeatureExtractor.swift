@@ -1,0 +1,139 @@
+import MotusCore
+import MotusSignal
+
+/// Feature vectors of consecutive windows, row-major.
+public struct FeatureMatrix: Sendable, Equatable {
+    /// Number of windows.
+    public var rows: Int
+    /// Values per window (`names.count`).
+    public var columns: Int
+    /// `values[row × columns + column]`.
+    public var values: [Double]
+    /// Time of each window's first frame (s).
+    public var startTimes: [Double]
+    /// Each window's end: time of its last frame + 1 / rate (s), so end − start = N / rate.
+    public var endTimes: [Double]
+    /// `channel.feature` names, in column order.
+    public var names: [String]
+
+    public init(columns: Int, names: [String]) {
+        rows = 0; self.columns = columns; values = []; startTimes = []; endTimes = []; self.names = names
+    }
+
+    /// Row `r` as an array (allocates).
+    public func row(_ r: Int) -> [Double] { Array(values[(r * columns)..<((r + 1) * columns)]) }
+    @inlinable public subscript(row: Int, column: Int) -> Double { values[row * columns + column] }
+
+    /// Appends the rows of `other` (same columns).
+    public mutating func append(contentsOf other: FeatureMatrix) {
+        precondition(other.columns == columns, "column counts differ")
+        rows += other.rows; values += other.values; startTimes += other.startTimes; endTimes += other.endTimes
+    }
+}
+
+/// Batch feature extraction over frames at the configured rate. Runs the same per-window
+/// kernel as `StreamingFeatureExtractor`, so both give the same vectors bit for bit.
+public struct FeatureExtractor: Sendable {
+    public let configuration: FeatureConfiguration
+
+    /// Throws when the configuration is invalid.
+    public init(configuration: FeatureConfiguration) throws(FeatureError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    public var featureNames: [String] { configuration.featureNames }
+    public var featureCount: Int { configuration.featureCount }
+
+    /// Features of every complete window of `frames` (frame i at `startTime + i / rate`):
+    /// windows start at frames 0, H, 2H, … and are kept while they fit. O(frames × channels +
+    /// windows × channels × N log N). A recording shorter than one window gives no rows.
+    public func extract(frames: [MotionFrame], startTime: Double = 0) -> FeatureMatrix {
+        let count = frames.count
+        let channels = configuration.channels
+        var columnsData = [Double](repeating: 0, count: channels.count * count)
+        frames.withUnsafeBufferPointer { fp in
+            columnsData.withUnsafeMutableBufferPointer { cp in
+                for (c, ch) in channels.enumerated() {
+                    let dst = cp.baseAddress! + c * count
+                    for i in 0..<count { dst[i] = fp[i].value(ch) }
+                }
+            }
+        }
+        return extract(channelMajor: columnsData, frameCount: count, startTime: startTime)
+    }
+
+    /// Features from channel values already computed: `values[c × frameCount + i]` is channel
+    /// `configuration.channels[c]` at frame i.
+    public func extract(channelMajor values: [Double], frameCount: Int, startTime: Double = 0) -> FeatureMatrix {
+        precondition(values.count == configuration.channels.count * frameCount, "need channels × frameCount values")
+        let n = configuration.windowLength, h = configuration.hopLength
+        let rate = configuration.rateHz
+        var m = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
+        guard frameCount >= n else { return m }
+        let rows = (frameCount - n) / h + 1
+        var kernel = WindowKernel(configuration)
+        m.rows = rows
+        m.values = [Double](repeating: 0, count: rows * m.columns)
+        m.startTimes.reserveCapacity(rows); m.endTimes.reserveCapacity(rows)
+        values.withUnsafeBufferPointer { vp in
+            m.values.withUnsafeMutableBufferPointer { op in
+                for r in 0..<rows {
+                    let start = r * h
+                    kernel.compute(base: vp.baseAddress! + start, stride: frameCount, into: op.baseAddress! + r * m.columns)
+                }
+            }
+        }
+        for r in 0..<rows {
+            let start = r * h
+            m.startTimes.append(startTime + Double(start) / rate)
+            m.endTimes.append(startTime + Double(start + n) / rate)
+        }
+        return m
+    }
+
+    /// Frames from an aligned segment (see `StreamAligner`): acceleration from an
+    /// `.acceleration` channel, else `.gravity` + `.userAcceleration`; gravity from `.gravity`
+    /// (or acceleration − userAcceleration); rotation rate from `.rotationRate`.
+    /// Throws `missingStream` when the configuration needs a stream the segment lacks, and
+    /// `rateMismatch` when the segment's rate is not the configuration's.
+    public func frames(from segment: AlignedSegment) throws(FeatureError) -> [MotionFrame] {
+        if abs(segment.rateHz - configuration.rateHz) > 1e-9 * configuration.rateHz {
+            throw .rateMismatch(found: segment.rateHz, expected: configuration.rateHz)
+        }
+        func channel(_ k: StreamKind) -> AlignedChannel? { segment.channels.first { $0.kind == k } }
+        let acc = channel(.acceleration), grav = channel(.gravity), uacc = channel(.userAcceleration), gyro = channel(.rotationRate)
+        let firstNeeding = { (p: (FeatureChannel) -> Bool) in configuration.channels.first(where: p)?.rawValue ?? "" }
+        if acc == nil && (grav == nil || uacc == nil) {
+            throw .missingStream(.acceleration, neededBy: configuration.channels[0].rawValue)
+        }
+        if configuration.requiresGravity && grav == nil && (acc == nil || uacc == nil) {
+            throw .missingStream(.gravity, neededBy: firstNeeding { $0.usesGravity })
+        }
+        if configuration.requiresRotationRate && gyro == nil {
+            throw .missingStream(.rotationRate, neededBy: firstNeeding { $0.usesRotationRate })
+        }
+        func vec(_ ch: AlignedChannel, _ i: Int) -> Vector3 {
+            Vector3(ch.values[3 * i], ch.values[3 * i + 1], ch.values[3 * i + 2])
+        }
+        var out: [MotionFrame] = []
+        out.reserveCapacity(segment.count)
+        for i in 0..<segment.count {
+            let a: Vector3 = acc.map { vec($0, i) } ?? (vec(grav!, i) + vec(uacc!, i))
+            let g: Vector3 = grav.map { vec($0, i) } ?? (uacc.map { a - vec($0, i) } ?? .zero)
+            let w: Vector3 = gyro.map { vec($0, i) } ?? .zero
+            out.append(MotionFrame(acceleration: a, gravity: g, rotationRate: w))
+        }
+        return out
+    }
+
+    /// Features of each aligned segment, rows concatenated in segment order (window times on
+    /// the segments' clock).
+    public func extract(segments: [AlignedSegment]) throws(FeatureError) -> FeatureMatrix {
+        var m = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
+        for s in segments {
+            m.append(contentsOf: extract(frames: try frames(from: s), startTime: s.start))
+        }
+        return m
+    }
+}

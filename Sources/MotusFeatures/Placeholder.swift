@@ -1,1 +1,0 @@
-// MotusFeatures: windowed features (see the features helper's branch)

@@ -1,0 +1,108 @@
+import MotusCore
+
+/// Power spectrum |X[k]|², k = 0 … M/2, of M real values (M a power of two ≥ 2), unnormalised.
+///
+/// Same algorithm as `MotusSignal.RealFFT` (a complex radix-2 FFT of size M/2 on the
+/// even/odd-packed input, then one split pass), written here on raw pointers with per-stage
+/// contiguous twiddles and a twiddle-free first stage: about 3× faster than `RealFFT.forward`
+/// at M = 128, which matters because the feature kernel runs one per channel and window.
+/// Everything is allocated at init; `compute` allocates nothing.
+struct PowerSpectrum: Sendable {
+    let size: Int
+    let half: Int
+    // storage layout: twiddle re | twiddle im (all stages, len = 4 … half, j < len/2),
+    // split cos | split sin (k ≤ half), work re | work im (half each).
+    private var storage: [Double]
+    private let bitReverse: [Int]
+    private let twiddleCount: Int
+
+    init(size: Int) {
+        precondition(size >= 2 && size & (size - 1) == 0, "size must be a power of two ≥ 2")
+        self.size = size
+        let h = size / 2
+        half = h
+        var twr: [Double] = [], twi: [Double] = []
+        var len = 4
+        while len <= h {
+            for j in 0..<(len / 2) {
+                let a = -2 * Double.pi * Double(j) / Double(len)
+                twr.append(Math.cos(a)); twi.append(Math.sin(a))
+            }
+            len <<= 1
+        }
+        twiddleCount = twr.count
+        var sc = [Double](repeating: 0, count: h + 1), ss = sc
+        for k in 0...h {
+            let a = -2 * Double.pi * Double(k) / Double(size)
+            sc[k] = Math.cos(a); ss[k] = Math.sin(a)
+        }
+        sc[0] = 1; ss[0] = 0; sc[h] = -1; ss[h] = 0
+        storage = twr + twi + sc + ss + [Double](repeating: 0, count: 2 * h)
+        var bits = 0
+        while (1 << bits) < h { bits += 1 }
+        bitReverse = (0..<h).map { i in
+            var r = 0, v = i
+            for _ in 0..<bits { r = (r << 1) | (v & 1); v >>= 1 }
+            return r
+        }
+    }
+
+    /// Writes |X[k]|² for k = 0 … M/2 into `power` from `input[0..<M]`.
+    mutating func compute(_ input: UnsafePointer<Double>, into power: UnsafeMutablePointer<Double>) {
+        let h = half, tc = twiddleCount
+        bitReverse.withUnsafeBufferPointer { brb in
+            storage.withUnsafeMutableBufferPointer { sb in
+                let br = brb.baseAddress!
+                let twr = sb.baseAddress!, twi = twr + tc
+                let sc = twi + tc, ss = sc + (h + 1)
+                let re = ss + (h + 1), im = re + h
+                // Pack and bit-reverse.
+                for j in 0..<h {
+                    let r = br[j]
+                    re[r] = input[2 * j]; im[r] = input[2 * j + 1]
+                }
+                // Stage len = 2: twiddle 1.
+                if h >= 2 {
+                    var a = 0
+                    while a < h {
+                        let xr = re[a], xi = im[a], yr = re[a + 1], yi = im[a + 1]
+                        re[a] = xr + yr; im[a] = xi + yi
+                        re[a + 1] = xr - yr; im[a + 1] = xi - yi
+                        a += 2
+                    }
+                }
+                var len = 4, tw = 0
+                while len <= h {
+                    let hl = len / 2
+                    let wr = twr + tw, wi = twi + tw
+                    var start = 0
+                    while start < h {
+                        let pr = re + start, pi = im + start
+                        let qr = pr + hl, qi = pi + hl
+                        for j in 0..<hl {
+                            let c = wr[j], s = wi[j]
+                            let br_ = qr[j], bi = qi[j]
+                            let tr = c * br_ - s * bi, ti = c * bi + s * br_
+                            let ar = pr[j], ai = pi[j]
+                            qr[j] = ar - tr; qi[j] = ai - ti
+                            pr[j] = ar + tr; pi[j] = ai + ti
+                        }
+                        start += len
+                    }
+                    tw += hl
+                    len <<= 1
+                }
+                // Split: X[k] = E[k] + W^k O[k].
+                for k in 0...h {
+                    let ka = k == h ? 0 : k, kb = k == 0 ? 0 : h - k
+                    let ar = re[ka], ai = im[ka], br_ = re[kb], bi = im[kb]
+                    let er = 0.5 * (ar + br_), ei = 0.5 * (ai - bi)
+                    let or = 0.5 * (ai + bi), oi = -0.5 * (ar - br_)
+                    let c = sc[k], s = ss[k]
+                    let xr = er + c * or - s * oi, xi = ei + c * oi + s * or
+                    power[k] = xr * xr + xi * xi
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Testing
+import MotusCore
+import MotusSignal
+@testable import MotusFeatures
+
+/// A configuration that reads the given raw channels, so channel values are exactly the
+/// signals put in (via `extract(channelMajor:)`).
+func rawConfiguration(n: Int, hop: Int, rate: Double = 50, channels: [FeatureChannel] = [.accelerationX, .accelerationY, .rotationRateZ],
+                      correlations: [ChannelPair]? = nil) -> FeatureConfiguration {
+    FeatureConfiguration(rateHz: rate, windowSeconds: Double(n) / rate, hopSeconds: Double(hop) / rate, channels: channels,
+                         correlations: correlations ?? [ChannelPair(channels[0], channels[1]), ChannelPair(channels[1], channels[channels.count - 1])])
+}
+
+/// Random-ish signals with periodic content, noise and an offset, channel-major.
+func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
+    var rng = SplitMix(seed: seed)
+    var out: [Double] = []
+    for c in 0..<channels {
+        let f = 0.5 + 3 * rng.uniform(), a = 0.5 + rng.uniform(), off = 10 * rng.uniform() - 5
+        for i in 0..<frames {
+            let t = Double(i) / 50
+            out.append(off + a * Math.sin(2 * Double.pi * f * t + Double(c)) + 0.3 * rng.normal())
+        }
+    }
+    return out
+}
+
+@Suite struct KernelTests {
+    @Test(arguments: [128, 50, 100, 64, 37, 200])
+    func kernelMatchesNaiveReference(n: Int) throws {
+        let config = rawConfiguration(n: n, hop: max(1, n / 3))
+        let frames = 3 * n + 7
+        let data = testSignals(channels: 3, frames: frames, seed: UInt64(n))
+        let m = try FeatureExtractor(configuration: config).extract(channelMajor: data, frameCount: frames, startTime: 2)
+        #expect(m.rows == (frames - n) / config.hopLength + 1)
+        #expect(m.columns == config.featureNames.count)
+        for r in 0..<m.rows {
+            let start = r * config.hopLength
+            let chans = (0..<3).map { c in Array(data[(c * frames + start)..<(c * frames + start + n)]) }
+            let want = Reference.window(chans, configuration: config)
+            let got = m.row(r)
+            #expect(want.count == got.count)
+            for j in got.indices where !close(got[j], want[j]) {
+                Issue.record("n=\(n) window \(r) \(m.names[j]): got \(got[j]), want \(want[j])")
+            }
+            #expect(close(m.startTimes[r], 2 + Double(start) / 50))
+            #expect(close(m.endTimes[r] - m.startTimes[r], Double(n) / 50))
+        }
+    }
+
+    @Test func constantAndDegenerateWindows() throws {
+        let n = 64
+        let config = rawConfiguration(n: n, hop: n)
+        var data = [Double](repeating: 0.1, count: n)          // constant, not exactly summable
+        data += (0..<n).map { Double($0 % 2) }                   // alternating 0, 1
+        data += (0..<n).map { $0 == 10 ? 5.0 : 0 }              // one spike
+        let m = try FeatureExtractor(configuration: config).extract(channelMajor: data, frameCount: n)
+        let names = m.names, row = m.row(0)
+        func v(_ name: String) -> Double { row[names.firstIndex(of: name)!] }
+        #expect(v("accX.std") == 0 && v("accX.skewness") == 0 && v("accX.kurtosis") == 0)
+        #expect(v("accX.mcr") == 0 && v("accX.acfPeak") == 0 && v("accX.domFreq") == 0 && v("accX.specEntropy") == 0)
+        #expect(v("accX.median") == 0.1 && v("accX.iqr") == 0)
+        #expect(v("corr.accX.accY") == 0)
+        #expect(v("accY.mcr") == 1)
+        #expect(close(v("accY.domFreq"), 25))
+        #expect(close(v("accY.median"), 0.5) && close(v("accY.iqr"), 1))
+        for (j, x) in row.enumerated() { #expect(x.isFinite, "\(names[j])") }
+        let want = Reference.window([Array(data[0..<n]), Array(data[n..<2 * n]), Array(data[2 * n..<3 * n])], configuration: config)
+        for j in row.indices { #expect(close(row[j], want[j]), "\(names[j]): \(row[j]) vs \(want[j])") }
+    }
+
+    /// Values computed once with numpy 2.4.6 / scipy 1.17.1 and pasted (see
+    /// benchmarks/compare/features_numpy.py): x[i] = sin(0.37 i) + 0.4 cos(1.9 i + 0.3) + 0.002 i² − 0.5,
+    /// i < 50, at 50 Hz (FFT zero-padded to 64).
+    @Test func matchesNumpyAndScipy() throws {
+        let x = (0..<50).map { i -> Double in
+            let t = Double(i)
+            return Math.sin(0.37 * t) + 0.4 * Math.cos(1.9 * t + 0.3) + 0.002 * t * t - 0.5
+        }
+        let config = rawConfiguration(n: 50, hop: 50, channels: [.accelerationX], correlations: [])
+        let m = try FeatureExtractor(configuration: config).extract(channelMajor: x, frameCount: 50)
+        // np.mean, np.std, min, max, range, np.median, iqr, rms, scipy.stats.skew, scipy.stats.kurtosis,
+        // mcr, sma, acf peak, lag, dominant frequency, 4 bands, entropy.
+        let numpy: [Double] = [1.1271341759206188, 1.4865042526838768, -1.353406930751051, 3.907609115702509, 5.26101604645356,
+                               0.8087307654179491, 2.5732602843131462, 1.8655096739967616, 0.2767352115522145, -1.0637916832017187,
+                               0.10204081632653061, 1.440782234074038, 0.16192447515421796, 0.26, 0.78125, 0.0, 0.6070581757396041,
+                               0.3185292265016459, 0.07441259775875009, 0.47736919853624554]
+        #expect(m.columns == numpy.count)
+        for j in numpy.indices { #expect(close(m[0, j], numpy[j]), "\(m.names[j]): \(m[0, j]) vs numpy \(numpy[j])") }
+    }
+
+    /// The benchmark input (same formula as features_numpy.py `generate`), all eleven channels:
+    /// some values of the numpy implementation pasted, so the two benchmarks compute the same thing.
+    @Test func benchmarkInputMatchesNumpyImplementation() throws {
+        let frames = 128 + 64 * 3
+        let data = benchmarkSignal(frames: frames)
+        let m = try FeatureExtractor(configuration: .allChannels).extract(channelMajor: data, frameCount: frames)
+        #expect(m.rows == 4 && m.columns == 228)
+        let w0: [Double] = [0.021706635853719902, 0.7583097659141957, -1.292358170808104, 1.3776437925148552, 2.6700019633229592,
+                            -0.01456769321151723, 1.3819161946594485, 0.7586203787935889, 0.045904165690873466, -1.2559566170857006,
+                            0.08661417322834646, 0.6653775533356963, 0.7649652487976366, 0.28, 0.390625, 0.713352167069984,
+                            0.19803061523181115, 4.608393531466168e-07, 0.08861675685885154, 0.21201892386300042]
+        let w3c7: [Double] = [1.4162469202296244, 0.7455167683016516, 0.06428598334123459, 2.7355121070152455, 2.671226123674011,
+                              1.4370549308289522, 1.3220763172826762, 1.6004844862974568, -0.012301364805910084, -1.2656753364807847,
+                              0.14173228346456693, 1.4162469202296244, 0.8331352283173419, 0.3, 3.1555576132693197,
+                              0.00014901766438584036, 0.0926940606849433, 0.8164650843321515, 0.09069183731851926, 0.29425062046070166]
+        let w3corr: [Double] = [0.03365232234166197, -0.09262324587769853, 0.014384455752814024, -0.009264041043343819,
+                                0.014598573321484232, 0.020446820711842187, -0.020924667917085395, 0.012990983883210816]
+        // sin() of numpy and glibc may differ in the last bit: 1e-8 relative.
+        for j in 0..<20 { #expect(close(m[0, j], w0[j], rel: 1e-8, abs: 1e-11), "\(m.names[j])") }
+        for j in 0..<20 { #expect(close(m[3, 140 + j], w3c7[j], rel: 1e-8, abs: 1e-11), "\(m.names[140 + j])") }
+        for j in 0..<8 { #expect(close(m[3, 220 + j], w3corr[j], rel: 1e-8, abs: 1e-11), "\(m.names[220 + j])") }
+    }
+
+    @Test func powerSpectrumMatchesSignalRealFFT() {
+        var rng = SplitMix(seed: 11)
+        for bits in 1...10 {
+            let m = 1 << bits
+            let x = (0..<m).map { _ in rng.normal() + 3 }
+            var fft = RealFFT(size: m)
+            var want: [Double] = [], scratch: [Double] = []
+            fft.powerSpectrum(x, into: &want, scratch: &scratch)
+            var ps = PowerSpectrum(size: m)
+            var got = [Double](repeating: .nan, count: m / 2 + 1)
+            x.withUnsafeBufferPointer { xp in got.withUnsafeMutableBufferPointer { ps.compute(xp.baseAddress!, into: $0.baseAddress!) } }
+            let scale = want.max()!
+            for k in want.indices { #expect(abs(got[k] - want[k]) <= 1e-12 * scale, "m=\(m) k=\(k): \(got[k]) vs \(want[k])") }
+        }
+    }
+
+    @Test func fastLogMatchesLibm() {
+        var rng = SplitMix(seed: 12)
+        var xs: [Double] = [1, 2, 0.5, 1.4142135623730951, 1.4142135623730954, 0.7071067811865476, 1e-300, 1e300, 5e-324, 3, 10]
+        for _ in 0..<20000 { xs.append(Math.exp(1400 * rng.uniform() - 700)) }
+        for _ in 0..<20000 { xs.append(0.5 + rng.uniform()) }
+        for x in xs {
+            let want = Math.log(x), got = Kernels.log(x)
+            #expect(abs(got - want) <= 4e-16 * max(1, abs(want)), "log(\(x)): \(got) vs \(want)")
+            if x >= 2.2250738585072014e-308 {
+                let two = Kernels.log(SIMD2(x, 1 / x))
+                #expect(abs(two[0] - want) <= 4e-16 * max(1, abs(want)), "log2(\(x)): \(two[0]) vs \(want)")
+                #expect(abs(two[1] - Math.log(1 / x)) <= 4e-16 * max(1, abs(want)), "log2(1/\(x))")
+            }
+        }
+    }
+
+    @Test func selectEveryRank() {
+        var rng = SplitMix(seed: 4)
+        for n in [1, 2, 17, 40, 128] {
+            for k in 0..<n {
+                let xs = (0..<n).map { _ in Double(Int(rng.uniform() * Double(n / 3 + 2))) + (k % 2 == 0 ? rng.uniform() : 0) }
+                let want = xs.sorted()
+                var ys = xs + xs
+                ys.withUnsafeMutableBufferPointer { Selection.select($0.baseAddress!, $0.baseAddress! + n, 0, n, k) }
+                ys.removeLast(n)
+                #expect(ys[k] == want[k], "n=\(n) k=\(k)")
+                #expect(ys[..<k].allSatisfy { $0 <= ys[k] } && ys[(k + 1)...].allSatisfy { $0 >= ys[k] })
+                #expect(ys.sorted() == want)
+            }
+        }
+    }
+
+    @Test func sortAndPercentiles() {
+        var rng = SplitMix(seed: 9)
+        for n in [1, 2, 3, 4, 5, 6, 7, 13, 15, 16, 17, 50, 100, 127, 128, 129, 1000] {
+            for pattern in 0..<5 {
+                var xs = (0..<n).map { i -> Double in
+                    switch pattern {
+                    case 0: rng.normal()
+                    case 1: Double(i)
+                    case 2: Double(n - i)
+                    case 3: Double(Int(rng.uniform() * 4))     // many ties
+                    default: 1.5                                 // all equal
+                    }
+                }
+                let want = xs.sorted()
+                if n >= 4 {
+                    var ys = xs + xs
+                    let q = ys.withUnsafeMutableBufferPointer { Selection.quartiles($0.baseAddress!, $0.baseAddress! + n, n) }
+                    ys.removeLast(n)
+                    #expect(q.q25 == Reference.percentile(want, 0.25), "n=\(n) pattern \(pattern)")
+                    #expect(q.median == Reference.percentile(want, 0.5), "n=\(n) pattern \(pattern)")
+                    #expect(q.q75 == Reference.percentile(want, 0.75), "n=\(n) pattern \(pattern)")
+                    #expect(ys.sorted() == want)   // a permutation
+                }
+                xs.withUnsafeMutableBufferPointer { Sorting.sort($0.baseAddress!, n) }
+                #expect(xs == want, "n=\(n) pattern \(pattern)")
+                for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
+                    let got = xs.withUnsafeBufferPointer { Sorting.percentileSorted($0.baseAddress!, n, q) }
+                    #expect(got == Reference.percentile(want, q))
+                }
+            }
+        }
+    }
+}
+
+/// x[c, i] = sin(0.05 (c+1) i) + 0.3 sin(1.3 i + c) + 0.1 sin(0.001 (c+1) i²) + 0.2 c, channel-major.
+func benchmarkSignal(frames: Int, channels: Int = 11) -> [Double] {
+    var out = [Double](repeating: 0, count: channels * frames)
+    for c in 0..<channels {
+        let cc = Double(c)
+        for i in 0..<frames {
+            let t = Double(i)
+            out[c * frames + i] = Math.sin(0.05 * (cc + 1) * t) + 0.3 * Math.sin(1.3 * t + cc) + 0.1 * Math.sin(0.001 * (cc + 1) * t * t) + 0.2 * cc
+        }
+    }
+    return out
+}
