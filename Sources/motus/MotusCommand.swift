@@ -12,7 +12,7 @@ struct MotusCommand: ParsableCommand {
         input flags (see `motus help inspect`). Units inside are SI: m/s², rad/s, s, m.
         """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Convert.self])
+        subcommands: [Inspect.self, Convert.self, Train.self, Evaluate.self, Classify.self])
 }
 
 /// Errors the CLI prints as one line on stderr before exiting with status 1.
@@ -28,6 +28,9 @@ extension ParsableCommand {
             printError("motus: \(e)")
             throw ExitCode(1)
         } catch let e as NativeWriter.WriteError {
+            printError("motus: \(e)")
+            throw ExitCode(1)
+        } catch let e as ClassifierError {
             printError("motus: \(e)")
             throw ExitCode(1)
         } catch let e as CLIError {

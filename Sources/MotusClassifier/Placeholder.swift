@@ -1,1 +1,0 @@
-// MotusClassifier: see its issue

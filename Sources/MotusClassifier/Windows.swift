@@ -1,0 +1,77 @@
+import MotusCore
+import MotusFeatures
+
+/// Feature windows with their class, subject and recording: what training and evaluation use.
+/// A window gets a class only when it lies wholly inside one label segment whose label the
+/// map knows; every other window is left out (and counted).
+public struct LabelledWindows: Sendable {
+    public var features: FeatureMatrix
+    public var classes: [Int]
+    /// The subject of each window (cross-validation never splits a subject).
+    public var subjects: [String]
+    public var recordingIDs: [String]
+    /// True for windows computed from an augmented copy of a recording (see `Augmentation`);
+    /// evaluation uses only the originals.
+    public var augmented: [Bool]
+    /// Windows seen in total, and those left out because no single mapped label covers them.
+    public var windowsSeen = 0
+    public var windowsUnlabelled = 0
+    public var recordings = 0
+
+    public init(configuration: FeatureConfiguration) {
+        features = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
+        classes = []; subjects = []; recordingIDs = []; augmented = []
+    }
+
+    /// Adds the labelled windows of one recording.
+    public mutating func add(_ recording: Recording, id: String, pipeline: MotionPipeline, labels: LabelMap,
+                             augmentation: Augmentation = .none) throws(ClassifierError) {
+        try add(recording, id: id, pipeline: pipeline, labels: labels, isAugmented: false)
+        recordings += 1
+        for scale in augmentation.dynamicScales {
+            try add(Augmentation.scalingDynamics(recording, by: scale), id: id, pipeline: pipeline, labels: labels, isAugmented: true)
+        }
+    }
+
+    mutating func add(_ recording: Recording, id: String, pipeline: MotionPipeline, labels: LabelMap, isAugmented: Bool) throws(ClassifierError) {
+        let m = try pipeline.windows(of: recording, path: id)
+        if !isAugmented { windowsSeen += m.rows }
+        let subject = recording.metadata.subject ?? id
+        let segments = recording.labels.sorted { $0.start < $1.start }
+        for r in 0..<m.rows {
+            let s = m.startTimes[r], e = m.endTimes[r]
+            let covering = segments.filter { $0.start <= s + 1e-9 && e <= $0.end + 1e-9 }
+            guard let seg = covering.last, let c = labels.classIndex(of: seg.label) else { if !isAugmented { windowsUnlabelled += 1 }; continue }
+            features.values.append(contentsOf: m.values[(r * m.columns)..<((r + 1) * m.columns)])
+            features.startTimes.append(s); features.endTimes.append(e)
+            features.rows += 1
+            classes.append(c); subjects.append(subject); recordingIDs.append(id); augmented.append(isAugmented)
+        }
+    }
+
+    /// Only the windows of the recordings as recorded (no augmented copies).
+    public var originals: LabelledWindows {
+        guard augmented.contains(true) else { return self }
+        var out = self
+        out.features = FeatureMatrix(columns: features.columns, names: features.names)
+        out.classes = []; out.subjects = []; out.recordingIDs = []; out.augmented = []
+        for r in 0..<count where !augmented[r] {
+            out.features.values.append(contentsOf: features.values[(r * features.columns)..<((r + 1) * features.columns)])
+            out.features.startTimes.append(features.startTimes[r]); out.features.endTimes.append(features.endTimes[r])
+            out.features.rows += 1
+            out.classes.append(classes[r]); out.subjects.append(subjects[r]); out.recordingIDs.append(recordingIDs[r]); out.augmented.append(false)
+        }
+        return out
+    }
+
+    public var count: Int { classes.count }
+
+    /// Number of windows computed from the recordings as recorded.
+    public var originalCount: Int { augmented.lazy.filter { !$0 }.count }
+
+    public func countPerClass(_ k: Int) -> [Int] {
+        var out = [Int](repeating: 0, count: k)
+        for c in classes { out[c] += 1 }
+        return out
+    }
+}

@@ -1,0 +1,291 @@
+import ArgumentParser
+import Foundation
+import Motus
+
+/// Reads every recording under the given paths and collects labelled windows, with progress
+/// on stderr.
+struct WindowCollector {
+    var pipeline: MotionPipeline
+    var labels: LabelMap
+    var input: DelimitedOptions
+    var augmentation: Augmentation = .none
+    var quiet = false
+
+    func collect(_ paths: [String], what: String) throws -> LabelledWindows {
+        var files: [String] = []
+        for p in paths { files += try RecordingLoader.recordings(under: p) }
+        guard !files.isEmpty else { throw CLIError("no recordings found under \(paths.joined(separator: ", "))") }
+        var data = LabelledWindows(configuration: pipeline.features)
+        for (i, f) in files.enumerated() {
+            if !quiet && (i % 10 == 0 || i == files.count - 1) { printError("motus: \(what): \(i + 1)/\(files.count) recordings, \(data.count) windows") }
+            let r = try RecordingLoader.load(path: f, options: input)
+            try data.add(r, id: f, pipeline: pipeline, labels: labels, augmentation: augmentation)
+        }
+        return data
+    }
+}
+
+struct Train: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Train a moving-vs-still (or activity) model on labelled recordings.",
+        discussion: """
+        Windows are labelled from the recordings' label segments (a window counts only when it lies \
+        wholly inside one segment) and mapped to classes with --map. Example, the shipped model:
+          motus train ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
+                      --model logistic --out models/moving-still.json
+        Without --map every label is its own class. --cross-validate subjects also records \
+        leave-one-subject-out metrics in the model file.
+        """)
+
+    @Argument(help: "Recordings or folders (dataset folders Motus knows are expanded).")
+    var paths: [String]
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Class from recording labels: CLASS=LABEL,LABEL… (repeat for each class).", valueName: "CLASS=LABELS"))
+    var maps: [String] = []
+
+    @Option(help: "Estimator: logistic or mlp.")
+    var model: EstimatorKind = .logistic
+
+    @Option(name: .shortAndLong, help: "Model file to write (JSON).")
+    var out: String
+
+    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Also cross-validate: 'subjects' (leave one subject out) or a number of subject folds.", valueName: "subjects|K"))
+    var crossValidate: String?
+
+    @Option(help: "Seed for everything random (MLP initialisation, validation split).")
+    var seed: UInt64 = 0
+
+    @Flag(help: "Use only orientation-free channels without the gyroscope (for devices that have none).")
+    var noGyroscope = false
+
+    @Option(help: ArgumentHelp("Augment training with copies whose user acceleration and rotation rate are scaled by these factors (carry positions that move less than the training data); 'none' for none.", valueName: "S,S…|none"))
+    var augment: String = "0.5"
+
+    @OptionGroup var input: InputOptions
+
+    static func augmentation(_ s: String) throws -> Augmentation {
+        if s == "none" { return .none }
+        let parts = s.split(separator: ",").map { Double($0) }
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != nil && $0! > 0 && $0!.isFinite }) else {
+            throw CLIError("--augment takes positive factors like 0.5,0.33 or 'none', not '\(s)'")
+        }
+        return Augmentation(dynamicScales: parts.map { $0! })
+    }
+
+    func run() throws {
+        try Self.reportingErrors {
+            let features: FeatureConfiguration = noGyroscope ? .standardNoGyroscope : .standard
+            let pipeline = MotionPipeline(features: features)
+            let labels: LabelMap
+            if maps.isEmpty {
+                var names: [String] = []
+                for p in paths { for f in try RecordingLoader.recordings(under: p) { names += try RecordingLoader.load(path: f, options: try input.delimitedOptions()).labels.map(\.label) } }
+                labels = LabelMap.identity(names)
+            } else {
+                labels = try LabelMap(parsing: maps)
+            }
+            let aug = try Self.augmentation(augment)
+            let data = try WindowCollector(pipeline: pipeline, labels: labels, input: try input.delimitedOptions(), augmentation: aug).collect(paths, what: "reading")
+            printError("motus: \(data.originalCount) labelled windows (+\(data.count - data.originalCount) augmented) from \(data.recordings) recordings (\(data.windowsUnlabelled) windows left out: not wholly inside a mapped label)")
+            let command = "motus train " + CommandLine.arguments.dropFirst(2).joined(separator: " ")
+            var m = try MotionModel.train(data, labels: labels, features: features, estimator: model, seed: seed,
+                                          sources: paths, command: command, augmentation: aug)
+            if let cv = crossValidate {
+                let folds = try Evaluate.folds(cv)
+                m.crossValidation = try MotionModel.crossValidate(data, labels: labels, estimator: model, folds: folds, seed: seed) { i, n in
+                    printError("motus: cross-validation fold \(i)/\(n)")
+                }
+                printError("motus: cross-validated balanced accuracy \(Fmt.f(m.crossValidation!.balancedAccuracy * 100, 2)) %")
+            }
+            try m.write(to: out)
+            printError("motus: wrote \(out) (\(m.classes.joined(separator: ", ")); \(features.featureCount) features; \(model.rawValue))")
+        }
+    }
+}
+
+struct Evaluate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Evaluate a model on labelled recordings, or cross-validate by subject.",
+        discussion: """
+        With --model: the model's predictions on every window that lies wholly inside a label the \
+        model's map knows (or the labels given with --map). With --cross-validate: train and test \
+        on folds of subjects, so no subject is ever in both.
+          motus evaluate --model models/moving-still.json ../shared/datasets/ipol --map moving=walk --map still=still
+          motus evaluate --cross-validate subjects ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
+                         --min-balanced-accuracy 0.998
+        """)
+
+    @Argument(help: "Recordings or folders.")
+    var paths: [String]
+
+    @Option(help: "The model file to evaluate (default: the shipped moving-vs-still model).")
+    var model: String?
+
+    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Cross-validate instead: 'subjects' or a number of subject folds.", valueName: "subjects|K"))
+    var crossValidate: String?
+
+    @Option(name: .customLong("estimator"), help: "With --cross-validate: logistic or mlp.")
+    var estimator: EstimatorKind = .logistic
+
+    @Option(help: ArgumentHelp("With --cross-validate: training augmentation factors, as for train.", valueName: "S,S…|none"))
+    var augment: String = "0.5"
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("Class from recording labels: CLASS=LABEL,LABEL…", valueName: "CLASS=LABELS"))
+    var maps: [String] = []
+
+    @Option(name: .customLong("min-balanced-accuracy"), help: ArgumentHelp("Exit with status 1 when balanced accuracy is below this (0…1).", valueName: "X"))
+    var minBalancedAccuracy: Double?
+
+    @Option(name: .customLong("min-macro-f1"), help: ArgumentHelp("Exit with status 1 when macro F1 is below this (0…1).", valueName: "X"))
+    var minMacroF1: Double?
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    @Option(help: "Seed (cross-validation).")
+    var seed: UInt64 = 0
+
+    @OptionGroup var input: InputOptions
+
+    static func folds(_ s: String) throws -> Int? {
+        if s == "subjects" { return nil }
+        guard let k = Int(s), k >= 2 else { throw CLIError("--cross-validate takes 'subjects' or a number of folds ≥ 2, not '\(s)'") }
+        return k
+    }
+
+    func run() throws {
+        try Self.reportingErrors {
+            let report: EvaluationReport
+            let options = try input.delimitedOptions()
+            if let cv = crossValidate {
+                if model != nil { throw CLIError("give --model or --cross-validate, not both") }
+                let labels = try LabelMap(parsing: maps)
+                let pipeline = MotionPipeline()
+                let data = try WindowCollector(pipeline: pipeline, labels: labels, input: options, augmentation: try Train.augmentation(augment)).collect(paths, what: "reading")
+                report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, folds: try Self.folds(cv), seed: seed) { i, n in
+                    printError("motus: fold \(i)/\(n)")
+                }
+            } else {
+                let m = try DefaultModel.load(model)
+                var labels = m.labelMap
+                if !maps.isEmpty {
+                    let given = try LabelMap(parsing: maps)
+                    guard Set(given.classes).isSubset(of: Set(m.classes)) else {
+                        throw CLIError("--map names classes \(given.classes) but the model has \(m.classes)")
+                    }
+                    labels = LabelMap(classes: m.classes, classOfLabel: given.classOfLabel.mapValues { m.classes.firstIndex(of: given.classes[$0])! })
+                }
+                let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading")
+                report = try m.evaluate(data, scheme: "model \(model ?? "(shipped default)") on \(data.recordings) recordings")
+            }
+            switch format {
+            case .json: print(try JSONOutput.encode(report))
+            default: print(Self.table(report), terminator: "")
+            }
+            if let x = minBalancedAccuracy, report.balancedAccuracy < x {
+                throw CLIError("balanced accuracy \(Fmt.f(report.balancedAccuracy, 4)) is below --min-balanced-accuracy \(x)")
+            }
+            if let x = minMacroF1, report.macroF1 < x {
+                throw CLIError("macro F1 \(Fmt.f(report.macroF1, 4)) is below --min-macro-f1 \(x)")
+            }
+        }
+    }
+
+    static func table(_ r: EvaluationReport) -> String {
+        var out = "\(r.scheme): \(r.windows) windows\n"
+        out += "accuracy \(Fmt.f(r.accuracy * 100, 2)) %   balanced accuracy \(Fmt.f(r.balancedAccuracy * 100, 2)) %   macro F1 \(Fmt.f(r.macroF1, 4))"
+        out += "   ROC AUC \(r.rocAUC.map { Fmt.f($0, 4) } ?? "-")   log loss \(Fmt.f(r.logLoss, 4))\n"
+        var rows = [["class", "precision", "recall", "F1", "support"]]
+        for (c, s) in zip(r.classes, r.perClass) {
+            rows.append([c, Fmt.f(s.precision, 4), Fmt.f(s.recall, 4), Fmt.f(s.f1, 4), "\(s.support)"])
+        }
+        out += Fmt.table(rows)
+        out += "confusion (rows: true, columns: predicted)\n"
+        var cm = [[""] + r.classes]
+        for (c, row) in zip(r.classes, r.confusion) { cm.append([c] + row.map(String.init)) }
+        out += Fmt.table(cm)
+        return out
+    }
+}
+
+struct Classify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Classify every window of a recording (moving or still, or the model's classes).",
+        discussion: """
+        Prints one row per window: start_s,end_s,label,probability (the probability of that label). \
+        --segments merges consecutive windows with the same label. Without --model the shipped \
+        moving-vs-still model is used.
+          motus classify datasets/iphone-belt-stand-then-walk.motus --segments --format table
+        """)
+
+    @Argument(help: "The recording.")
+    var path: String
+
+    @Option(help: "Model file (default: the shipped moving-vs-still model).")
+    var model: String?
+
+    @Option(help: "Output format: csv, json or table.")
+    var format: OutputFormat = .csv
+
+    @Flag(help: "Merge consecutive windows with the same label into segments.")
+    var segments = false
+
+    @OptionGroup var input: InputOptions
+
+    func run() throws {
+        try Self.reportingErrors {
+            let m = try DefaultModel.load(model)
+            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
+            let p = try m.classify(r, path: path)
+            let t0 = r.timeRange?.lowerBound ?? 0
+            if segments {
+                let runs = LabelRun.merge(p)
+                switch format {
+                case .json: print(try JSONOutput.encode(runs))
+                case .csv:
+                    print("start_s,end_s,label,mean_probability,windows")
+                    for s in runs { print("\(s.start),\(s.end),\(s.label),\(s.meanProbability),\(s.windows)") }
+                case .table:
+                    var rows = [["from s", "to s", "label", "mean p", "windows"]]
+                    for s in runs { rows.append([Fmt.f(s.start - t0, 2), Fmt.f(s.end - t0, 2), s.label, Fmt.f(s.meanProbability, 3), "\(s.windows)"]) }
+                    print(Fmt.table(rows), terminator: "")
+                }
+            } else {
+                switch format {
+                case .json: print(try JSONOutput.encode(p.map { ["start_s": .number($0.start), "end_s": .number($0.end), "label": .text($0.label), "probability": .number($0.probability)] as [String: JSONValue] }))
+                case .csv:
+                    print("start_s,end_s,label,probability")
+                    for w in p { print("\(w.start),\(w.end),\(w.label),\(w.probability)") }
+                case .table:
+                    var rows = [["from s", "to s", "label", "p"]]
+                    for w in p { rows.append([Fmt.f(w.start - t0, 2), Fmt.f(w.end - t0, 2), w.label, Fmt.f(w.probability, 3)]) }
+                    print(Fmt.table(rows), terminator: "")
+                }
+            }
+        }
+    }
+}
+
+enum JSONValue: Encodable {
+    case number(Double), text(String)
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self { case .number(let d): try c.encode(d); case .text(let s): try c.encode(s) }
+    }
+}
+
+extension EstimatorKind: ExpressibleByArgument {}
+
+/// The shipped moving-vs-still model: models/moving-still.json, embedded in the binary
+/// (DefaultModelData.swift, regenerated by models/embed.sh; a test checks the two agree).
+enum DefaultModel {
+    static func load(_ path: String?) throws -> MotionModel {
+        if let path { return try MotionModel.load(path: path) }
+        let tmp = NSTemporaryDirectory() + "motus-default-model-\(getpid()).json"
+        FileManager.default.createFile(atPath: tmp, contents: Data(defaultModelJSON.utf8))
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        do { return try MotionModel.load(path: tmp) } catch {
+            throw CLIError("the shipped model is unusable (\(error)); retrain it with models/README.md's command")
+        }
+    }
+}
