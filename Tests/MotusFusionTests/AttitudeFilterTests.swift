@@ -50,6 +50,7 @@ private func degrees(_ a: Vector3, _ b: Vector3) -> Double { a.angle(to: b) * Ma
         var f = AttitudeFilter(settings: s)
         let w = Vector3(0.3, -1.2, 2.0)
         let dt = 0.01
+        f.update(acceleration: Vector3(0, 0, 9.8), rotationRate: w, dt: 0)  // the first sample's dt is ignored
         for _ in 0..<1000 { f.update(acceleration: Vector3(0, 0, 9.8), rotationRate: w, dt: dt) }
         let expected = Quaternion(axis: w, angle: w.norm * 10)
         let q = f.strapdown
@@ -161,5 +162,55 @@ private func degrees(_ a: Vector3, _ b: Vector3) -> Double { a.angle(to: b) * Ma
             else { manual = manual + (a - manual) * (1 - Math.exp(-0.02 / 0.1)) }
         }
         #expect((ref.lowPass - manual).norm < 1e-9)
+    }
+}
+
+@Suite struct OptimisedFilterMatchesReference {
+    /// Random rotation and acceleration, jittered time steps and gaps: the optimised update
+    /// and the plain reference give the same gravity to rounding, with and without bias learning.
+    @Test(arguments: [false, true])
+    func randomMotion(biasLearning: Bool) {
+        var s = AttitudeFilter.Settings.default
+        s.restBiasEstimation = biasLearning
+        var f = AttitudeFilter(settings: s)
+        var ref = ReferenceAttitudeFilter(settings: s)
+        var rng = SplitMix64(seed: 21)
+        var truth = Quaternion(axis: Vector3(0.3, 1, 0.2), angle: 2.5)
+        var worst = 0.0
+        for i in 0..<30000 {
+            // Phases: still (with bias), slow turns, vigorous motion.
+            let phase = (i / 3000) % 3
+            let w = phase == 0 ? Vector3(0.01, -0.02, 0.005) + rng.vector(0.002) : rng.vector(phase == 1 ? 0.3 : 3)
+            let dt = i % 997 == 0 ? 0.3 : 0.01 + (phase == 2 ? rng.uniform() * 0.004 : 0)
+            truth = (truth * ReferenceAttitudeFilter.exp(w * dt)).normalized
+            let a = truth.inverseRotate(Vector3(0, 0, 9.80665)) + rng.vector(phase == 2 ? 5 : 0.05)
+            f.update(acceleration: a, rotationRate: w, dt: i == 0 ? 0 : dt)
+            ref.update(acceleration: a, rotationRate: w, dt: i == 0 ? 0 : dt)
+            worst = max(worst, f.gravity.angle(to: ref.gravity))
+            #expect(f.flags.accelerationRejected == ref.moving)
+            if biasLearning { #expect(f.flags.atRest == ref.atRest) }
+        }
+        #expect(worst < 1e-8, "largest gravity difference \(worst) rad")
+        #expect((f.gyroscopeBias - ref.bias).norm < 1e-12)
+        // The attitude maps the gravity estimate onto +z and is a unit quaternion.
+        let up = f.attitude.rotate(f.gravity)
+        #expect(abs(up.z - 9.80665) < 1e-9 && abs(up.x) < 1e-9 && abs(up.y) < 1e-9)
+        #expect(abs(f.attitude.norm - 1) < 1e-12)
+    }
+
+    /// A face-down start (acceleration along −z): the first sample levels the strapdown frame,
+    /// so the tilt stays far from its singular direction and the heading moves smoothly.
+    @Test func faceDownStartKeepsHeadingSmooth() {
+        var f = AttitudeFilter(settings: .biasCorrectedGyroscope)
+        var rng = SplitMix64(seed: 22)
+        var previous: Quaternion? = nil
+        var largestStep = 0.0
+        for i in 0..<2000 {
+            f.update(acceleration: Vector3(0, 0, -9.80665) + rng.vector(0.05), rotationRate: rng.vector(0.001), dt: i == 0 ? 0 : 0.01)
+            if let p = previous, i > 1 { largestStep = max(largestStep, p.angle(to: f.attitude)) }
+            previous = f.attitude
+        }
+        #expect(largestStep * Math.degreesPerRadian < 0.5, "largest attitude change per sample \(largestStep * Math.degreesPerRadian)°")
+        #expect(f.gravity.angle(to: Vector3(0, 0, -1)) * Math.degreesPerRadian < 0.5)
     }
 }

@@ -41,31 +41,20 @@ enum TestData {
         var times: [Double] = [], acceleration: [Double] = [], rotationRate: [Double] = [], referenceGravity: [Double] = []
     }
 
-    /// Raw acceleration rebuilt as −(gravity + userAcceleration)·g (m/s², Android sign),
-    /// rotation rate (rad/s), reference gravity −gravity (pointing up), t = i / 50 s.
+    /// One MotionSense device-motion file through MotusIO's reader: `acc` = grav + uacc
+    /// (m/s², Android sign), `gyro` (rad/s), reference `grav` (pointing up), t = row / 50 s.
     static func readMotionSense(_ path: String, name: String, activity: String, subject: Int) throws -> MotionSenseFile {
+        let r = try MotionSenseReader.read(path: path, subjects: nil, includeRaw: false)
         var f = MotionSenseFile(name: name, activity: activity, subject: subject)
-        let reader = try LineReader(path: path)
-        let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
-        var row = [Double](repeating: .nan, count: 13)
-        var failure: InputError?
-        try reader.forEachLine { line, number in
-            guard number > 1, !line.isEmpty, failure == nil else { return }
-            splitter.split(line) { i, s, e in
-                guard i < 13 else { return }
-                if let v = NumberParser.parseDouble(line, s, e) { row[i] = v }
-                else { failure = InputError(.badNumber, at: SourceLocation(file: path, line: number, column: s + 1), found: line.text(s, e), expected: "a number") }
-            }
-            f.times.append(Double(f.times.count) / 50)
-            for c in 0..<3 {
-                f.acceleration.append(-(row[4 + c] + row[10 + c]) * Units.standardGravity)
-                f.rotationRate.append(row[7 + c])
-                f.referenceGravity.append(-row[4 + c])
-            }
-        }
-        if let failure { throw failure }
+        f.times = r.stream(.acceleration)!.times
+        f.acceleration = r.stream(.acceleration)!.values
+        f.rotationRate = r.stream(.rotationRate)!.values
+        f.referenceGravity = r.stream(.gravity)!.values
         return f
     }
+
+    static var ipol: String? { datasets.map { $0 + "/ipol" }.flatMap { DatasetLocator.isDirectory($0) ? $0 : nil } }
+    static var oxford: String? { datasets.map { $0 + "/oxford" }.flatMap { DatasetLocator.isDirectory($0) ? $0 : nil } }
 
     static func list(_ path: String) -> [String] {
         guard let d = opendir(path) else { return [] }

@@ -46,6 +46,20 @@ do { files = try MotionSenseFile.readAll(root: data) } catch {
     print("FusionEval: \(error)"); exit(1)
 }
 
+// --dump FILE: the samples as little-endian doubles, 7 per sample (ax ay az m/s², gx gy gz
+// rad/s, dt s; dt = 0 at the start of each recording), for the C timing driver.
+if let path = option("--dump"), let fp = fopen(path, "wb") {
+    for f in files {
+        for i in 0..<f.times.count {
+            var row = [f.acceleration[3 * i], f.acceleration[3 * i + 1], f.acceleration[3 * i + 2],
+                       f.rotationRate[3 * i], f.rotationRate[3 * i + 1], f.rotationRate[3 * i + 2],
+                       i == 0 ? 0 : f.times[i] - f.times[i - 1]]
+            _ = fwrite(&row, 8, 7, fp)
+        }
+    }
+    fclose(fp)
+}
+
 @inline(never)
 func run(_ f: MotionSenseFile, into out: inout [Double]) {
     let n = f.times.count

@@ -1,0 +1,303 @@
+import MotusCore
+
+// Evaluation of whole recordings: the library side of `motus evaluate-fusion`.
+extension FusionEvaluation {
+    /// Which subjects to keep (the settings were tuned on the odd-numbered MotionSense subjects,
+    /// so `even` is the out-of-sample set).
+    public enum SubjectSet: String, Sendable, Hashable, CaseIterable, Codable {
+        case all, odd, even
+        public func contains(_ subject: Int) -> Bool {
+            switch self {
+            case .all: true
+            case .odd: subject % 2 == 1
+            case .even: subject % 2 == 0 && subject > 0
+            }
+        }
+    }
+
+    /// The subject number in names like "sub_12" or "12"; 0 when there is none.
+    public static func subjectNumber(_ s: String?) -> Int {
+        guard let s else { return 0 }
+        let digits = s.reversed().prefix { $0.isNumber }
+        return Int(String(digits.reversed())) ?? 0
+    }
+
+    /// Compares `method` with the recording's own gravity stream (CoreMotion's, on MotionSense):
+    /// runs the filter on the `acc` stream (gravity included; on MotionSense the reader derives
+    /// it as `grav + uacc`) and, for `.attitudeFilter`, on `gyro` (same timestamps required),
+    /// and returns the angle errors (degrees) after `skipSeconds`.
+    ///
+    /// Throws `InputError(.missingColumn)` naming `source` when a stream is missing, and
+    /// `.badValue` when the streams do not share timestamps.
+    public static func evaluate(_ recording: Recording, name: String, activity: String, subject: Int, method: Method,
+                                skipSeconds: Double = 2, source: String? = nil) throws(InputError) -> RecordingResult {
+        let here = SourceLocation(file: source ?? recording.metadata.source ?? name)
+        let have = recording.streams.map(\.name).joined(separator: ", ")
+        guard let acc = recording.stream(.acceleration), !acc.isEmpty else {
+            throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "an acceleration stream 'acc' (gravity included)")
+        }
+        guard let grav = recording.stream(.gravity) else {
+            throw InputError(.missingColumn, at: here, found: "streams \(have)",
+                             expected: "a reference gravity stream 'grav' (a MotionSense A_DeviceMotion_data file)")
+        }
+        guard grav.times == acc.times else {
+            throw InputError(.badValue, at: here, found: "\(grav.count) gravity and \(acc.count) acceleration samples", expected: "the same timestamps")
+        }
+        var rate: [Double] = []
+        if case .attitudeFilter = method {
+            guard let gyro = recording.stream(.rotationRate) else {
+                throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "a rotation-rate stream 'gyro'")
+            }
+            guard gyro.times == acc.times else {
+                throw InputError(.badValue, at: here, found: "\(gyro.count) rotation-rate and \(acc.count) acceleration samples", expected: "the same timestamps")
+            }
+            rate = gyro.values
+        }
+        let e = errors(times: acc.times, acceleration: acc.values, rotationRate: rate, referenceGravity: grav.values,
+                       method: method, skipSeconds: skipSeconds)
+        return RecordingResult(name: name, activity: activity, subject: subject, errorsDegrees: e)
+    }
+
+    // MARK: - Other devices: still phases and zero-mean user acceleration
+
+    /// Pass thresholds of `checkStillAndWalk`. They are set from the measurements on the
+    /// IPOL lower-back trials and Oxford walks (see benchmarks/fusion/README.md) with a
+    /// margin, so they guard against regressions; the physical target (about 1° at rest) is
+    /// met before a walk but not after one.
+    public struct CheckThresholds: Sendable, Hashable, Codable {
+        /// Largest angle (degrees) between the mean gravity estimate and the mean
+        /// accelerometer direction over the first still phase (before any walking). Default
+        /// 2.5° (measured on IPOL: median 0.46°, worst 1.9°). At rest the accelerometer reads
+        /// gravity alone, so only settling and the wearer's sway show.
+        public var stillAngleDegrees: Double
+        /// The same for still phases after a walk. Default 10° (measured: median 3.8°, worst
+        /// 9.6°): during the walk the filter trusts the gyroscope (200 s time constant) and the
+        /// raw XSens gyroscope's unlearned bias tilts the estimate by a few degrees, which the
+        /// 20 s still time constant does not remove within the 2–10 s of standing that follow.
+        public var stillAfterWalkAngleDegrees: Double
+        /// Largest |mean vertical user acceleration| (m/s²) over the walk, after removing the
+        /// same mean over the still phases (the accelerometer's own scale and offset error,
+        /// up to 0.45 m/s² on the XSens units, which no filter can know). Default 0.3 m/s²
+        /// (measured: worst 0.29). A walk from rest to rest has no net change of velocity, so
+        /// the true mean is within ±0.04 m/s² over ≥ 8 s.
+        public var walkVerticalMean: Double
+        /// The same without still phases to calibrate against (Oxford walks start and end
+        /// walking): the phone's accelerometer scale error adds in. Default 0.75 m/s² (about
+        /// a 7 % scale error; measured worst 0.69 on the Nexus).
+        public var uncalibratedWalkVerticalMean: Double
+        /// Largest horizontal mean user acceleration (m/s², reference frame, needs a
+        /// gyroscope). A mean tilt error θ during the walk shows here as about g·sin θ.
+        /// Default 2 m/s² (measured: median 0.37, worst 1.65, i.e. up to ≈ 10°).
+        public var walkHorizontalMean: Double
+        public init(stillAngleDegrees: Double = 2.5, stillAfterWalkAngleDegrees: Double = 10, walkVerticalMean: Double = 0.3,
+                    uncalibratedWalkVerticalMean: Double = 0.75, walkHorizontalMean: Double = 2) {
+            self.stillAngleDegrees = stillAngleDegrees; self.stillAfterWalkAngleDegrees = stillAfterWalkAngleDegrees
+            self.walkVerticalMean = walkVerticalMean; self.uncalibratedWalkVerticalMean = uncalibratedWalkVerticalMean
+            self.walkHorizontalMean = walkHorizontalMean
+        }
+    }
+
+    /// One still phase: times (s) and the angle (degrees) between the mean gravity estimate
+    /// and the mean accelerometer direction over it.
+    public struct StillPhase: Sendable, Hashable, Codable {
+        public var start: Double
+        public var end: Double
+        public var angleDegrees: Double
+    }
+
+    /// Result of `checkStillAndWalk` for one recording.
+    public struct DeviceCheck: Sendable, Hashable {
+        public var name: String
+        /// Which estimator `FusionPipeline.complete` chose (accelerometer and gyroscope, or
+        /// accelerometer only).
+        public var method: FusionPipeline.Method
+        /// Where the still phases came from: "labels" (IPOL's `still` segments) or "detector".
+        public var stillSource: String
+        public var stillPhases: [StillPhase]
+        /// The walk (s): from the first to the last `walk`/`turn` label, or, without labels,
+        /// from the first to the last ground-truth step (± 0.5 s), or between the still phases.
+        public var walkStart: Double
+        public var walkEnd: Double
+        /// Mean vertical user acceleration over the walk minus its mean over the still phases
+        /// (m/s², up positive).
+        public var walkVerticalMean: Double
+        /// Mean vertical user acceleration over the still phases (m/s²): the sensor's own
+        /// scale and offset error along gravity.
+        public var stillVerticalMean: Double
+        /// Norm of the horizontal mean user acceleration over the walk (m/s², reference frame,
+        /// minus the still phases' mean), NaN without a gyroscope.
+        public var walkHorizontalMean: Double
+        /// Median angle (degrees) between our gravity and the device's own attitude (XSens
+        /// orientation in IPOL's Semiogram files), NaN when the recording has no `att` stream.
+        public var deviceAttitudeMedianDegrees: Double
+        public var worstStillAngleDegrees: Double { stillPhases.map(\.angleDegrees).max() ?? .nan }
+
+        /// Checks against `t`; the reasons for failing, empty when it passes. A recording
+        /// whose labels name still phases must have at least one usable; without labels
+        /// (Oxford) none may be found, and only the walk is checked.
+        public func failures(_ t: CheckThresholds) -> [String] {
+            var out: [String] = []
+            if stillPhases.isEmpty && stillSource == "labels" { out.append("no usable still phase") }
+            for p in stillPhases {
+                let limit = walkStart.isFinite && p.start >= walkEnd ? t.stillAfterWalkAngleDegrees : t.stillAngleDegrees
+                if !(p.angleDegrees <= limit) { out.append("still \(p.start)–\(p.end) s: \(p.angleDegrees)° > \(limit)°") }
+            }
+            let vLimit = stillPhases.isEmpty ? t.uncalibratedWalkVerticalMean : t.walkVerticalMean
+            if !(abs(walkVerticalMean) <= vLimit) { out.append("walk vertical mean \(walkVerticalMean) m/s² > \(vLimit)") }
+            if walkHorizontalMean.isFinite && !(walkHorizontalMean <= t.walkHorizontalMean) {
+                out.append("walk horizontal mean \(walkHorizontalMean) m/s² > \(t.walkHorizontalMean)")
+            }
+            return out
+        }
+    }
+
+    /// Settings of the stillness detector used when a recording has no `still` labels.
+    public struct StillnessDetector: Sendable, Hashable, Codable {
+        /// Window (s), centred on each sample.
+        public var window: Double
+        /// Largest RMS deviation (m/s²) of the accelerometer from its window mean.
+        public var threshold: Double
+        /// Shortest still phase kept (s).
+        public var minimumDuration: Double
+        public init(window: Double = 1, threshold: Double = 0.3, minimumDuration: Double = 1) {
+            self.window = window; self.threshold = threshold; self.minimumDuration = minimumDuration
+        }
+
+        /// Still phases as sample-index ranges of `acc`: maximal runs of samples whose centred
+        /// window has an RMS deviation below `threshold`, at least `minimumDuration` long.
+        /// O(n) with running sums.
+        public func phases(_ acc: SensorStream) -> [Range<Int>] {
+            let n = acc.count, t = acc.times, v = acc.values
+            guard n > 1 else { return [] }
+            // Prefix sums of x, y, z and |a|² (values are centred on the first sample so the
+            // sums do not lose precision).
+            let c0 = acc.vector(0)
+            var s = [Double](repeating: 0, count: 4 * (n + 1))
+            for i in 0..<n {
+                let x = v[3 * i] - c0.x, y = v[3 * i + 1] - c0.y, z = v[3 * i + 2] - c0.z
+                s[4 * (i + 1)] = s[4 * i] + x; s[4 * (i + 1) + 1] = s[4 * i + 1] + y
+                s[4 * (i + 1) + 2] = s[4 * i + 2] + z; s[4 * (i + 1) + 3] = s[4 * i + 3] + x * x + y * y + z * z
+            }
+            var still = [Bool](repeating: false, count: n)
+            var lo = 0, hi = 0
+            let h = window / 2
+            for i in 0..<n {
+                while lo < i && t[lo] < t[i] - h { lo += 1 }
+                while hi < n && t[hi] <= t[i] + h { hi += 1 }
+                let m = Double(hi - lo)
+                guard m >= 2 else { continue }
+                let mx = (s[4 * hi] - s[4 * lo]) / m, my = (s[4 * hi + 1] - s[4 * lo + 1]) / m, mz = (s[4 * hi + 2] - s[4 * lo + 2]) / m
+                let var2 = (s[4 * hi + 3] - s[4 * lo + 3]) / m - (mx * mx + my * my + mz * mz)
+                still[i] = var2 < threshold * threshold
+            }
+            var out: [Range<Int>] = []
+            var i = 0
+            while i < n {
+                guard still[i] else { i += 1; continue }
+                var j = i
+                while j < n && still[j] { j += 1 }
+                if t[j - 1] - t[i] >= minimumDuration { out.append(i..<j) }
+                i = j
+            }
+            return out
+        }
+    }
+
+    /// The plausibility check on devices without a reference gravity (IPOL lower back, Oxford
+    /// phones): runs `FusionPipeline.complete` on the recording (without any gravity, user
+    /// acceleration or attitude it already had), then
+    /// - in each still phase, the angle between the mean gravity estimate and the mean
+    ///   accelerometer direction (the accelerometer measures gravity alone at rest);
+    /// - over the walk, the mean user acceleration, which must be near zero because a walk
+    ///   from rest to rest has no net change of velocity.
+    ///
+    /// Still phases: `still` label segments when the recording has them (IPOL), shortened by
+    /// `trim` seconds at both ends (the labels are set at toe-off, and the body starts
+    /// leaning before it); else `detector`'s phases (Oxford), also trimmed. The first
+    /// `skipSeconds` of the recording are never used (start-up).
+    public static func checkStillAndWalk(_ recording: Recording, name: String,
+                                         settings: AttitudeFilter.Settings = .default,
+                                         lowPassSettings: LowPassGravity.Settings = .default,
+                                         detector: StillnessDetector = .init(), trim: Double = 0.5,
+                                         skipSeconds: Double = 1) throws(InputError) -> DeviceCheck {
+        let deviceAttitude = recording.stream(.attitude)
+        var r = recording
+        r.streams.removeAll { $0.kind == .gravity || $0.kind == .userAcceleration || $0.kind == .attitude }
+        guard let acc = r.stream(.acceleration), acc.count > 1 else {
+            throw InputError(.missingColumn, at: SourceLocation(file: recording.metadata.source ?? name),
+                             found: "streams \(recording.streams.map(\.name).joined(separator: ", "))", expected: "an acceleration stream 'acc'")
+        }
+        let method = FusionPipeline.complete(&r, settings: settings, lowPassSettings: lowPassSettings)
+        let grav = r.stream(.gravity)!.values, att = r.stream(.attitude)
+        let t = acc.times, t0 = t[0], n = acc.count
+        func index(_ time: Double) -> Int {  // first sample at or after `time`
+            var lo = 0, hi = n
+            while lo < hi { let m = (lo + hi) / 2; if t[m] < time { lo = m + 1 } else { hi = m } }
+            return lo
+        }
+
+        // Still phases.
+        var still: [Range<Int>] = []
+        var source = "labels"
+        let stillLabels = recording.labels.filter { $0.label == "still" }
+        if !stillLabels.isEmpty {
+            for s in stillLabels {
+                let a = index(max(s.start + trim, t0 + skipSeconds)), b = index(s.end - trim)
+                if a < b { still.append(a..<b) }
+            }
+        } else {
+            source = "detector"
+            for p in detector.phases(acc) {
+                let a = index(max(t[p.lowerBound] + trim, t0 + skipSeconds)), b = index(t[p.upperBound - 1] - trim)
+                if a < b && t[b - 1] - t[a] >= 0.5 { still.append(a..<b) }
+            }
+        }
+        let angles = stillPhaseAngles(acceleration: acc.values, gravity: grav, phases: still)
+        let phases = zip(still, angles).map { StillPhase(start: t[$0.0.lowerBound] - t0, end: t[$0.0.upperBound - 1] - t0, angleDegrees: $0.1) }
+
+        // The walk.
+        var ws = Double.nan, we = Double.nan
+        let moving = recording.labels.filter { $0.label == "walk" || $0.label == "turn" }
+        let steps = recording.events.filter { $0.kind == "step" }
+        if let f = moving.first, let l = moving.last {
+            ws = f.start; we = l.end
+        } else if let f = steps.first, let l = steps.last, l.time > f.time {
+            ws = f.time - 0.5; we = l.time + 0.5
+        } else if let f = still.first, let l = still.last, f != l {
+            ws = t[f.upperBound - 1]; we = t[l.lowerBound]
+        }
+        let walk = ws.isFinite ? index(ws)..<index(we) : 0..<0
+        var stillVertical = 0.0, stillCount = 0
+        var stillHorizontal = Vector3.zero
+        for p in still {
+            stillVertical += meanVerticalUserAcceleration(acceleration: acc.values, gravity: grav, range: p) * Double(p.count)
+            if let att { stillHorizontal += meanUserAccelerationInReference(acceleration: acc.values, gravity: grav, attitude: att.values, range: p) * Double(p.count) }
+            stillCount += p.count
+        }
+        if stillCount > 0 { stillVertical /= Double(stillCount); stillHorizontal = stillHorizontal / Double(stillCount) }
+        let vertical = meanVerticalUserAcceleration(acceleration: acc.values, gravity: grav, range: walk)
+        var horizontal = Double.nan
+        if let att, !walk.isEmpty {
+            let m = meanUserAccelerationInReference(acceleration: acc.values, gravity: grav, attitude: att.values, range: walk) - stillHorizontal
+            horizontal = (m.x * m.x + m.y * m.y).squareRoot()
+        }
+
+        // Against the device's own orientation, when it has one.
+        var deviceMedian = Double.nan
+        if let q = deviceAttitude, q.count > 0 {
+            var e: [Double] = []
+            var j = 0
+            for i in 0..<n where t[i] - t0 >= skipSeconds {
+                j = FusionPipeline.nearestIndex(q.times, t[i], from: j)
+                guard Swift.abs(q.times[j] - t[i]) < 0.005 else { continue }
+                let g = Vector3(grav[3 * i], grav[3 * i + 1], grav[3 * i + 2])
+                e.append(g.angle(to: q.quaternion(j).inverseRotate(Vector3(0, 0, 1))) * Math.degreesPerRadian)
+            }
+            deviceMedian = Summary(e).medianDegrees
+        }
+        return DeviceCheck(name: name, method: method, stillSource: source, stillPhases: phases,
+                           walkStart: ws - t0, walkEnd: we - t0, walkVerticalMean: vertical - stillVertical,
+                           stillVerticalMean: stillVertical, walkHorizontalMean: horizontal,
+                           deviceAttitudeMedianDegrees: deviceMedian)
+    }
+}

@@ -1,0 +1,267 @@
+import ArgumentParser
+import Motus
+
+extension FusionEvaluation.SubjectSet: ExpressibleByArgument {}
+
+struct EvaluateFusion: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate-fusion",
+        abstract: "Measure the gravity estimate: against CoreMotion on MotionSense, or at rest and over walks on other devices.",
+        discussion: """
+        MotionSense (files or folders of A_DeviceMotion_data): raw acceleration is rebuilt as \
+        gravity + userAcceleration, the filter runs on it with CoreMotion's rotationRate, and \
+        its gravity is compared with CoreMotion's own. Prints the angle error's median and 95th \
+        percentile per recording, per activity and over all samples, skipping the first 2 s of \
+        each recording. The settings were tuned on the odd-numbered subjects only, so \
+        `--subjects even` gives out-of-sample figures.
+          motus evaluate-fusion ../shared/datasets/motionsense --subjects even --format json
+          motus evaluate-fusion ../shared/datasets/motionsense --max-median-deg 2 --max-p95-deg 15
+
+        --check-still (IPOL lower-back trials, Oxford walks, any recording with acceleration): \
+        FusionPipeline.complete fills in gravity (with the gyroscope when there is one), then \
+        in each still phase (IPOL's `still` labels; otherwise a stillness detector: 1 s windows \
+        with RMS deviation under 0.3 m/s², at least 1 s long) the angle between the mean gravity \
+        estimate and the mean accelerometer direction must be at most --max-still-deg (2.5°; \
+        --max-still-after-walk-deg, 10°, after a walk), and over the walk the mean user acceleration (minus its still-phase mean, the sensor's own \
+        offset) must be near zero. Exits with status 1 when a recording fails.
+          motus evaluate-fusion --check-still ../shared/datasets/ipol ../shared/datasets/oxford
+        """)
+
+    @Argument(help: "MotionSense files or folders (with --check-still: IPOL, Oxford or other recordings).")
+    var paths: [String]
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    @Option(name: .customLong("max-median-deg"), help: ArgumentHelp("Exit with status 1 when the overall median error exceeds X degrees.", valueName: "X"))
+    var maxMedianDeg: Double?
+
+    @Option(name: .customLong("max-p95-deg"), help: ArgumentHelp("Exit with status 1 when the overall 95th percentile exceeds Y degrees.", valueName: "Y"))
+    var maxP95Deg: Double?
+
+    @Option(help: "Which MotionSense subjects: all, odd (the tuning set) or even (out of sample).")
+    var subjects: FusionEvaluation.SubjectSet = .all
+
+    @Option(help: "Estimator: motus (AttitudeFilter, accelerometer + gyroscope) or lowpass (accelerometer only).")
+    var method: MethodChoice = .motus
+
+    @Option(name: .customLong("skip-seconds"), help: ArgumentHelp("Seconds left out at the start of each recording.", valueName: "S"))
+    var skipSeconds: Double = 2
+
+    @Flag(name: .customLong("check-still"), help: "Check still phases and walks on devices without a reference gravity (IPOL, Oxford).")
+    var checkStill = false
+
+    @Option(name: .customLong("max-still-deg"), help: ArgumentHelp("--check-still: largest angle between gravity and the mean accelerometer direction at rest before a walk.", valueName: "DEG"))
+    var maxStillDeg: Double = FusionEvaluation.CheckThresholds().stillAngleDegrees
+
+    @Option(name: .customLong("max-still-after-walk-deg"), help: ArgumentHelp("--check-still: the same for still phases after a walk.", valueName: "DEG"))
+    var maxStillAfterWalkDeg: Double = FusionEvaluation.CheckThresholds().stillAfterWalkAngleDegrees
+
+    @Option(name: .customLong("max-vertical-mean"), help: ArgumentHelp("--check-still: largest |mean vertical user acceleration| over a walk, m/s².", valueName: "MPS2"))
+    var maxVerticalMean: Double = FusionEvaluation.CheckThresholds().walkVerticalMean
+
+    @Option(name: .customLong("max-horizontal-mean"), help: ArgumentHelp("--check-still: largest horizontal mean user acceleration over a walk, m/s² (needs a gyroscope).", valueName: "MPS2"))
+    var maxHorizontalMean: Double = FusionEvaluation.CheckThresholds().walkHorizontalMean
+
+    enum MethodChoice: String, ExpressibleByArgument, CaseIterable { case motus, lowpass }
+
+    func validate() throws {
+        if format == .csv { throw ValidationError("evaluate-fusion prints table or json, not csv") }
+        if skipSeconds < 0 { throw ValidationError("--skip-seconds must be ≥ 0") }
+    }
+
+    func run() throws {
+        try Self.reportingErrors {
+            if checkStill { try runCheck() } else { try runMotionSense() }
+        }
+    }
+
+    // MARK: MotionSense against CoreMotion
+
+    func runMotionSense() throws {
+        var files: [String] = []
+        for p in paths { files += try RecordingLoader.recordings(under: p) }
+        guard !files.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
+        let m: FusionEvaluation.Method = method == .motus ? .attitudeFilter(.biasCorrectedGyroscope) : .lowPass(.default)
+        var results: [FusionEvaluation.RecordingResult] = []
+        var infoCache: [String: [Int: MotionSenseSubject]?] = [:]
+        var progress = Progress(total: files.count)
+        for f in files {
+            let parts = f.split(separator: "/").map(String.init)
+            let fileName = parts.last ?? f
+            let subject = FusionEvaluation.subjectNumber(fileName.hasSuffix(".csv") ? String(fileName.dropLast(4)) : fileName)
+            if subject > 0 && !subjects.contains(subject) { progress.step(); continue }
+            // Subject information is read once per dataset root, not once per file.
+            let root = Self.parent(f, levels: 3)
+            if infoCache[root] == nil {
+                let p = root + "/data_subjects_info.csv"
+                infoCache[root] = DatasetLocator.exists(p) ? .some(try MotionSenseReader.subjectInfo(path: p)) : .some(nil)
+            }
+            let rec = try MotionSenseReader.read(path: f, subjects: infoCache[root]!, includeRaw: false)
+            let name = parts.count >= 2 ? parts[parts.count - 2] + "/" + String(fileName.dropLast(fileName.hasSuffix(".csv") ? 4 : 0)) : fileName
+            let activity = rec.labels.first?.label ?? "?"
+            let s = subject > 0 ? subject : FusionEvaluation.subjectNumber(rec.metadata.subject)
+            if !subjects.contains(s) && subjects != .all { progress.step(); continue }
+            results.append(try FusionEvaluation.evaluate(rec, name: name, activity: activity, subject: s, method: m,
+                                                         skipSeconds: skipSeconds, source: f))
+            progress.step()
+        }
+        guard !results.isEmpty else { throw CLIError("no MotionSense recording of the \(subjects.rawValue) subjects under \(paths.joined(separator: " "))") }
+        let report = FusionEvaluation.aggregate(results)
+        let odd = FusionEvaluation.aggregate(results.filter { $0.subject % 2 == 1 }).overall
+        let even = FusionEvaluation.aggregate(results.filter { $0.subject % 2 == 0 && $0.subject > 0 }).overall
+        switch format {
+        case .json:
+            let out = EvaluationJSON(method: method.rawValue, subjects: subjects.rawValue, skipSeconds: skipSeconds, report: report,
+                                     odd: odd, even: even)
+            print(try JSONOutput.encode(out))
+        default:
+            print(Self.table(report, odd: odd, even: even), terminator: "")
+        }
+        var failures: [String] = []
+        if let x = maxMedianDeg, !(report.overall.medianDegrees <= x) {
+            failures.append("overall median \(Fmt.f(report.overall.medianDegrees, 3))° exceeds --max-median-deg \(x)")
+        }
+        if let y = maxP95Deg, !(report.overall.p95Degrees <= y) {
+            failures.append("overall p95 \(Fmt.f(report.overall.p95Degrees, 3))° exceeds --max-p95-deg \(y)")
+        }
+        if !failures.isEmpty { throw CLIError(failures.joined(separator: "; ")) }
+    }
+
+    /// `path` without its last `levels` components ("." when nothing is left).
+    static func parent(_ path: String, levels: Int) -> String {
+        var p = Substring(path)
+        for _ in 0..<levels {
+            guard let i = p.lastIndex(of: "/") else { return "." }
+            p = p[..<i]
+        }
+        return p.isEmpty ? "/" : String(p)
+    }
+
+    static func row(_ name: String, _ s: FusionEvaluation.Summary) -> [String] {
+        [name, "\(s.count)", Fmt.f(s.medianDegrees, 2), Fmt.f(s.p95Degrees, 2), Fmt.f(s.meanDegrees, 2)]
+    }
+
+    static func table(_ r: FusionEvaluation.Report, odd: FusionEvaluation.Summary, even: FusionEvaluation.Summary) -> String {
+        let header = ["", "samples", "median °", "p95 °", "mean °"]
+        var out = "per recording\n"
+        out += Fmt.table([["recording"] + header.dropFirst()] + r.recordings.map { row($0.name, $0.summary) }, indent: 2)
+        out += "per activity\n"
+        out += Fmt.table([["activity"] + header.dropFirst()] + r.activities.map { row($0.activity, $0.summary) }, indent: 2)
+        out += "overall\n"
+        var rows = [["subjects"] + header.dropFirst(), row("all", r.overall)]
+        if odd.count > 0 { rows.append(row("odd", odd)) }
+        if even.count > 0 { rows.append(row("even", even)) }
+        out += Fmt.table(rows, indent: 2)
+        return out
+    }
+
+    // MARK: Other devices
+
+    func runCheck() throws {
+        var files: [String] = []
+        for p in paths { files += try RecordingLoader.recordings(under: p) }
+        guard !files.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
+        var thresholds = FusionEvaluation.CheckThresholds()
+        thresholds.stillAngleDegrees = maxStillDeg; thresholds.stillAfterWalkAngleDegrees = maxStillAfterWalkDeg
+        thresholds.walkVerticalMean = maxVerticalMean; thresholds.walkHorizontalMean = maxHorizontalMean
+        var checks: [FusionEvaluation.DeviceCheck] = []
+        var progress = Progress(total: files.count)
+        for f in files {
+            let rec = try RecordingLoader.load(path: f)
+            let parts = f.split(separator: "/").map(String.init)
+            let name = parts.suffix(2).joined(separator: "/")
+            checks.append(try FusionEvaluation.checkStillAndWalk(rec, name: name))
+            progress.step()
+        }
+        let failing = checks.filter { !$0.failures(thresholds).isEmpty }
+        switch format {
+        case .json:
+            print(try JSONOutput.encode(CheckJSON(checks: checks, thresholds: thresholds)))
+        default:
+            var rows = [["recording", "method", "still", "phases", "worst still °", "walk s", "vertical m/s²", "horizontal m/s²", "sensor offset m/s²", "vs device att °", "pass"]]
+            for c in checks {
+                rows.append([c.name, c.method.rawValue, c.stillSource, "\(c.stillPhases.count)", Fmt.f(c.worstStillAngleDegrees, 3),
+                             Fmt.f(c.walkEnd - c.walkStart, 1), Fmt.f(c.walkVerticalMean, 3), Fmt.f(c.walkHorizontalMean, 3),
+                             Fmt.f(c.stillVerticalMean, 3), Fmt.f(c.deviceAttitudeMedianDegrees, 2), c.failures(thresholds).isEmpty ? "yes" : "NO"])
+            }
+            print(Fmt.table(rows), terminator: "")
+            let still = checks.flatMap { $0.stillPhases.map(\.angleDegrees) }
+            let s = FusionEvaluation.Summary(still)
+            print("\(checks.count - failing.count) of \(checks.count) pass; still-phase angle median \(Fmt.f(s.medianDegrees, 3))°, worst \(Fmt.f(still.max() ?? .nan, 3))° over \(still.count) phases")
+        }
+        if let f = failing.first {
+            throw CLIError("\(failing.count) of \(checks.count) recordings fail the checks, first \(f.name): \(f.failures(thresholds).joined(separator: "; "))")
+        }
+    }
+}
+
+/// Progress on stderr for runs of more than 20 recordings: a line every tenth.
+struct Progress {
+    var total: Int, done = 0
+    init(total: Int) { self.total = total }
+    mutating func step() {
+        done += 1
+        guard total > 20, done % max(1, total / 10) == 0 || done == total else { return }
+        printError("evaluate-fusion: \(done)/\(total) recordings")
+    }
+}
+
+struct SummaryJSON: Encodable {
+    var count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double
+    init(_ s: FusionEvaluation.Summary) { count = s.count; medianDeg = s.medianDegrees; p95Deg = s.p95Degrees; meanDeg = s.meanDegrees }
+}
+
+struct EvaluationJSON: Encodable {
+    var method: String
+    var subjects: String
+    var skipSeconds: Double
+    /// Over all samples pooled (after `skip_seconds` of each recording).
+    var medianDeg: Double, p95Deg: Double, meanDeg: Double, count: Int
+    var recordingCount: Int
+    var activities: [String: SummaryJSON]
+    var subjectSets: [String: SummaryJSON]
+    var recordings: [RecordingJSON]
+    struct RecordingJSON: Encodable { var name: String, activity: String, subject: Int, count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double }
+
+    init(method: String, subjects: String, skipSeconds: Double, report r: FusionEvaluation.Report,
+         odd: FusionEvaluation.Summary, even: FusionEvaluation.Summary) {
+        self.method = method; self.subjects = subjects; self.skipSeconds = skipSeconds
+        medianDeg = r.overall.medianDegrees; p95Deg = r.overall.p95Degrees; meanDeg = r.overall.meanDegrees; count = r.overall.count
+        recordingCount = r.recordings.count
+        activities = Dictionary(uniqueKeysWithValues: r.activities.map { ($0.activity, SummaryJSON($0.summary)) })
+        var sets: [String: SummaryJSON] = [:]
+        if odd.count > 0 { sets["odd"] = SummaryJSON(odd) }
+        if even.count > 0 { sets["even"] = SummaryJSON(even) }
+        subjectSets = sets
+        recordings = r.recordings.map {
+            RecordingJSON(name: $0.name, activity: $0.activity, subject: $0.subject, count: $0.summary.count,
+                          medianDeg: $0.summary.medianDegrees, p95Deg: $0.summary.p95Degrees, meanDeg: $0.summary.meanDegrees)
+        }
+    }
+}
+
+struct CheckJSON: Encodable {
+    var thresholds: ThresholdsJSON
+    var passed: Int, failed: Int
+    var recordings: [One]
+    struct ThresholdsJSON: Encodable { var maxStillDeg: Double, maxVerticalMean: Double, maxHorizontalMean: Double }
+    struct One: Encodable {
+        var name: String, method: String, stillSource: String
+        var stillPhases: [FusionEvaluation.StillPhase]
+        var worstStillDeg: Double, walkStart: Double, walkEnd: Double
+        var walkVerticalMean: Double, walkHorizontalMean: Double, stillVerticalMean: Double, deviceAttitudeMedianDeg: Double
+        var failures: [String]
+    }
+    init(checks: [FusionEvaluation.DeviceCheck], thresholds t: FusionEvaluation.CheckThresholds) {
+        thresholds = ThresholdsJSON(maxStillDeg: t.stillAngleDegrees, maxVerticalMean: t.walkVerticalMean, maxHorizontalMean: t.walkHorizontalMean)
+        recordings = checks.map {
+            One(name: $0.name, method: $0.method.rawValue, stillSource: $0.stillSource, stillPhases: $0.stillPhases,
+                worstStillDeg: $0.worstStillAngleDegrees, walkStart: $0.walkStart, walkEnd: $0.walkEnd,
+                walkVerticalMean: $0.walkVerticalMean, walkHorizontalMean: $0.walkHorizontalMean,
+                stillVerticalMean: $0.stillVerticalMean, deviceAttitudeMedianDeg: $0.deviceAttitudeMedianDegrees, failures: $0.failures(t))
+        }
+        failed = recordings.filter { !$0.failures.isEmpty }.count
+        passed = recordings.count - failed
+    }
+}
