@@ -1,1 +1,1 @@
-// Classifier tests arrive with the classifier.
+// Tracking tests
