@@ -30,7 +30,7 @@ public struct StepEvent: Sendable, Hashable, Codable {
 ///    `minimumStepInterval` apart (and at least half the current step interval).
 /// 4. Gating: while still, candidates are held, not counted. When `confirmationSteps`
 ///    candidates in a row have regular intervals (each within `regularityRatio` of their
-///    median, all ≤ `maximumStepInterval`), the pedometer starts walking and credits all of
+///    median, all ≤ `maximumConfirmationInterval`), the pedometer starts walking and credits all of
 ///    them at once (the steps taken while confirming are not lost). While walking, every
 ///    candidate counts at once. With no candidate for max(`stopTimeout`, 2.5 × interval) it
 ///    stops; isolated or irregular candidates (fidgeting) never reach confirmation.
@@ -57,16 +57,21 @@ public struct Pedometer: Sendable {
         public var minimumStepInterval: Double = 0.25
         /// Longest step interval that still counts as walking (s).
         public var maximumStepInterval: Double = 2.0
+        /// Longest interval (s) in a run that starts walking (40 steps/min): slower regular
+        /// jolts are not taken for the start of a walk.
+        public var maximumConfirmationInterval: Double = 1.5
         /// Candidates in a row needed to start counting.
         public var confirmationSteps: Int = 5
         /// Each interval of the confirming run must lie within [median / r, median × r].
-        public var regularityRatio: Double = 1.6
+        public var regularityRatio: Double = 1.4
+        /// While walking, candidates closer than this fraction of the step interval are merged.
+        public var minimumIntervalFraction: Double = 0.5
         /// Walking stops after this long (s) without a step (or 2.5 step intervals if longer).
         public var stopTimeout: Double = 2.0
         /// A gap of at least this many step intervals may be filled.
         public var gapFactor: Double = 1.6
         /// Longest gap (s) filled with steps.
-        public var maximumFilledGap: Double = 4.0
+        public var maximumFilledGap: Double = 0
         /// The gap's RMS must reach this fraction of the walking RMS to be filled.
         public var gapMotionFraction: Double = 0.15
         /// Input gaps longer than this (s) restart the internal grid.
@@ -175,7 +180,7 @@ public struct Pedometer: Sendable {
         gapSum += y * y; gapN += 1
         let h = Swift.max(settings.minimumHysteresis, settings.hysteresisFraction * meanSquare.squareRoot())
         if y < -h { armed = true }
-        let minInterval = Swift.max(settings.minimumStepInterval, isWalking ? 0.5 * stepInterval : 0)
+        let minInterval = Swift.max(settings.minimumStepInterval, isWalking ? settings.minimumIntervalFraction * stepInterval : 0)
         if armed && y > h && t - lastCandidate >= minInterval {
             armed = false
             let p2p = segMax - segMin
@@ -249,13 +254,13 @@ public struct Pedometer: Sendable {
                 lo = Swift.min(lo, d); hi = Swift.max(hi, d)
             }
             let r = settings.regularityRatio
-            if lo * r >= med && hi <= med * r && hi <= settings.maximumStepInterval { return }
+            if lo * r >= med && hi <= med * r && hi <= settings.maximumConfirmationInterval { return }
             for i in 1..<pendCount { pendTime[i - 1] = pendTime[i]; pendP2P[i - 1] = pendP2P[i] }
             pendCount -= 1
         }
         if pendCount == 2 {
             let d = pendTime[1] - pendTime[0]
-            if d > settings.maximumStepInterval { pendTime[0] = pendTime[1]; pendP2P[0] = pendP2P[1]; pendCount = 1 }
+            if d > settings.maximumConfirmationInterval { pendTime[0] = pendTime[1]; pendP2P[0] = pendP2P[1]; pendCount = 1 }
         }
     }
 

@@ -13,8 +13,9 @@ import MotusIO
 ///   after the protocol walk (IPOL `steps_after_trial`) are reported apart, not judged: they
 ///   are shuffles while standing, which a pedometer is designed to ignore.
 /// - Otherwise (Oxford) every `step` event against every detected step.
-/// Distance (when `metadata.extra["course_m"]` is given): Σ step lengths of the counted steps
-/// with the height model (no calibration), against the course.
+/// Distance (when `metadata.extra["course_m"]` is given and the height is known): Σ step
+/// lengths of the counted steps with Weinberg's model, its `k` from the height alone (no
+/// calibration), against the course; the plain height rule is reported beside it.
 public enum StepEvaluation {
     public struct Row: Sendable, Hashable, Codable {
         public var id: String
@@ -31,7 +32,8 @@ public enum StepEvaluation {
         public var heightMeters: Double?
         public var distanceMeters: Double?
         public var distanceErrorPercent: Double?
-        public var weinbergDistanceMeters: Double?
+        /// Distance with the plain height rule (0.415 × height × cadence factor), for comparison.
+        public var heightRuleDistanceMeters: Double?
         /// Where the steps came from: "accelerometer" or "platform step counter".
         public var source: String
     }
@@ -92,10 +94,10 @@ public enum StepEvaluation {
         if let c = r.metadata.extra["course_m"].flatMap(Double.init), c > 0 {
             row.courseMeters = c
             if let h = r.metadata.heightMeters, h > 0 {
-                let d = StrideEstimator.distance(judged, model: .height(heightMeters: h))
+                let d = StrideEstimator.distance(judged, model: .weinberg(k: StrideModel.weinbergK(heightMeters: h)))
                 row.distanceMeters = d
                 row.distanceErrorPercent = 100 * (d - c) / c
-                row.weinbergDistanceMeters = StrideEstimator.distance(judged, model: .weinberg(k: StrideModel.weinbergK(heightMeters: h)))
+                row.heightRuleDistanceMeters = StrideEstimator.distance(judged, model: .height(heightMeters: h))
             }
         }
         return row

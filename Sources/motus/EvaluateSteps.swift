@@ -34,6 +34,9 @@ struct EvaluateSteps: ParsableCommand {
     @Flag(name: .customLong("platform-counter"), help: "Use the recording's platform step-counter stream instead of the accelerometer when it has one.")
     var platformCounter = false
 
+    @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
+    var timing = false
+
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
@@ -48,9 +51,17 @@ struct EvaluateSteps: ParsableCommand {
         try Self.reportingErrors {
             var rows: [StepEvaluation.Row] = []
             var skipped: [String] = []
+            var timedNanos: UInt64 = 0, timedSamples = 0
             for p in paths {
                 for (id, load) in try Self.recordings(p) {
                     let r = try load()
+                    if timing, let acc = r.stream(.acceleration) {
+                        let t0 = DispatchTime.now().uptimeNanoseconds
+                        let n = Pedometer.detect(acc).count
+                        timedNanos += DispatchTime.now().uptimeNanoseconds - t0
+                        timedSamples += acc.count
+                        if n < 0 { print(n) }
+                    }
                     if let row = StepEvaluation.evaluate(r, id: id, usePlatformCounter: platformCounter) { rows.append(row) } else { skipped.append(id) }
                 }
             }
@@ -59,6 +70,9 @@ struct EvaluateSteps: ParsableCommand {
             switch format {
             case .json: print(try JSONOutput.encode(Report(recordings: rows, summary: s, skipped: skipped)))
             default: print(Self.table(rows, s, skipped), terminator: "")
+            }
+            if timing && timedSamples > 0 {
+                printError("motus: pedometer update: \(Fmt.f(Double(timedNanos) / Double(timedSamples), 1)) ns per sample over \(timedSamples) samples")
             }
             var failures: [String] = []
             if let m = maxMAPE, s.mape > m { failures.append("step MAPE \(Fmt.f(s.mape, 2)) % > \(Fmt.f(m, 2)) %") }

@@ -1,1 +1,0 @@
-// Tracking tests
