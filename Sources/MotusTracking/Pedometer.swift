@@ -70,7 +70,7 @@ public struct Pedometer: Sendable {
         public var stopTimeout: Double = 2.0
         /// A gap of at least this many step intervals may be filled.
         public var gapFactor: Double = 1.6
-        /// Longest gap (s) filled with steps.
+        /// Longest gap (s) filled with steps; 0 turns gap filling off (the default).
         public var maximumFilledGap: Double = 0
         /// The gap's RMS must reach this fraction of the walking RMS to be filled.
         public var gapMotionFraction: Double = 0.15
