@@ -1,0 +1,302 @@
+import MotusCore
+import MotusSignal
+
+/// One counted step.
+@frozen
+public struct StepEvent: Sendable, Hashable, Codable {
+    /// Time of the step's acceleration peak (s, on the input clock). For a step filled into
+    /// a gap (see `Pedometer.Settings.maximumFilledGap`), a time spread evenly over the gap.
+    public var time: Double
+    /// Peak-to-trough of the low-passed acceleration magnitude around this step (m/s²), the
+    /// input of Weinberg's stride model; for a filled step, the mean of its two neighbours'.
+    public var peakToPeak: Double
+    /// True for a step credited without its own peak (filled into a gap of weak impacts).
+    public var filled: Bool
+    @inlinable public init(time: Double, peakToPeak: Double, filled: Bool = false) {
+        self.time = time; self.peakToPeak = peakToPeak; self.filled = filled
+    }
+}
+
+/// A streaming step counter on the raw accelerometer (gravity included), for any rate from
+/// about 20 to 400 Hz, regular or not, and any carry position.
+///
+/// How it works, every constant in Hz, seconds or m/s² (so it behaves the same at any rate):
+/// 1. The acceleration magnitude |a| (orientation-free) is averaged onto a fixed internal grid
+///    (`internalRateHz`, `CellAverager`).
+/// 2. A Butterworth high-pass (`bandLowHz`) and low-pass (`bandHighHz`) keep the step band.
+/// 3. A Schmitt trigger finds one candidate per oscillation: the filtered signal must fall
+///    below −h and then rise above +h, with h = max(`minimumHysteresis`,
+///    `hysteresisFraction` × running RMS over `rmsTimeConstant`), and candidates at least
+///    `minimumStepInterval` apart (and at least half the current step interval).
+/// 4. Gating: while still, candidates are held, not counted. When `confirmationSteps`
+///    candidates in a row have regular intervals (each within `regularityRatio` of their
+///    median, all ≤ `maximumConfirmationInterval`), the pedometer starts walking and credits all of
+///    them at once (the steps taken while confirming are not lost). While walking, every
+///    candidate counts at once. With no candidate for max(`stopTimeout`, 2.5 × interval) it
+///    stops; isolated or irregular candidates (fidgeting) never reach confirmation.
+/// 5. Gaps: when a step comes after a gap of `gapFactor` × the step interval or more, not
+///    longer than `maximumFilledGap`, and the signal in the gap kept moving (RMS ≥
+///    `gapMotionFraction` × the walking RMS), the missing steps are credited (weak impacts,
+///    e.g. in a turn, are still steps).
+///
+/// `update` allocates nothing; state is a few dozen numbers and two fixed buffers.
+public struct Pedometer: Sendable {
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Internal grid rate (Hz).
+        public var internalRateHz: Double = 50
+        /// Band of step frequencies kept (Hz).
+        public var bandLowHz: Double = 0.5
+        public var bandHighHz: Double = 3.0
+        /// Hysteresis as a fraction of the running RMS of the band-passed magnitude.
+        public var hysteresisFraction: Double = 0.35
+        /// Hysteresis floor (m/s²): smaller oscillations are never steps.
+        public var minimumHysteresis: Double = 0.15
+        /// Time constant of the running RMS (s).
+        public var rmsTimeConstant: Double = 1.5
+        /// Shortest step interval (s): 4 steps/s, a sprint.
+        public var minimumStepInterval: Double = 0.25
+        /// Longest step interval that still counts as walking (s).
+        public var maximumStepInterval: Double = 2.0
+        /// Longest interval (s) in a run that starts walking (40 steps/min): slower regular
+        /// jolts are not taken for the start of a walk.
+        public var maximumConfirmationInterval: Double = 1.5
+        /// Candidates in a row needed to start counting.
+        public var confirmationSteps: Int = 5
+        /// Each interval of the confirming run must lie within [median / r, median × r].
+        public var regularityRatio: Double = 1.4
+        /// While walking, candidates closer than this fraction of the step interval are merged.
+        public var minimumIntervalFraction: Double = 0.5
+        /// Walking stops after this long (s) without a step (or 2.5 step intervals if longer).
+        public var stopTimeout: Double = 2.0
+        /// A gap of at least this many step intervals may be filled.
+        public var gapFactor: Double = 1.6
+        /// Longest gap (s) filled with steps; 0 turns gap filling off (the default).
+        public var maximumFilledGap: Double = 0
+        /// The gap's RMS must reach this fraction of the walking RMS to be filled.
+        public var gapMotionFraction: Double = 0.15
+        /// Input gaps longer than this (s) restart the internal grid.
+        public var maximumInputGap: Double = 1.0
+        public init() {}
+        public static let `default` = Settings()
+    }
+
+    public let settings: Settings
+    /// Steps counted so far.
+    public private(set) var steps = 0
+    /// Steps seen but not yet confirmed as walking (they are credited if walking is confirmed).
+    public var pendingSteps: Int { pendingCount }
+    /// True while steps are being counted as they come.
+    public private(set) var isWalking = false
+    /// Current step interval estimate (s), from the intervals counted while walking.
+    public private(set) var stepInterval = 0.55
+    /// Cadence in steps per minute while walking, 0 when still.
+    public var cadence: Double { isWalking ? 60 / stepInterval : 0 }
+    /// Time of the last counted step (s), −∞ before the first.
+    public private(set) var lastStepTime = -Double.infinity
+
+    // Signal chain.
+    @usableFromInline var grid: CellAverager
+    @usableFromInline var highPass: Biquad
+    @usableFromInline var lowPass: Biquad
+    @usableFromInline var smooth: Biquad      // low-pass of |a| for peak-to-peak (Weinberg)
+    @usableFromInline var primed = false
+    @usableFromInline var meanSquare = 0.0
+    @usableFromInline let rmsAlpha: Double
+    @usableFromInline var armed = false
+    @usableFromInline var lastCandidate = -Double.infinity
+    @usableFromInline var segMax = -Double.infinity, segMin = Double.infinity
+    // Motion energy since the last candidate.
+    @usableFromInline var gapSum = 0.0, gapN = 0
+    @usableFromInline var walkingRMS = 0.0
+
+    // Pending candidates (fixed storage of `capacity`).
+    @usableFromInline var pendTime: [Double]
+    @usableFromInline var pendP2P: [Double]
+    @usableFromInline var pendCount = 0
+    @usableFromInline var pendGapRMS = 0.0   // motion in the gap before the first pending one
+    var pendingCount: Int { pendCount }
+
+    // Credited steps, newest last, in a ring (read with `recentStep`).
+    @usableFromInline var outTime: [Double]
+    @usableFromInline var outP2P: [Double]
+    @usableFromInline var outFilled: [Bool]
+    @usableFromInline var outHead = 0
+    static let outCapacity = 128
+    @usableFromInline var lastP2P = 0.0
+
+    public init(settings: Settings = .default) {
+        precondition(settings.internalRateHz > 2 * settings.bandHighHz, "internal rate must exceed twice the band's upper edge")
+        precondition(settings.confirmationSteps >= 1, "confirmationSteps must be ≥ 1")
+        self.settings = settings
+        let fs = settings.internalRateHz
+        grid = CellAverager(rateHz: fs, maximumGap: settings.maximumInputGap)
+        highPass = .butterworthHighPass(cutoffHz: settings.bandLowHz, sampleRateHz: fs)
+        lowPass = .butterworthLowPass(cutoffHz: settings.bandHighHz, sampleRateHz: fs)
+        smooth = .butterworthLowPass(cutoffHz: settings.bandHighHz, sampleRateHz: fs)
+        rmsAlpha = 1 - Math.exp(-1 / (settings.rmsTimeConstant * fs))
+        let cap = settings.confirmationSteps + 1
+        pendTime = [Double](repeating: 0, count: cap)
+        pendP2P = [Double](repeating: 0, count: cap)
+        outTime = [Double](repeating: 0, count: Pedometer.outCapacity)
+        outP2P = [Double](repeating: 0, count: Pedometer.outCapacity)
+        outFilled = [Bool](repeating: false, count: Pedometer.outCapacity)
+    }
+
+    /// Feeds one accelerometer sample (m/s², gravity included; `time` in seconds, increasing).
+    /// Returns how many steps were credited by this sample (usually 0; 1 per step while
+    /// walking; several when walking is confirmed or a gap is filled). Read them with
+    /// `recentStep(_:)`.
+    @discardableResult
+    public mutating func update(acceleration a: Vector3, time: Double) -> Int {
+        let before = steps
+        let m = a.norm
+        guard m.isFinite, time.isFinite else { return 0 }
+        var g = grid
+        g.push(time: time, value: m) { t, v in self.gridSample(time: t, value: v) }
+        grid = g
+        return steps - before
+    }
+
+    /// The `i`-th most recent counted step (0 = newest). Precondition: `i < min(steps, 128)`.
+    public func recentStep(_ i: Int) -> StepEvent {
+        precondition(i >= 0 && i < Swift.min(steps, Pedometer.outCapacity), "step index out of range")
+        var j = outHead - 1 - i
+        if j < 0 { j += Pedometer.outCapacity }
+        return StepEvent(time: outTime[j], peakToPeak: outP2P[j], filled: outFilled[j])
+    }
+
+    @usableFromInline
+    mutating func gridSample(time t: Double, value v: Double) {
+        if !primed {
+            primed = true
+            highPass.prime(with: v)
+            smooth.prime(with: v)
+        }
+        let y = lowPass.process(highPass.process(v))
+        let s = smooth.process(v)
+        if s > segMax { segMax = s }
+        if s < segMin { segMin = s }
+        meanSquare += rmsAlpha * (y * y - meanSquare)
+        gapSum += y * y; gapN += 1
+        let h = Swift.max(settings.minimumHysteresis, settings.hysteresisFraction * meanSquare.squareRoot())
+        if y < -h { armed = true }
+        let minInterval = Swift.max(settings.minimumStepInterval, isWalking ? settings.minimumIntervalFraction * stepInterval : 0)
+        if armed && y > h && t - lastCandidate >= minInterval {
+            armed = false
+            let p2p = segMax - segMin
+            segMax = s; segMin = s
+            candidate(time: t, peakToPeak: p2p)
+        }
+        if isWalking && t - lastStepTime > Swift.max(settings.stopTimeout, 2.5 * stepInterval) {
+            isWalking = false
+        }
+        if pendCount > 0 && t - pendTime[pendCount - 1] > settings.maximumStepInterval {
+            pendCount = 0
+        }
+    }
+
+    @usableFromInline
+    mutating func candidate(time t: Double, peakToPeak p2p: Double) {
+        let gapRMS = gapN > 0 ? (gapSum / Double(gapN)).squareRoot() : 0
+        gapSum = 0; gapN = 0
+        lastCandidate = t
+        if isWalking {
+            let dt = t - lastStepTime
+            fillGap(until: t, interval: dt, gapRMS: gapRMS, nextP2P: p2p)
+            if dt <= settings.maximumStepInterval {
+                let d = Swift.min(dt, 1.5 * stepInterval)   // a missed impact must not double the estimate
+                stepInterval += 0.25 * (d - stepInterval)
+            }
+            walkingRMS = meanSquare.squareRoot()
+            credit(time: t, peakToPeak: p2p, filled: false)
+            return
+        }
+        if pendCount == 0 { pendGapRMS = gapRMS }
+        if pendCount == pendTime.count {   // keep the newest `capacity − 1`
+            for i in 1..<pendCount { pendTime[i - 1] = pendTime[i]; pendP2P[i - 1] = pendP2P[i] }
+            pendCount -= 1
+        }
+        pendTime[pendCount] = t; pendP2P[pendCount] = p2p; pendCount += 1
+        trimIrregular()
+        if pendCount >= settings.confirmationSteps {
+            let n = pendCount
+            let first = pendTime[0]
+            let interval = (pendTime[n - 1] - first) / Double(n - 1)
+            stepInterval = interval
+            walkingRMS = meanSquare.squareRoot()
+            if lastStepTime.isFinite {
+                fillGap(until: first, interval: first - lastStepTime, gapRMS: pendGapRMS, nextP2P: pendP2P[0])
+            }
+            for i in 0..<n { credit(time: pendTime[i], peakToPeak: pendP2P[i], filled: false) }
+            pendCount = 0
+            isWalking = true
+        }
+    }
+
+    /// Drops the oldest pending candidates until the intervals of the rest are regular.
+    @usableFromInline
+    mutating func trimIrregular() {
+        while pendCount >= 3 {
+            // Median of the intervals (at most `confirmationSteps` of them): small insertion sort
+            // on the stack-free path: n ≤ 8, so an O(n²) selection is fine.
+            let n = pendCount - 1
+            var lo = Double.infinity, hi = 0.0
+            var med = 0.0
+            // Selection of the median interval without allocating.
+            for i in 0..<n {
+                let d = pendTime[i + 1] - pendTime[i]
+                var less = 0, equal = 0
+                for j in 0..<n {
+                    let e = pendTime[j + 1] - pendTime[j]
+                    if e < d { less += 1 } else if e == d { equal += 1 }
+                }
+                if less <= (n - 1) / 2 && (n - 1) / 2 < less + equal { med = d }
+                lo = Swift.min(lo, d); hi = Swift.max(hi, d)
+            }
+            let r = settings.regularityRatio
+            if lo * r >= med && hi <= med * r && hi <= settings.maximumConfirmationInterval { return }
+            for i in 1..<pendCount { pendTime[i - 1] = pendTime[i]; pendP2P[i - 1] = pendP2P[i] }
+            pendCount -= 1
+        }
+        if pendCount == 2 {
+            let d = pendTime[1] - pendTime[0]
+            if d > settings.maximumConfirmationInterval { pendTime[0] = pendTime[1]; pendP2P[0] = pendP2P[1]; pendCount = 1 }
+        }
+    }
+
+    @usableFromInline
+    mutating func fillGap(until t: Double, interval dt: Double, gapRMS: Double, nextP2P: Double) {
+        guard dt >= settings.gapFactor * stepInterval, dt <= settings.maximumFilledGap,
+              gapRMS >= settings.gapMotionFraction * walkingRMS else { return }
+        let k = Int((dt / stepInterval).rounded()) - 1
+        guard k > 0 else { return }
+        let start = lastStepTime, p = 0.5 * (lastP2P + nextP2P)
+        for i in 1...k { credit(time: start + dt * Double(i) / Double(k + 1), peakToPeak: p, filled: true) }
+    }
+
+    @usableFromInline
+    mutating func credit(time t: Double, peakToPeak p2p: Double, filled: Bool) {
+        outTime[outHead] = t; outP2P[outHead] = p2p; outFilled[outHead] = filled
+        outHead += 1
+        if outHead == Pedometer.outCapacity { outHead = 0 }
+        steps += 1
+        lastStepTime = t
+        if !filled { lastP2P = p2p }
+    }
+}
+
+extension Pedometer {
+    /// Runs a fresh pedometer over a whole acceleration stream (the same `update` as live) and
+    /// returns every counted step in time order.
+    public static func detect(_ acc: SensorStream, settings: Settings = .default) -> [StepEvent] {
+        precondition(acc.width == 3, "an acceleration stream has three components")
+        var p = Pedometer(settings: settings)
+        var out: [StepEvent] = []
+        out.reserveCapacity(acc.count / 20)
+        for i in 0..<acc.count {
+            let k = p.update(acceleration: acc.vector(i), time: acc.times[i])
+            if k > 0 { for j in stride(from: k - 1, through: 0, by: -1) { out.append(p.recentStep(j)) } }
+        }
+        return out
+    }
+}

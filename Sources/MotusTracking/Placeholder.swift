@@ -1,1 +1,0 @@
-// MotusTracking: see its issue
