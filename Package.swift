@@ -23,6 +23,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "MotusCore"),
@@ -39,8 +40,15 @@ let package = Package(
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
         .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures",
                                                "MotusLearn", "MotusClassifier", "MotusGeo", "MotusTracking"]),
+        // The live recorder: SwiftNIO stays here, out of every library product an app embeds.
+        .target(name: "MotusRecorder", dependencies: [
+            "MotusCore", "MotusIO",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .executableTarget(name: "motus", dependencies: [
-            "Motus",
+            "Motus", "MotusRecorder",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "MotusCoreTests", dependencies: ["MotusCore"]),
@@ -53,5 +61,8 @@ let package = Package(
         .testTarget(name: "MotusGeoTests", dependencies: ["MotusGeo", "MotusCore", "MotusIO"]),
         .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTracking", "MotusCore", "MotusIO", "MotusSignal"]),
         .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
+        .testTarget(name: "MotusRecorderTests", dependencies: ["MotusRecorder", "MotusCore", "MotusIO",
+                                                               .product(name: "NIOCore", package: "swift-nio"),
+                                                               .product(name: "NIOPosix", package: "swift-nio")]),
     ]
 )

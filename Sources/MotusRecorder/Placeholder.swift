@@ -1,0 +1,1 @@
+// MotusRecorder: live recording from phone apps (see the recorder issue)

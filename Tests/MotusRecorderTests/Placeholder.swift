@@ -1,0 +1,1 @@
+// Recorder tests arrive with the recorder.
