@@ -25,6 +25,7 @@ struct WindowKernel: Sendable {
     var energy: [Double]                // C: Σ (x − mean)²
     var isConstant: [Bool]              // C
     var sorted: [Double]                // 2N: values to select in, then partition scratch
+    var bucketWork: [Int]               // Selection.bucketIntCount(N)
     var fftInput: [Double]              // M
     var power: [Double]                 // M/2 + 1
     var acf: [Double]                   // N
@@ -67,6 +68,7 @@ struct WindowKernel: Sendable {
         energy = [Double](repeating: 0, count: channelCount)
         isConstant = [Bool](repeating: false, count: channelCount)
         sorted = [Double](repeating: 0, count: 2 * n)
+        bucketWork = [Int](repeating: 0, count: Selection.bucketIntCount(n))
         fftInput = [Double](repeating: 0, count: fftLength)
         power = [Double](repeating: 0, count: half + 1)
         acf = [Double](repeating: 0, count: n)
@@ -139,11 +141,12 @@ struct WindowKernel: Sendable {
         var median = 0.0, iqr = 0.0
         if needSort {
             sorted.withUnsafeMutableBufferPointer { sb in
-                let s = sb.baseAddress!
-                s.update(from: x, count: n)
-                let q = Selection.quartiles(s, s + n, n)
-                median = q.median
-                iqr = q.q75 - q.q25
+                bucketWork.withUnsafeMutableBufferPointer { wb in
+                    let s = sb.baseAddress!
+                    let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: wb.baseAddress!)
+                    median = q.median
+                    iqr = q.q75 - q.q25
+                }
             }
         }
 
@@ -495,6 +498,63 @@ enum Selection {
         let v75 = p[k75]
         let q75 = k75 + 1 < n ? interpolate(v75, minimum(p, k75 + 1, n), h75 - Double(k75)) : v75
         return (q25, median, q75)
+    }
+
+    /// Buckets used by `quartilesBucketed` for n values.
+    static func bucketCount(_ n: Int) -> Int { max(8, n / 2) }
+    /// Int scratch needed by `quartilesBucketed` for n values.
+    static func bucketIntCount(_ n: Int) -> Int { n + 2 * bucketCount(n) + 2 }
+
+    /// The same quartiles as `quartiles`, from `x[0..<n]` (not modified) whose minimum and
+    /// maximum are `lo` and `hi`: the values are spread into n/2 equal-width buckets by value
+    /// (a counting sort by bucket, branch-free), and only the buckets holding the six order
+    /// statistics needed are sorted (branch-free rank sort). When one of those buckets holds
+    /// more than 32 values (a concentrated window, e.g. flat with one spike) it falls back to
+    /// `quartiles`. Scratch: `t` and `work` n values each, `ints` `bucketIntCount(n)`.
+    static func quartilesBucketed(_ x: UnsafePointer<Double>, _ n: Int, lo: Double, hi: Double,
+                                  t: UnsafeMutablePointer<Double>, work: UnsafeMutablePointer<Double>,
+                                  ints: UnsafeMutablePointer<Int>) -> (q25: Double, median: Double, q75: Double) {
+        if !(hi > lo) { return (lo, lo, lo) }
+        let buckets = bucketCount(n)
+        let scale = Double(buckets) / (hi - lo)
+        func fallback() -> (q25: Double, median: Double, q75: Double) {
+            work.update(from: x, count: n)
+            return quartiles(work, t, n)
+        }
+        guard scale.isFinite else { return fallback() }
+        let ids = ints, start = ints + n, flag = start + (buckets + 1)
+        for b in 0...buckets { start[b] = 0 }
+        for i in 0..<n {
+            let v = (x[i] - lo) * scale                  // in [0, buckets]; NaN input: last bucket
+            let b = v < Double(buckets) ? Int(v) : buckets - 1
+            ids[i] = b
+            start[b + 1] &+= 1
+        }
+        for b in 0..<buckets { start[b + 1] &+= start[b] }
+        for b in 0..<buckets { flag[b] = start[b] }         // write cursors, then "sorted" flags (−1)
+        for i in 0..<n {
+            let b = ids[i]
+            t[flag[b]] = x[i]
+            flag[b] &+= 1
+        }
+        // Sort the bucket holding rank r (once); false when it is too big.
+        @inline(__always) func ensure(_ r: Int) -> Bool {
+            var a = 0, z = buckets            // largest b with start[b] ≤ r
+            while z - a > 1 { let m = (a + z) >> 1; if start[m] <= r { a = m } else { z = m } }
+            if flag[a] < 0 { return true }
+            let s = start[a], e = start[a + 1]
+            if e - s > 32 { return false }
+            if e - s > 1 { rankSort(t, work, s, e - 1) }
+            flag[a] = -1
+            return true
+        }
+        let h = Double(n - 1)
+        let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
+        let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
+        @inline(__always) func ensurePair(_ k: Int) -> Bool { ensure(k) && (k + 1 >= n || ensure(k + 1)) }
+        if !(ensurePair(k25) && ensurePair(k50) && ensurePair(k75)) { return fallback() }
+        @inline(__always) func at(_ k: Int, _ f: Double) -> Double { k + 1 < n ? interpolate(t[k], t[k + 1], f) : t[k] }
+        return (at(k25, h25 - Double(k25)), at(k50, h50 - Double(k50)), at(k75, h75 - Double(k75)))
     }
 
     @inline(__always)
