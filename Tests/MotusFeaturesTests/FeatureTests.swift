@@ -174,11 +174,11 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
         }
     }
 
-    @Test func sortAndPercentiles() {
+    @Test func quartilesBothWays() {
         var rng = SplitMix(seed: 9)
         for n in [1, 2, 3, 4, 5, 6, 7, 13, 15, 16, 17, 50, 100, 127, 128, 129, 1000] {
             for pattern in 0..<8 {
-                var xs = (0..<n).map { i -> Double in
+                let xs = (0..<n).map { i -> Double in
                     switch pattern {
                     case 0: rng.normal()
                     case 1: Double(i)
@@ -211,12 +211,6 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
                         }
                     }
                     #expect(b.q25 == q.q25 && b.median == q.median && b.q75 == q.q75, "bucketed n=\(n) pattern \(pattern)")
-                }
-                xs.withUnsafeMutableBufferPointer { Sorting.sort($0.baseAddress!, n) }
-                #expect(xs == want, "n=\(n) pattern \(pattern)")
-                for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
-                    let got = xs.withUnsafeBufferPointer { Sorting.percentileSorted($0.baseAddress!, n, q) }
-                    #expect(got == Reference.percentile(want, q))
                 }
             }
         }
