@@ -467,7 +467,7 @@ enum Selection {
     /// Buckets used by `quartilesBucketed` for n values.
     static func bucketCount(_ n: Int) -> Int { max(8, n / 2) }
     /// Int scratch needed by `quartilesBucketed` for n values.
-    static func bucketIntCount(_ n: Int) -> Int { n + 2 * bucketCount(n) + 2 }
+    static func bucketIntCount(_ n: Int) -> Int { n + 6 * bucketCount(n) + 1 }
 
     /// The same quartiles as `quartiles`, from `x[0..<n]` (not modified) whose minimum and
     /// maximum are `lo` and `hi`: the values are spread into n/2 equal-width buckets by value
@@ -486,20 +486,33 @@ enum Selection {
             return quartiles(work, t, n)
         }
         guard scale.isFinite else { return fallback() }
-        let ids = ints, start = ints + n, flag = start + (buckets + 1)
-        for b in 0...buckets { start[b] = 0 }
+        // Four interleaved histograms and cursor sets (value i uses set i mod 4): in smooth
+        // signals neighbours share a bucket, and one counter per bucket would make every
+        // increment wait for the previous one through memory.
+        let ids = ints, cnt = ints + n, start = cnt + 4 * buckets, flag = start + (buckets + 1)
+        for j in 0..<(4 * buckets) { cnt[j] = 0 }
         for i in 0..<n {
             let v = (x[i] - lo) * scale                  // in [0, buckets]; NaN input: last bucket
             let b = v < Double(buckets) ? Int(v) : buckets - 1
             ids[i] = b
-            start[b + 1] &+= 1
+            cnt[(i & 3) &* buckets &+ b] &+= 1
         }
-        for b in 0..<buckets { start[b + 1] &+= start[b] }
-        for b in 0..<buckets { flag[b] = start[b] }         // write cursors, then "sorted" flags (−1)
+        start[0] = 0
+        for b in 0..<buckets {
+            var offset = start[b]
+            for lane in 0..<4 {
+                let j = lane &* buckets &+ b
+                let c = cnt[j]
+                cnt[j] = offset                          // now the lane's write cursor
+                offset &+= c
+            }
+            start[b + 1] = offset
+            flag[b] = 0
+        }
         for i in 0..<n {
-            let b = ids[i]
-            t[flag[b]] = x[i]
-            flag[b] &+= 1
+            let j = (i & 3) &* buckets &+ ids[i]
+            t[cnt[j]] = x[i]
+            cnt[j] &+= 1
         }
         // Sort the bucket holding rank r (once); false when it is too big.
         @inline(__always) func ensure(_ r: Int) -> Bool {
