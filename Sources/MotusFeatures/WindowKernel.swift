@@ -28,7 +28,10 @@ struct WindowKernel: Sendable {
     var fft: PowerSpectrum
     var hann: [Double]                  // N
     var bandOfBin: [Int]                // bins 0…M/2; −1 = in no band
-    var centered: [Double]              // C × N: x − mean per channel
+    var centered: [Double]              // C × (N + zeroPad): x − mean per channel, then zeros
+    /// Zeros after each centred channel, so the autocorrelation's vector loop can run past
+    /// the end of the shorter lags (products with zeros add exactly nothing).
+    static let zeroPad = 16
     var energy: [Double]                // C: Σ (x − mean)²
     var isConstant: [Bool]              // C
     var sorted: [Double]                // 2N: values to select in, then partition scratch
@@ -71,7 +74,7 @@ struct WindowKernel: Sendable {
             }
         }
         bandOfBin = bob
-        centered = [Double](repeating: 0, count: channelCount * n)
+        centered = [Double](repeating: 0, count: channelCount * (n + Self.zeroPad))
         energy = [Double](repeating: 0, count: channelCount)
         isConstant = [Bool](repeating: false, count: channelCount)
         sorted = [Double](repeating: 0, count: 2 * n)
@@ -95,7 +98,7 @@ struct WindowKernel: Sendable {
             for (a, b) in correlationIndices {
                 if isConstant[a] || isConstant[b] { o.pointee = 0 }
                 else {
-                    let pa = d + a * n, pb = d + b * n
+                    let pa = d + a * (n + Self.zeroPad), pb = d + b * (n + Self.zeroPad)
                     var s0 = 0.0, s1 = 0.0
                     var i = 0
                     while i + 1 < n { s0 += pa[i] * pb[i]; s1 += pa[i + 1] * pb[i + 1]; i += 2 }
@@ -125,7 +128,7 @@ struct WindowKernel: Sendable {
         var m2 = 0.0, m3 = 0.0, m4 = 0.0
         var crossings = 0
         centered.withUnsafeMutableBufferPointer { cb in
-            let d = cb.baseAddress! + c * n
+            let d = cb.baseAddress! + c * (n + Self.zeroPad)
             let shift = constant ? x[0] : mean
             var prevNeg = x[0] - shift < 0
             for i in 0..<n {
@@ -202,7 +205,7 @@ struct WindowKernel: Sendable {
         let lagLo = self.lagLo, lagHi = self.lagHi
         return centered.withUnsafeBufferPointer { cb in
             acf.withUnsafeMutableBufferPointer { ab in
-                let d = cb.baseAddress! + c * n
+                let d = cb.baseAddress! + c * (n + Self.zeroPad)
                 let r = ab.baseAddress!
                 Kernels.autocorrelation(d, n, kFrom, kTo, into: r)
                 let inv = 1 / m2
@@ -226,7 +229,7 @@ struct WindowKernel: Sendable {
         centered.withUnsafeBufferPointer { cb in
             hann.withUnsafeBufferPointer { hb in
                 fftInput.withUnsafeMutableBufferPointer { ib in
-                    let d = cb.baseAddress! + c * n, w = hb.baseAddress!, p = ib.baseAddress!
+                    let d = cb.baseAddress! + c * (n + Self.zeroPad), w = hb.baseAddress!, p = ib.baseAddress!
                     for i in 0..<n { p[i] = d[i] * w[i] }
                     for i in n..<m { p[i] = 0 }
                 }
@@ -286,33 +289,27 @@ struct WindowKernel: Sendable {
 /// Small numeric helpers on raw pointers.
 enum Kernels {
     /// r[k] = Σ_{i < n − k} d[i] d[i + k] for k in kFrom...kTo (unnormalised). Eight lags at a
-    /// time share each load of d[i] (two-lane vectors, eight accumulators), then the few
-    /// products the block's common range left out are added per lag. O(n × lags).
+    /// time share each load of d[i] (two-lane vectors, eight accumulators), all over the range
+    /// of the block's shortest lag: `d[n ..< n + 8]` must be zero, so the longer lags' extra
+    /// products are exact zeros. O(n × lags).
     static func autocorrelation(_ d: UnsafePointer<Double>, _ n: Int, _ kFrom: Int, _ kTo: Int, into r: UnsafeMutablePointer<Double>) {
         let rd = UnsafeRawPointer(d)
         @inline(__always) func load(_ i: Int) -> SIMD2<Double> { rd.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) }
         var k = kFrom
         while k + 7 <= kTo {
-            let common = n - k - 7           // i < common is valid for all eight lags
+            let count = n - k                // pairs of lag k; i + 1 + k + 7 ≤ n + 7 stays in the zeros
             var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
             var s4 = SIMD2<Double>(), s5 = SIMD2<Double>(), s6 = SIMD2<Double>(), s7 = SIMD2<Double>()
             var i = 0
-            while i + 2 <= common {
+            while i < count {
                 let x = load(i)
                 let b = i &+ k
                 s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
                 s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
                 i += 2
             }
-            @inline(__always) func finish(_ s: SIMD2<Double>, _ j: Int) {
-                var t = s[0] + s[1]
-                let lag = k + j
-                var ii = i
-                while ii < n - lag { t += d[ii] * d[ii + lag]; ii += 1 }
-                r[lag] = t
-            }
-            finish(s0, 0); finish(s1, 1); finish(s2, 2); finish(s3, 3)
-            finish(s4, 4); finish(s5, 5); finish(s6, 6); finish(s7, 7)
+            r[k] = s0[0] + s0[1]; r[k + 1] = s1[0] + s1[1]; r[k + 2] = s2[0] + s2[1]; r[k + 3] = s3[0] + s3[1]
+            r[k + 4] = s4[0] + s4[1]; r[k + 5] = s5[0] + s5[1]; r[k + 6] = s6[0] + s6[1]; r[k + 7] = s7[0] + s7[1]
             k += 8
         }
         while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
