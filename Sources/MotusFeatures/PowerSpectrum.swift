@@ -4,9 +4,10 @@ import MotusCore
 ///
 /// Same algorithm as `MotusSignal.RealFFT` (a complex radix-2 FFT of size M/2 on the
 /// even/odd-packed input, then one split pass), written here on raw pointers with per-stage
-/// contiguous twiddles and a twiddle-free first stage: about 3× faster than `RealFFT.forward`
-/// at M = 128, which matters because the feature kernel runs one per channel and window.
-/// Everything is allocated at init; `compute` allocates nothing.
+/// contiguous twiddles, a twiddle-free first stage and two butterflies per step, and giving
+/// the power directly; the feature kernel runs one per channel and window, and
+/// `RealFFT.forward` (array accesses with bounds checks) was its largest cost. Tested against
+/// `RealFFT` to 1e-12 of the peak. Everything is allocated at init; `compute` allocates nothing.
 struct PowerSpectrum: Sendable {
     let size: Int
     let half: Int
