@@ -4,9 +4,10 @@ import MotusCore
 ///
 /// Same algorithm as `MotusSignal.RealFFT` (a complex radix-2 FFT of size M/2 on the
 /// even/odd-packed input, then one split pass), written here on raw pointers with per-stage
-/// contiguous twiddles and a twiddle-free first stage: about 3× faster than `RealFFT.forward`
-/// at M = 128, which matters because the feature kernel runs one per channel and window.
-/// Everything is allocated at init; `compute` allocates nothing.
+/// contiguous twiddles, a twiddle-free first stage and two butterflies per step, and giving
+/// the power directly; the feature kernel runs one per channel and window, and
+/// `RealFFT.forward` (array accesses with bounds checks) was its largest cost. Tested against
+/// `RealFFT` to 1e-12 of the peak. Everything is allocated at init; `compute` allocates nothing.
 struct PowerSpectrum: Sendable {
     let size: Int
     let half: Int
@@ -77,15 +78,24 @@ struct PowerSpectrum: Sendable {
                     let wr = twr + tw, wi = twi + tw
                     var start = 0
                     while start < h {
-                        let pr = re + start, pi = im + start
-                        let qr = pr + hl, qi = pi + hl
-                        for j in 0..<hl {
-                            let c = wr[j], s = wi[j]
-                            let br_ = qr[j], bi = qi[j]
+                        // Two butterflies at a time (hl is even from len = 4 on).
+                        let pr = UnsafeMutableRawPointer(re + start), pi = UnsafeMutableRawPointer(im + start)
+                        let qr = pr + 8 * hl, qi = pi + 8 * hl
+                        let cr = UnsafeRawPointer(wr), ci = UnsafeRawPointer(wi)
+                        var o = 0
+                        while o < 8 * hl {
+                            let c = cr.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+                            let s = ci.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+                            let br_ = qr.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+                            let bi = qi.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
                             let tr = c * br_ - s * bi, ti = c * bi + s * br_
-                            let ar = pr[j], ai = pi[j]
-                            qr[j] = ar - tr; qi[j] = ai - ti
-                            pr[j] = ar + tr; pi[j] = ai + ti
+                            let ar = pr.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+                            let ai = pi.loadUnaligned(fromByteOffset: o, as: SIMD2<Double>.self)
+                            qr.storeBytes(of: ar - tr, toByteOffset: o, as: SIMD2<Double>.self)
+                            qi.storeBytes(of: ai - ti, toByteOffset: o, as: SIMD2<Double>.self)
+                            pr.storeBytes(of: ar + tr, toByteOffset: o, as: SIMD2<Double>.self)
+                            pi.storeBytes(of: ai + ti, toByteOffset: o, as: SIMD2<Double>.self)
+                            o += 16
                         }
                         start += len
                     }

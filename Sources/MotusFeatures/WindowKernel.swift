@@ -5,6 +5,13 @@ import MotusSignal
 ///
 /// All buffers are allocated at init; `compute` allocates nothing. It reads channel c of the
 /// window at `base + c × stride`, N contiguous values, and writes `featureCount` values.
+///
+/// Per channel: one pass for sum, Σx², Σ|x|, min, max; one pass for the centred moments and
+/// mean crossings (branch-free), keeping x − mean for the later steps; quartiles by value
+/// buckets (`Selection.quartilesBucketed`); the autocorrelation directly over the lag range
+/// (O(N × lags), eight lags per pass over the data; cheaper than two zero-padded FFTs at
+/// N = 128 on baseline x86-64); the spectrum with `PowerSpectrum` and an inline log.
+/// Definitions of every value are in `Feature`.
 struct WindowKernel: Sendable {
     let configuration: FeatureConfiguration
     let n: Int
@@ -21,10 +28,14 @@ struct WindowKernel: Sendable {
     var fft: PowerSpectrum
     var hann: [Double]                  // N
     var bandOfBin: [Int]                // bins 0…M/2; −1 = in no band
-    var centered: [Double]              // C × N: x − mean per channel
+    var centered: [Double]              // C × (N + zeroPad): x − mean per channel, then zeros
+    /// Zeros after each centred channel, so the autocorrelation's vector loop can run past
+    /// the end of the shorter lags (products with zeros add exactly nothing).
+    static let zeroPad = 16
     var energy: [Double]                // C: Σ (x − mean)²
     var isConstant: [Bool]              // C
     var sorted: [Double]                // 2N: values to select in, then partition scratch
+    var bucketWork: [Int]               // Selection.bucketIntCount(N)
     var fftInput: [Double]              // M
     var power: [Double]                 // M/2 + 1
     var acf: [Double]                   // N
@@ -63,10 +74,11 @@ struct WindowKernel: Sendable {
             }
         }
         bandOfBin = bob
-        centered = [Double](repeating: 0, count: channelCount * n)
+        centered = [Double](repeating: 0, count: channelCount * (n + Self.zeroPad))
         energy = [Double](repeating: 0, count: channelCount)
         isConstant = [Bool](repeating: false, count: channelCount)
         sorted = [Double](repeating: 0, count: 2 * n)
+        bucketWork = [Int](repeating: 0, count: Selection.bucketIntCount(n))
         fftInput = [Double](repeating: 0, count: fftLength)
         power = [Double](repeating: 0, count: half + 1)
         acf = [Double](repeating: 0, count: n)
@@ -86,7 +98,7 @@ struct WindowKernel: Sendable {
             for (a, b) in correlationIndices {
                 if isConstant[a] || isConstant[b] { o.pointee = 0 }
                 else {
-                    let pa = d + a * n, pb = d + b * n
+                    let pa = d + a * (n + Self.zeroPad), pb = d + b * (n + Self.zeroPad)
                     var s0 = 0.0, s1 = 0.0
                     var i = 0
                     while i + 1 < n { s0 += pa[i] * pb[i]; s1 += pa[i + 1] * pb[i + 1]; i += 2 }
@@ -116,7 +128,7 @@ struct WindowKernel: Sendable {
         var m2 = 0.0, m3 = 0.0, m4 = 0.0
         var crossings = 0
         centered.withUnsafeMutableBufferPointer { cb in
-            let d = cb.baseAddress! + c * n
+            let d = cb.baseAddress! + c * (n + Self.zeroPad)
             let shift = constant ? x[0] : mean
             var prevNeg = x[0] - shift < 0
             for i in 0..<n {
@@ -139,11 +151,12 @@ struct WindowKernel: Sendable {
         var median = 0.0, iqr = 0.0
         if needSort {
             sorted.withUnsafeMutableBufferPointer { sb in
-                let s = sb.baseAddress!
-                s.update(from: x, count: n)
-                let q = Selection.quartiles(s, s + n, n)
-                median = q.median
-                iqr = q.q75 - q.q25
+                bucketWork.withUnsafeMutableBufferPointer { wb in
+                    let s = sb.baseAddress!
+                    let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: wb.baseAddress!)
+                    median = q.median
+                    iqr = q.q75 - q.q25
+                }
             }
         }
 
@@ -192,7 +205,7 @@ struct WindowKernel: Sendable {
         let lagLo = self.lagLo, lagHi = self.lagHi
         return centered.withUnsafeBufferPointer { cb in
             acf.withUnsafeMutableBufferPointer { ab in
-                let d = cb.baseAddress! + c * n
+                let d = cb.baseAddress! + c * (n + Self.zeroPad)
                 let r = ab.baseAddress!
                 Kernels.autocorrelation(d, n, kFrom, kTo, into: r)
                 let inv = 1 / m2
@@ -216,7 +229,7 @@ struct WindowKernel: Sendable {
         centered.withUnsafeBufferPointer { cb in
             hann.withUnsafeBufferPointer { hb in
                 fftInput.withUnsafeMutableBufferPointer { ib in
-                    let d = cb.baseAddress! + c * n, w = hb.baseAddress!, p = ib.baseAddress!
+                    let d = cb.baseAddress! + c * (n + Self.zeroPad), w = hb.baseAddress!, p = ib.baseAddress!
                     for i in 0..<n { p[i] = d[i] * w[i] }
                     for i in n..<m { p[i] = 0 }
                 }
@@ -276,33 +289,27 @@ struct WindowKernel: Sendable {
 /// Small numeric helpers on raw pointers.
 enum Kernels {
     /// r[k] = Σ_{i < n − k} d[i] d[i + k] for k in kFrom...kTo (unnormalised). Eight lags at a
-    /// time share each load of d[i] (two-lane vectors, eight accumulators), then the few
-    /// products the block's common range left out are added per lag. O(n × lags).
+    /// time share each load of d[i] (two-lane vectors, eight accumulators), all over the range
+    /// of the block's shortest lag: `d[n ..< n + 8]` must be zero, so the longer lags' extra
+    /// products are exact zeros. O(n × lags).
     static func autocorrelation(_ d: UnsafePointer<Double>, _ n: Int, _ kFrom: Int, _ kTo: Int, into r: UnsafeMutablePointer<Double>) {
         let rd = UnsafeRawPointer(d)
         @inline(__always) func load(_ i: Int) -> SIMD2<Double> { rd.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) }
         var k = kFrom
         while k + 7 <= kTo {
-            let common = n - k - 7           // i < common is valid for all eight lags
+            let count = n - k                // pairs of lag k; i + 1 + k + 7 ≤ n + 7 stays in the zeros
             var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
             var s4 = SIMD2<Double>(), s5 = SIMD2<Double>(), s6 = SIMD2<Double>(), s7 = SIMD2<Double>()
             var i = 0
-            while i + 2 <= common {
+            while i < count {
                 let x = load(i)
                 let b = i &+ k
                 s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
                 s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
                 i += 2
             }
-            @inline(__always) func finish(_ s: SIMD2<Double>, _ j: Int) {
-                var t = s[0] + s[1]
-                let lag = k + j
-                var ii = i
-                while ii < n - lag { t += d[ii] * d[ii + lag]; ii += 1 }
-                r[lag] = t
-            }
-            finish(s0, 0); finish(s1, 1); finish(s2, 2); finish(s3, 3)
-            finish(s4, 4); finish(s5, 5); finish(s6, 6); finish(s7, 7)
+            r[k] = s0[0] + s0[1]; r[k + 1] = s1[0] + s1[1]; r[k + 2] = s2[0] + s2[1]; r[k + 3] = s3[0] + s3[1]
+            r[k + 4] = s4[0] + s4[1]; r[k + 5] = s5[0] + s5[1]; r[k + 6] = s6[0] + s6[1]; r[k + 7] = s7[0] + s7[1]
             k += 8
         }
         while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
@@ -370,49 +377,6 @@ enum Kernels {
         var t = s[0] + s[1]
         while i < count { t += a[i] * b[i]; i += 1 }
         return t
-    }
-}
-
-/// In-place sorting of doubles (no allocation) and percentiles of a sorted buffer.
-enum Sorting {
-    /// Sorts `p[0..<n]` ascending: quicksort with median-of-three pivots, insertion sort below
-    /// 16 elements. NaN must not occur.
-    static func sort(_ p: UnsafeMutablePointer<Double>, _ n: Int) {
-        var lo = 0, hi = n - 1
-        // Recurse on the smaller part, loop on the larger: O(log n) stack.
-        while hi - lo >= 16 {
-            let mid = lo + (hi - lo) / 2
-            if p[mid] < p[lo] { p.swapAt(mid, lo) }
-            if p[hi] < p[lo] { p.swapAt(hi, lo) }
-            if p[hi] < p[mid] { p.swapAt(hi, mid) }
-            let pivot = p[mid]
-            var i = lo, j = hi
-            while i <= j {
-                while p[i] < pivot { i += 1 }
-                while pivot < p[j] { j -= 1 }
-                if i <= j { p.swapAt(i, j); i += 1; j -= 1 }
-            }
-            if j - lo < hi - i { sort(p + lo, j - lo + 1); lo = i }
-            else { sort(p + i, hi - i + 1); hi = j }
-        }
-        if hi > lo {
-            for i in (lo + 1)...hi {
-                let v = p[i]
-                var j = i - 1
-                while j >= lo && p[j] > v { p[j + 1] = p[j]; j -= 1 }
-                p[j + 1] = v
-            }
-        }
-    }
-
-    /// numpy's default (linear) percentile of sorted `p[0..<n]`: fractional index (n − 1) q.
-    @inline(__always)
-    static func percentileSorted(_ p: UnsafePointer<Double>, _ n: Int, _ q: Double) -> Double {
-        let h = Double(n - 1) * q
-        let i = Int(h)
-        let f = h - Double(i)
-        if i + 1 >= n { return p[n - 1] }
-        return p[i] + f * (p[i + 1] - p[i])
     }
 }
 
@@ -495,6 +459,76 @@ enum Selection {
         let v75 = p[k75]
         let q75 = k75 + 1 < n ? interpolate(v75, minimum(p, k75 + 1, n), h75 - Double(k75)) : v75
         return (q25, median, q75)
+    }
+
+    /// Buckets used by `quartilesBucketed` for n values.
+    static func bucketCount(_ n: Int) -> Int { max(8, n / 2) }
+    /// Int scratch needed by `quartilesBucketed` for n values.
+    static func bucketIntCount(_ n: Int) -> Int { n + 6 * bucketCount(n) + 1 }
+
+    /// The same quartiles as `quartiles`, from `x[0..<n]` (not modified) whose minimum and
+    /// maximum are `lo` and `hi`: the values are spread into n/2 equal-width buckets by value
+    /// (a counting sort by bucket, branch-free), and only the buckets holding the six order
+    /// statistics needed are sorted (branch-free rank sort). When one of those buckets holds
+    /// more than 32 values (a concentrated window, e.g. flat with one spike) it falls back to
+    /// `quartiles`. Scratch: `t` and `work` n values each, `ints` `bucketIntCount(n)`.
+    static func quartilesBucketed(_ x: UnsafePointer<Double>, _ n: Int, lo: Double, hi: Double,
+                                  t: UnsafeMutablePointer<Double>, work: UnsafeMutablePointer<Double>,
+                                  ints: UnsafeMutablePointer<Int>) -> (q25: Double, median: Double, q75: Double) {
+        if !(hi > lo) { return (lo, lo, lo) }
+        let buckets = bucketCount(n)
+        let scale = Double(buckets) / (hi - lo)
+        func fallback() -> (q25: Double, median: Double, q75: Double) {
+            work.update(from: x, count: n)
+            return quartiles(work, t, n)
+        }
+        guard scale.isFinite else { return fallback() }
+        // Four interleaved histograms and cursor sets (value i uses set i mod 4): in smooth
+        // signals neighbours share a bucket, and one counter per bucket would make every
+        // increment wait for the previous one through memory.
+        let ids = ints, cnt = ints + n, start = cnt + 4 * buckets, flag = start + (buckets + 1)
+        for j in 0..<(4 * buckets) { cnt[j] = 0 }
+        for i in 0..<n {
+            let v = (x[i] - lo) * scale                  // in [0, buckets]; NaN input: last bucket
+            let b = v < Double(buckets) ? Int(v) : buckets - 1
+            ids[i] = b
+            cnt[(i & 3) &* buckets &+ b] &+= 1
+        }
+        start[0] = 0
+        for b in 0..<buckets {
+            var offset = start[b]
+            for lane in 0..<4 {
+                let j = lane &* buckets &+ b
+                let c = cnt[j]
+                cnt[j] = offset                          // now the lane's write cursor
+                offset &+= c
+            }
+            start[b + 1] = offset
+            flag[b] = 0
+        }
+        for i in 0..<n {
+            let j = (i & 3) &* buckets &+ ids[i]
+            t[cnt[j]] = x[i]
+            cnt[j] &+= 1
+        }
+        // Sort the bucket holding rank r (once); false when it is too big.
+        @inline(__always) func ensure(_ r: Int) -> Bool {
+            var a = 0, z = buckets            // largest b with start[b] ≤ r
+            while z - a > 1 { let m = (a + z) >> 1; if start[m] <= r { a = m } else { z = m } }
+            if flag[a] < 0 { return true }
+            let s = start[a], e = start[a + 1]
+            if e - s > 32 { return false }
+            if e - s > 1 { rankSort(t, work, s, e - 1) }
+            flag[a] = -1
+            return true
+        }
+        let h = Double(n - 1)
+        let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
+        let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
+        @inline(__always) func ensurePair(_ k: Int) -> Bool { ensure(k) && (k + 1 >= n || ensure(k + 1)) }
+        if !(ensurePair(k25) && ensurePair(k50) && ensurePair(k75)) { return fallback() }
+        @inline(__always) func at(_ k: Int, _ f: Double) -> Double { k + 1 < n ? interpolate(t[k], t[k + 1], f) : t[k] }
+        return (at(k25, h25 - Double(k25)), at(k50, h50 - Double(k50)), at(k75, h75 - Double(k75)))
     }
 
     @inline(__always)
