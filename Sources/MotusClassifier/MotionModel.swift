@@ -157,6 +157,11 @@ public struct MotionModel: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .badModel(path: path, found: "no readable file", expected: "a model file (JSON)")
         }
+        return try decode(data, source: path)
+    }
+
+    /// Decodes and checks a model from JSON bytes; `source` names it in errors.
+    public static func decode(_ data: Data, source path: String) throws(ClassifierError) -> MotionModel {
         let model: MotionModel
         do {
             model = try JSONDecoder().decode(MotionModel.self, from: data)

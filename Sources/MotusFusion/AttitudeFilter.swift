@@ -416,3 +416,33 @@ public struct AttitudeFilter: Sendable {
         return Quaternion(w: 0, x: 1, y: 0, z: 0)
     }
 }
+
+
+extension AttitudeFilter.Settings {
+    enum CodingKeys: String, CodingKey {
+        case gravityMagnitude, accelerationTimeConstant, motionTimeConstant, motionThreshold, quietThreshold, quietTimeConstant, motionWindow, startupTime, restBiasEstimation, restRotationThreshold, restAccelerationThreshold, restMinimumDuration, biasTimeConstant, maximumBias, maximumTimeStep
+    }
+
+    /// Decodes settings, taking the default for any field the data lack, so files written
+    /// before a setting existed (model files, for one) still read, with the behaviour they had.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = AttitudeFilter.Settings()
+        self = d
+        gravityMagnitude = try c.decodeIfPresent(Double.self, forKey: .gravityMagnitude) ?? d.gravityMagnitude
+        accelerationTimeConstant = try c.decodeIfPresent(Double.self, forKey: .accelerationTimeConstant) ?? d.accelerationTimeConstant
+        motionTimeConstant = try c.decodeIfPresent(Double.self, forKey: .motionTimeConstant) ?? d.motionTimeConstant
+        motionThreshold = try c.decodeIfPresent(Double.self, forKey: .motionThreshold) ?? d.motionThreshold
+        quietThreshold = try c.decodeIfPresent(Double.self, forKey: .quietThreshold) ?? d.quietThreshold
+        quietTimeConstant = try c.decodeIfPresent(Double.self, forKey: .quietTimeConstant) ?? d.quietTimeConstant
+        motionWindow = try c.decodeIfPresent(Double.self, forKey: .motionWindow) ?? d.motionWindow
+        startupTime = try c.decodeIfPresent(Double.self, forKey: .startupTime) ?? d.startupTime
+        restBiasEstimation = try c.decodeIfPresent(Bool.self, forKey: .restBiasEstimation) ?? d.restBiasEstimation
+        restRotationThreshold = try c.decodeIfPresent(Double.self, forKey: .restRotationThreshold) ?? d.restRotationThreshold
+        restAccelerationThreshold = try c.decodeIfPresent(Double.self, forKey: .restAccelerationThreshold) ?? d.restAccelerationThreshold
+        restMinimumDuration = try c.decodeIfPresent(Double.self, forKey: .restMinimumDuration) ?? d.restMinimumDuration
+        biasTimeConstant = try c.decodeIfPresent(Double.self, forKey: .biasTimeConstant) ?? d.biasTimeConstant
+        maximumBias = try c.decodeIfPresent(Double.self, forKey: .maximumBias) ?? d.maximumBias
+        maximumTimeStep = try c.decodeIfPresent(Double.self, forKey: .maximumTimeStep) ?? d.maximumTimeStep
+    }
+}

@@ -106,3 +106,55 @@ enum CLI {
         }
     }
 }
+
+@Suite(.serialized) struct ClassifierCLITests {
+    @Test func embeddedDefaultModelIsTheShippedFile() throws {
+        let swift = try String(contentsOfFile: CLI.root + "/Sources/motus/DefaultModelData.swift", encoding: .utf8)
+        let json = try String(contentsOfFile: CLI.root + "/models/moving-still.json", encoding: .utf8)
+        #expect(swift.contains(json), "run models/embed.sh after retraining")
+    }
+
+    @Test func classifiesTheBundledPhoneRecordingWithTheDefaultModel() throws {
+        let r = try CLI.run(["classify", "datasets/iphone-belt-stand-then-walk.motus", "--segments", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let runs = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
+        // Standing still through the balance test (from 12 s to 70 s), walking at the end.
+        let t0 = 1623964473.656
+        let still = runs.filter { ($0["label"] as! String) == "still" }.map { ($0["end"] as! Double) - ($0["start"] as! Double) }.reduce(0, +)
+        #expect(still > 40, "less than 40 s still: \(runs)")
+        let last = runs.last!
+        #expect(last["label"] as? String == "moving" && (last["end"] as! Double) - t0 > 110)
+    }
+
+    @Test func csvRowsHaveStartEndLabelProbability() throws {
+        let r = try CLI.run(["classify", "datasets/lowback-straight-walk.motus"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "start_s,end_s,label,probability")
+        for l in lines.dropFirst() {
+            let f = l.split(separator: ",")
+            #expect(f.count == 4 && ["moving", "still"].contains(String(f[2])) && Double(f[3])! >= 0.5)
+        }
+    }
+
+    @Test func corruptModelIsAOneLineError() throws {
+        let bad = CLI.temp("model.json", "{\"format\": \"motus-model\", \"version\": 1, \"classes\": [\"a\"")
+        let r = try CLI.run(["classify", "datasets/lowback-straight-walk.motus", "--model", bad])
+        #expect(r.status == 1)
+        #expect(r.stderr == "motus: \(bad): found text that is not complete JSON, expected a model file written by `motus train`\n")
+        let newer = CLI.temp("model.json", try String(contentsOfFile: CLI.root + "/models/moving-still.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7"))
+        let r2 = try CLI.run(["classify", "datasets/lowback-straight-walk.motus", "--model", newer])
+        #expect(r2.stderr == "motus: \(newer): found version 7, expected version 1…1 (a newer Motus wrote it?)\n")
+    }
+
+    @Test func trainEvaluateRoundTripOnTheBundledSample() throws {
+        // Two lower-back recordings with reference walking bouts: train on one, evaluate on both.
+        let out = NSTemporaryDirectory() + "motus-model-\(UUID().uuidString).json"
+        let t = try CLI.run(["train", "datasets/lowback-daily-activities.motus", "--map", "walking=walk", "--map", "other=still",
+                             "--out", out])
+        // The sample has no "still" label: a model needs two classes, and says so.
+        #expect(t.status == 1)
+        #expect(t.stderr.contains("training needs windows of at least two classes"))
+    }
+}
