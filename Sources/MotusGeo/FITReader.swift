@@ -253,7 +253,7 @@ private struct Decoder {
     mutating func dataMessage(local: Int, at start: Int, header: Int, end: Int, compressedTime: UInt32?) throws(InputError) -> Int {
         let d = defs[local]
         guard d.defined else {
-            throw fail(.badValue, "a data message for local type \(local) at byte \(header)", "a definition message for local type \(local) before it")
+            throw fail(.badValue, "byte \(header): data, local type \(local)", "a definition message for local type \(local) before it")
         }
         guard start + d.size <= end else {
             throw fail(.truncated, "end of data at byte \(end)", "\(d.size) bytes of a message (global \(d.global)) from byte \(start)")

@@ -18,7 +18,7 @@ public enum GPXReader {
     }
 }
 
-/// Reads Garmin Training Center XML (TCX): `TrackActivity[@Sport]/Lap/Track/Trackpoint` with
+/// Reads Garmin Training Center XML (TCX): `Activity[@Sport]/Lap/Track/Trackpoint` with
 /// `Time`, `Position`, `AltitudeMeters`, `DistanceMeters`, `HeartRateBpm/Value`, `Cadence`
 /// and the `TPX` extension's `Speed`/`Watts`/`RunCadence`. Lap totals (time, distance,
 /// calories, maximum speed) become the track's `deviceSummary`.
@@ -58,7 +58,7 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
         p.delegate = d
         let ok = p.parse()
         if let e = d.error { throw e }
-        if !ok {
+        if !ok || p.parserError != nil {
             let msg = p.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
             throw InputError(.badValue, at: SourceLocation(file: file, line: max(1, p.lineNumber), column: max(1, p.columnNumber)),
                              found: "malformed XML (\(msg))", expected: kind == .gpx ? "well-formed GPX" : "well-formed TCX")
@@ -104,7 +104,7 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
             resetPoint(); inPoint = true
         case (.tcx, "Track"):
             track.startSegment()
-        case (.tcx, "TrackActivity"):
+        case (.tcx, "Activity"):
             if track.sport == nil, let s = attributes["Sport"] { track.sport = s == "Biking" ? "cycling" : s.lowercased() }
         case (.tcx, "Lap"):
             laps += 1
@@ -115,6 +115,14 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+    // Linux's XMLParser reports errors here and may still return true from parse().
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard error == nil else { return }
+        error = InputError(.badValue, at: SourceLocation(file: file, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)),
+                           found: "malformed XML (\((parseError as NSError).code))", expected: kind == .gpx ? "well-formed GPX" : "well-formed TCX")
+        parser.abortParsing()
+    }
 
     func parser(_ parser: XMLParser, foundComment comment: String) {
         // BRouter: "track-length = 166831 filtered ascend = 1991 plain-ascend = -213 ..."
