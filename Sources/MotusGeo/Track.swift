@@ -37,6 +37,9 @@ public struct Track: Sendable, Equatable {
     public var creator: String?
     /// Where it came from.
     public var source: String = ""
+    /// When an accelerometer recorded with the track says the device was still (s, on the
+    /// track's clock); the ride auto-pause counts these as stopped.
+    public var stillIntervals: [ClosedRange<Double>] = []
 
     public init() {}
 
@@ -104,6 +107,9 @@ public struct Track: Sendable, Equatable {
         for i in 0..<loc.count {
             append(time: loc.times[i], latitude: loc.value(i, 0), longitude: loc.value(i, 1), elevation: loc.value(i, 2),
                    speed: loc.value(i, 3), horizontalAccuracy: loc.value(i, 5))
+        }
+        if let acc = r.stream(.acceleration) {
+            stillIntervals = StillnessDetector().stillIntervals(acceleration: acc)
         }
         if let p = r.stream(.pressure), !p.isEmpty {
             elevations = BarometricAltitude.elevations(pressure: p, at: times, gpsAltitudes: elevations)

@@ -149,12 +149,13 @@ public struct TrackSummary: Sendable {
         elapsedTimeSeconds = (t.times.last { !$0.isNaN } ?? t0) - t0
 
         var still = [Bool](repeating: false, count: n)
-        if !s.stillIntervals.isEmpty {
+        let stillIntervals = (s.stillIntervals + t.stillIntervals).sorted { $0.lowerBound < $1.lowerBound }
+        if !stillIntervals.isEmpty {
             var k = 0
             for i in 0..<n {
                 let tt = t.times[i]
-                while k < s.stillIntervals.count && s.stillIntervals[k].upperBound < tt { k += 1 }
-                if k < s.stillIntervals.count && s.stillIntervals[k].contains(tt) { still[i] = true }
+                while k < stillIntervals.count && stillIntervals[k].upperBound < tt { k += 1 }
+                if k < stillIntervals.count && stillIntervals[k].contains(tt) { still[i] = true }
             }
         }
 

@@ -220,3 +220,34 @@ import MotusIO
         #expect(w == 900 && h == 420)
     }
 }
+
+@Suite struct RecordingTrackTests {
+    /// A native recording with location, pressure and accelerometer: the barometer gives the
+    /// elevation (offset to GPS), and the accelerometer's still minute counts as stopped even
+    /// though the GPS speed says 2 m/s.
+    @Test func recordingWithBarometerAndIMU() {
+        var rng = TrackData.Rng(state: 9)
+        var loc = SensorStream(kind: .location), baro = SensorStream(kind: .pressure), acc = SensorStream(kind: .acceleration)
+        var lat = 45.0
+        for i in 0..<300 {
+            let t = Double(i)
+            lat += 4.0 / 111_000
+            let climb = t * 0.1   // 30 m over 5 minutes
+            loc.append(time: t, [lat, 7, 200 + climb + rng.gaussian() * 8, i >= 100 && i < 160 ? 2 : 4, .nan, 5, .nan])
+            baro.append(time: t, [101_325 * Math.pow(1 - 2.25577e-5 * climb, 5.25588)])
+            for k in 0..<10 {
+                let still = i >= 100 && i < 160
+                acc.append(time: t + Double(k) / 10, Vector3(0, 0, 9.81 + (still ? 0.005 : 1.5) * rng.gaussian()))
+            }
+        }
+        let r = Recording(streams: [loc, baro, acc])
+        let t = Track(recording: r)
+        #expect(t.count == 300)
+        // Barometric: smooth, and offset to the GPS median (~200 m at the start).
+        #expect(abs(t.elevations[0] - 200) < 3 && abs(t.elevations[299] - t.elevations[0] - 29.9) < 0.1)
+        #expect(abs(ElevationGain.compute(t.elevations, rule: .raw).gainMeters - 29.9) < 0.1)
+        #expect(!t.stillIntervals.isEmpty)
+        let s = TrackSummary(track: t, settings: TrackSettings(activity: .ride))
+        #expect(s.movingTimeSeconds < 245 && s.movingTimeSeconds > 230)
+    }
+}
