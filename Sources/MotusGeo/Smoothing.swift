@@ -16,8 +16,13 @@ public struct OutlierFilter: Sendable {
     }
 
     /// For each point: true when it has a position and is accepted.
-    public func accepted(_ t: Track) -> [Bool] {
+    public func accepted(_ t: Track) -> [Bool] { acceptedWithSteps(t).accepted }
+
+    /// Accepted flags, and for each accepted fix the geodesic distance (m) from the previous
+    /// accepted fix (0 for the first and for the others), computed once for both uses.
+    public func acceptedWithSteps(_ t: Track) -> (accepted: [Bool], steps: [Double]) {
         var ok = [Bool](repeating: false, count: t.count)
+        var steps = [Double](repeating: 0, count: t.count)
         var last = -1, rejectedRun = 0
         for i in 0..<t.count {
             let lat = t.latitudes[i], lon = t.longitudes[i]
@@ -29,10 +34,13 @@ public struct OutlierFilter: Sendable {
                 let d = Geodesic.distance(t.latitudes[last], t.longitudes[last], lat, lon)
                 // Without usable times (routes), only accuracy applies.
                 if dt.isFinite && d > maxSpeedMetersPerSecond * max(dt, 1) { rejectedRun += 1; continue }
+                steps[i] = d
+            } else if last >= 0 {
+                steps[i] = Geodesic.distance(t.latitudes[last], t.longitudes[last], lat, lon)
             }
             ok[i] = true; last = i; rejectedRun = 0
         }
-        return ok
+        return (ok, steps)
     }
 }
 

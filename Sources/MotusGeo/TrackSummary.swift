@@ -135,7 +135,7 @@ public struct TrackSummary: Sendable {
         points = t.count
         device = t.deviceSummary
         let n = t.count
-        let accepted = s.outliers.accepted(t)
+        let (accepted, acceptedSteps) = s.outliers.acceptedWithSteps(t)
         rejectedFixes = zip(accepted, t.latitudes).filter { !$0.0 && !$0.1.isNaN }.count
         // Speed: the device's where it has one, else the Kalman-smoothed estimate.
         let hasDeviceSpeed = t.speeds.contains { !$0.isNaN }
@@ -163,22 +163,13 @@ public struct TrackSummary: Sendable {
         var mov = [Bool](repeating: false, count: n)
         var dist = 0.0, path = 0.0, movingTime = 0.0
         var isMoving = false
-        var lastFix = -1
         var events: [PauseEvent] = []
         var steps = 0.0, stepTime = 0.0, cadSum = 0.0, cadTime = 0.0
         var hrSum = 0.0, hrTime = 0.0, pwSum = 0.0, pwTime = 0.0
         var energyJoulesOrKcal = 0.0
-        let segmentStart = Set(t.segmentStarts)
         // Elevation profile needs the distance first, so energy uses a first-pass grade below.
-        var stepDistances = [Double](repeating: 0, count: n)
-        for i in 0..<n {
-            if accepted[i] {
-                if lastFix >= 0 && !segmentStart.contains(i) {
-                    stepDistances[i] = Geodesic.distance(t.latitudes[lastFix], t.longitudes[lastFix], t.latitudes[i], t.longitudes[i])
-                }
-                lastFix = i
-            }
-        }
+        var stepDistances = acceptedSteps
+        for i in t.segmentStarts where i < n { stepDistances[i] = 0 }   // segments are not joined
         for i in 0..<n {
             let v = speed[i]
             let wasMoving = isMoving

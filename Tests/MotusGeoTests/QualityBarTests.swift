@@ -94,3 +94,15 @@ import MotusIO
         #expect(s.splits.count == 9)
     }
 }
+
+@Suite struct XMLSessionTests {
+    /// GPX and TCX runs have no device speed: the Kalman speed drives the auto-pause.
+    @Test(.enabled(if: TrackData.available), arguments: ["togeojson/run.gpx", "tcxparser/test.tcx", "togeojson/apple_watch_route.gpx"])
+    func runsWithoutDeviceSpeed(file: String) throws {
+        let t = try TrackLoader.load(path: TrackData.path(file))
+        let s = TrackSummary(track: t, settings: TrackSettings(activity: .run))
+        print("\(file): distance \(fmt(s.distanceMeters, 0)) m (path \(fmt(s.pathLengthMeters, 0)) m), moving \(fmt(s.movingTimeSeconds, 0)) s of \(fmt(s.elapsedTimeSeconds, 0)) s")
+        #expect(s.distanceMeters > 0.9 * s.pathLengthMeters)
+        #expect(s.movingTimeSeconds > 0.5 * s.elapsedTimeSeconds)
+    }
+}
