@@ -39,11 +39,15 @@ public enum FITReader {
     /// FIT's CRC-16 (reflected polynomial 0xA001, initial value 0) over `bytes`.
     public static func crc16(_ bytes: UnsafeBufferPointer<UInt8>, from: Int = 0, to: Int? = nil, seed: UInt16 = 0) -> UInt16 {
         var crc = seed
-        let end = to ?? bytes.count
-        var i = from
-        while i < end {
-            crc = (crc >> 8) ^ crcTable[Int((crc ^ UInt16(bytes[i])) & 0xFF)]
-            i += 1
+        let end = min(to ?? bytes.count, bytes.count)
+        guard from < end, let base = bytes.baseAddress else { return crc }
+        crcTable.withUnsafeBufferPointer { table in
+            let tb = table.baseAddress!
+            var i = from
+            while i < end {
+                crc = (crc >> 8) ^ tb[Int((crc ^ UInt16(base[i])) & 0xFF)]
+                i += 1
+            }
         }
         return crc
     }
@@ -251,31 +255,36 @@ private struct Decoder {
     }
 
     mutating func dataMessage(local: Int, at start: Int, header: Int, end: Int, compressedTime: UInt32?) throws(InputError) -> Int {
-        let d = defs[local]
-        guard d.defined else {
+        guard defs[local].defined else {
             throw fail(.badValue, "byte \(header): data, local type \(local)", "a definition message for local type \(local) before it")
         }
-        guard start + d.size <= end else {
-            throw fail(.truncated, "end of data at byte \(end)", "\(d.size) bytes of a message (global \(d.global)) from byte \(start)")
+        let size = defs[local].size, global = defs[local].global, big = defs[local].bigEndian
+        guard start + size <= end else {
+            throw fail(.truncated, "end of data at byte \(end)", "\(size) bytes of a message (global \(global)) from byte \(start)")
         }
-        for k in 0..<values.count { values[k] = .nan }
+        let interesting = global == 20 || global == 18 || global == 21 || global == 0
+        if interesting { for k in 0..<values.count { values[k] = .nan } }
         var timestamp: Double = compressedTime.map { Double($0) } ?? .nan
-        for s in d.slots {
+        let nSlots = defs[local].slots.count
+        var k = 0
+        while k < nSlots {
+            let s = defs[local].slots[k]
+            k += 1
             if s.slot == .timestamp {
-                let v = raw(at: start + s.offset, size: s.size, base: s.base, big: d.bigEndian)
+                let v = raw(at: start + s.offset, size: s.size, base: s.base, big: big)
                 if !v.isNaN { timestamp = v; lastTimestamp = UInt32(v) }
-            } else {
-                values[Int(s.slot.rawValue)] = raw(at: start + s.offset, size: s.size, base: s.base, big: d.bigEndian)
+            } else if interesting {
+                values[Int(s.slot.rawValue)] = raw(at: start + s.offset, size: s.size, base: s.base, big: big)
             }
         }
-        switch d.global {
+        switch global {
         case 20: appendRecord(timestamp)
         case 18: addSession()
         case 21: addEvent(timestamp)
         case 0: manufacturer = values[Int(Slot.fManufacturer.rawValue)]; product = values[Int(Slot.fProduct.rawValue)]
         default: break
         }
-        return start + d.size
+        return start + size
     }
 
     @inline(__always) func v(_ s: Slot) -> Double { values[Int(s.rawValue)] }
