@@ -52,7 +52,7 @@ struct Route: ParsableCommand {
             let s = RouteSummary(track: track, gradeStepMeters: gradeStep)
             if let p = profile, !GeoFilesCLI.write(s.profile.csv, p) { throw CLIError("cannot write \(p)") }
             if let p = plot {
-                let name = (input.count > 60 ? "polyline" : (input as NSString).lastPathComponent)
+                let name = FileManager.default.fileExists(atPath: input) ? (input as NSString).lastPathComponent : "polyline"
                 if !GeoFilesCLI.write(ProfilePlot.svg(s.profile, title: "\(name): elevation and grade"), p) { throw CLIError("cannot write \(p)") }
             }
             switch format {
