@@ -1,0 +1,94 @@
+import MotusCore
+
+/// Elevation and grade against distance, at a fixed distance step.
+///
+/// The elevation at each mark (0, step, 2·step, …, the end) is interpolated linearly on the
+/// cumulative distance; the grade of a bin is (e(end) − e(start)) / its length. Points without
+/// elevation are skipped; bins past the last elevation are left out.
+public struct ElevationProfile: Sendable, Equatable, Codable {
+    public struct Point: Sendable, Equatable, Codable {
+        public var distanceMeters: Double
+        public var elevationMeters: Double
+        /// Grade (%) of the bin that starts here; NaN for the last point.
+        public var gradePercent: Double
+    }
+    public var stepMeters: Double
+    public var points: [Point]
+
+    /// `cumulativeDistances` non-decreasing (m); `elevations` (m, NaN = absent), same count.
+    public init(cumulativeDistances d: [Double], elevations e: [Double], stepMeters: Double = 100) {
+        self.stepMeters = stepMeters
+        points = []
+        var xs: [Double] = [], ys: [Double] = []
+        for i in d.indices where !e[i].isNaN && !d[i].isNaN { xs.append(d[i]); ys.append(e[i]) }
+        guard let lastD = xs.last, xs.count >= 2, stepMeters > 0 else { return }
+        var marks: [Double] = []
+        var m = 0.0
+        while m < lastD { marks.append(m); m += stepMeters }
+        marks.append(lastD)
+        var j = 0
+        var elev: [Double] = []
+        for mk in marks {
+            while j + 1 < xs.count && xs[j + 1] < mk { j += 1 }
+            if mk <= xs[0] { elev.append(ys[0]); continue }
+            if j + 1 >= xs.count { elev.append(ys[xs.count - 1]); continue }
+            let span = xs[j + 1] - xs[j]
+            elev.append(span > 0 ? ys[j] + (ys[j + 1] - ys[j]) * (mk - xs[j]) / span : ys[j + 1])
+        }
+        for k in marks.indices {
+            let g = k + 1 < marks.count && marks[k + 1] > marks[k] ? (elev[k + 1] - elev[k]) / (marks[k + 1] - marks[k]) * 100 : .nan
+            points.append(Point(distanceMeters: marks[k], elevationMeters: elev[k], gradePercent: g))
+        }
+    }
+
+    /// Steepest bin (%), only bins at least half a step long; NaN when none.
+    public var maxGradePercent: Double {
+        var best = -Double.infinity
+        for k in points.indices.dropLast() where points[k + 1].distanceMeters - points[k].distanceMeters >= stepMeters / 2 {
+            best = max(best, points[k].gradePercent)
+        }
+        return best.isFinite ? best : .nan
+    }
+
+    /// Steepest descent bin (%, negative).
+    public var minGradePercent: Double {
+        var best = Double.infinity
+        for k in points.indices.dropLast() where points[k + 1].distanceMeters - points[k].distanceMeters >= stepMeters / 2 {
+            best = min(best, points[k].gradePercent)
+        }
+        return best.isFinite ? best : .nan
+    }
+
+    /// The grade (%) at distance `d` (the bin holding it); 0 outside the profile.
+    public func grade(atDistance d: Double) -> Double {
+        guard points.count >= 2, stepMeters > 0 else { return 0 }
+        let k = min(points.count - 2, max(0, Int(d / stepMeters)))
+        let g = points[k].gradePercent
+        return g.isNaN ? 0 : g
+    }
+
+    /// CSV: `distance_m,elevation_m,grade_percent`.
+    public var csv: String {
+        var s = "distance_m,elevation_m,grade_percent\n"
+        for p in points {
+            s += "\(fmt(p.distanceMeters, 1)),\(fmt(p.elevationMeters, 2)),\(p.gradePercent.isNaN ? "" : fmt(p.gradePercent, 2))\n"
+        }
+        return s
+    }
+}
+
+/// Fixed-point formatting without Foundation.
+func fmt(_ v: Double, _ digits: Int) -> String {
+    guard v.isFinite else { return v.isNaN ? "nan" : (v > 0 ? "inf" : "-inf") }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let r = (abs(v) * scale).rounded()
+    let neg = v < 0 && r != 0
+    var intPart = String(UInt64(r / scale))
+    if digits > 0 {
+        var frac = String(UInt64(r.truncatingRemainder(dividingBy: scale)))
+        while frac.count < digits { frac = "0" + frac }
+        intPart += "." + frac
+    }
+    return (neg ? "-" : "") + intPart
+}

@@ -1,1 +1,0 @@
-// MotusGeo: see its issue

@@ -1,0 +1,141 @@
+import MotusCore
+
+/// A GPS track or a planned route, as read from FIT, GPX, TCX, an encoded polyline or a
+/// native recording: one column per quantity, one row per point, SI units.
+///
+/// Absent values are NaN (a route has no times; a point may have no fix, no elevation, …).
+/// `times` are Unix seconds (UTC) when the source has real times.
+public struct Track: Sendable, Equatable {
+    /// Unix time in seconds; NaN for routes without times.
+    public var times: [Double] = []
+    /// Degrees, WGS84; NaN when the point has no position.
+    public var latitudes: [Double] = []
+    public var longitudes: [Double] = []
+    /// Metres above mean sea level (the device's altitude: barometric on most bike computers).
+    public var elevations: [Double] = []
+    /// The device's speed (m/s), e.g. from GPS Doppler or a wheel sensor.
+    public var speeds: [Double] = []
+    /// The device's cumulative distance (m).
+    public var distances: [Double] = []
+    /// Beats per minute.
+    public var heartRates: [Double] = []
+    /// Revolutions per minute on a bike; for running the FIT/TCX value (strides per minute, one foot).
+    public var cadences: [Double] = []
+    /// Watts.
+    public var powers: [Double] = []
+    /// Horizontal accuracy (m) when the source reports it.
+    public var horizontalAccuracies: [Double] = []
+    /// Indices where a new segment starts (GPX `<trkseg>`); always contains 0 when non-empty.
+    public var segmentStarts: [Int] = []
+    /// Timer events the device wrote (FIT `event` timer start/stop).
+    public var timerEvents: [TimerEvent] = []
+    /// What the device itself reported for the session, when the file says.
+    public var deviceSummary: DeviceSummary = DeviceSummary()
+    /// "cycling", "running", … when the file says.
+    public var sport: String?
+    /// Device or creator name when the file says.
+    public var creator: String?
+    /// Where it came from.
+    public var source: String = ""
+    /// When an accelerometer recorded with the track says the device was still (s, on the
+    /// track's clock); the ride auto-pause counts these as stopped.
+    public var stillIntervals: [ClosedRange<Double>] = []
+
+    public init() {}
+
+    public var count: Int { times.count }
+    public var isEmpty: Bool { times.isEmpty }
+
+    public mutating func reserveCapacity(_ n: Int) {
+        times.reserveCapacity(n); latitudes.reserveCapacity(n); longitudes.reserveCapacity(n)
+        elevations.reserveCapacity(n); speeds.reserveCapacity(n); distances.reserveCapacity(n)
+        heartRates.reserveCapacity(n); cadences.reserveCapacity(n); powers.reserveCapacity(n)
+        horizontalAccuracies.reserveCapacity(n)
+    }
+
+    /// Appends one point; pass NaN for what is absent.
+    @inlinable
+    public mutating func append(time: Double, latitude: Double, longitude: Double, elevation: Double = .nan,
+                                speed: Double = .nan, distance: Double = .nan, heartRate: Double = .nan,
+                                cadence: Double = .nan, power: Double = .nan, horizontalAccuracy: Double = .nan) {
+        if times.isEmpty && segmentStarts.isEmpty { segmentStarts.append(0) }
+        times.append(time); latitudes.append(latitude); longitudes.append(longitude)
+        elevations.append(elevation); speeds.append(speed); distances.append(distance)
+        heartRates.append(heartRate); cadences.append(cadence); powers.append(power)
+        horizontalAccuracies.append(horizontalAccuracy)
+    }
+
+    /// Marks that the next appended point starts a new segment.
+    public mutating func startSegment() {
+        if !times.isEmpty, segmentStarts.last != times.count { segmentStarts.append(times.count) }
+    }
+
+    /// True when any point has a real time.
+    public var hasTimes: Bool { times.contains { !$0.isNaN } }
+    public var hasElevation: Bool { elevations.contains { !$0.isNaN } }
+    public var hasPower: Bool { powers.contains { !$0.isNaN } }
+
+    /// The location stream of a recording (times rebased to the first point), with the
+    /// device's altitude, speed and horizontal accuracy; points without a position are left out.
+    public func locationStream(timeOrigin: Double? = nil) -> SensorStream {
+        let t0 = timeOrigin ?? (times.first { !$0.isNaN } ?? 0)
+        var s = SensorStream(kind: .location)
+        s.reserveCapacity(count)
+        for i in 0..<count where !latitudes[i].isNaN && !longitudes[i].isNaN {
+            let t = times[i].isNaN ? Double(i) : times[i] - t0
+            s.append(time: t, [latitudes[i], longitudes[i], elevations[i], speeds[i], .nan, horizontalAccuracies[i], .nan])
+        }
+        return s
+    }
+
+    /// A recording holding the location stream, for code that works on recordings.
+    public var recording: Recording {
+        var m = RecordingMetadata(device: creator, source: source)
+        if let t = times.first(where: { !$0.isNaN }) { m.extra["start_unix_s"] = "\(t)" }
+        if let s = sport { m.extra["sport"] = s }
+        return Recording(metadata: m, streams: [locationStream()])
+    }
+
+    /// A track from a recording's location stream (times as they are), with the altitude from
+    /// a pressure stream preferred when the recording has one (see `BarometricAltitude`).
+    public init(recording r: Recording, source: String = "") {
+        self.init()
+        self.source = source
+        creator = r.metadata.device
+        guard let loc = r.stream(.location) else { return }
+        reserveCapacity(loc.count)
+        for i in 0..<loc.count {
+            append(time: loc.times[i], latitude: loc.value(i, 0), longitude: loc.value(i, 1), elevation: loc.value(i, 2),
+                   speed: loc.value(i, 3), horizontalAccuracy: loc.value(i, 5))
+        }
+        if let acc = r.stream(.acceleration) {
+            stillIntervals = StillnessDetector().stillIntervals(acceleration: acc)
+        }
+        if let p = r.stream(.pressure), !p.isEmpty {
+            elevations = BarometricAltitude.elevations(pressure: p, at: times, gpsAltitudes: elevations)
+        }
+    }
+}
+
+/// A timer start or stop written by the device (auto-pause, the stop button).
+public struct TimerEvent: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case start, stop }
+    /// Unix seconds.
+    public var time: Double
+    public var kind: Kind
+    public init(time: Double, kind: Kind) { self.time = time; self.kind = kind }
+}
+
+/// The totals a device wrote for the session (FIT `session`, TCX laps, BRouter's comment);
+/// nil when the file does not say. Used as references to compare Motus's figures against.
+public struct DeviceSummary: Sendable, Equatable, Codable {
+    public var distanceMeters: Double?
+    public var ascentMeters: Double?
+    public var descentMeters: Double?
+    public var elapsedSeconds: Double?
+    public var timerSeconds: Double?
+    public var averageSpeedMetersPerSecond: Double?
+    public var maxSpeedMetersPerSecond: Double?
+    public var calories: Double?
+    public init() {}
+}

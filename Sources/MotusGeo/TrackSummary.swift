@@ -1,0 +1,282 @@
+import MotusCore
+
+/// What kind of session: sets the auto-pause thresholds, plausibility limits and energy model.
+public enum TrackActivity: String, Sendable, Codable, CaseIterable {
+    case ride, run, walk
+
+    /// From a file's sport name ("cycling", "running", …); nil when unknown.
+    public init?(sport: String?) {
+        switch sport {
+        case "cycling": self = .ride
+        case "running": self = .run
+        case "walking", "hiking": self = .walk
+        default: return nil
+        }
+    }
+}
+
+/// Settings of the ride/run analysis. Speeds in m/s, times in s, distances in m.
+public struct TrackSettings: Sendable {
+    public var activity: TrackActivity
+    /// Auto-pause: moving → stopped when the speed falls below `stopSpeed`, stopped → moving
+    /// when it rises above `resumeSpeed` (hysteresis, so a speed hovering at one threshold
+    /// does not flicker).
+    public var stopSpeed: Double
+    public var resumeSpeed: Double
+    /// An interval between two points longer than this is a pause unless the distance covered
+    /// over it implies at least `resumeSpeed` (the device stopped recording, or lost the fix).
+    public var maxGapSeconds: Double = 30
+    public var outliers: OutlierFilter
+    public var smoother = PositionSmoother()
+    public var climbRule: ClimbRule = .standard
+    public var splitMeters: Double = 1000
+    public var gradeStepMeters: Double = 100
+    public var energy = EnergyModel()
+    /// Times (s, on the track's clock) when an accelerometer said the device was still; those
+    /// intervals count as stopped whatever the GPS speed says.
+    public var stillIntervals: [ClosedRange<Double>] = []
+
+    public init(activity: TrackActivity) {
+        self.activity = activity
+        switch activity {
+        case .ride: stopSpeed = 0.9; resumeSpeed = 1.5; outliers = OutlierFilter(maxSpeedMetersPerSecond: 35)
+        case .run: stopSpeed = 0.5; resumeSpeed = 0.9; outliers = OutlierFilter(maxSpeedMetersPerSecond: 12)
+        case .walk: stopSpeed = 0.3; resumeSpeed = 0.6; outliers = OutlierFilter(maxSpeedMetersPerSecond: 8)
+        }
+    }
+}
+
+/// A split: one `splitMeters` stretch of the session.
+public struct TrackSplit: Sendable, Equatable, Codable {
+    public var index: Int
+    /// Distance at the end of the split (m).
+    public var distanceMeters: Double
+    /// Length of this split (m): `splitMeters`, or less for the last.
+    public var lengthMeters: Double
+    public var elapsedSeconds: Double
+    public var movingSeconds: Double
+    public var paceSecondsPerKm: Double
+    public var averageSpeedMetersPerSecond: Double
+    public var elevationGainMeters: Double
+}
+
+/// An auto-pause detected by Motus.
+public struct PauseEvent: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable { case pause, resume }
+    public var kind: Kind
+    /// Seconds since the first point.
+    public var timeSeconds: Double
+    public var distanceMeters: Double
+}
+
+/// Elevation gain and loss under several rules, for the side-by-side figures.
+public struct ElevationReport: Sendable, Equatable, Codable {
+    /// Motus's figure (the settings' rule, by default the 5 m dead band).
+    public var motus: ElevationGain
+    public var raw: ElevationGain
+    public var deadBand5m: ElevationGain
+    /// BRouter's rule with a 10 m buffer.
+    public var dipBuffer10m: ElevationGain
+    public var highestMeters: Double
+    public var lowestMeters: Double
+
+    public init(elevations: [Double], rule: ClimbRule = .standard) {
+        motus = ElevationGain.compute(elevations, rule: rule)
+        raw = ElevationGain.compute(elevations, rule: .raw)
+        deadBand5m = ElevationGain.compute(elevations, rule: .deadBand(meters: 5))
+        dipBuffer10m = ElevationGain.compute(elevations, rule: .dipBuffer(meters: 10))
+        var hi = -Double.infinity, lo = Double.infinity
+        for e in elevations where !e.isNaN { hi = max(hi, e); lo = min(lo, e) }
+        highestMeters = hi.isFinite ? hi : .nan
+        lowestMeters = lo.isFinite ? lo : .nan
+    }
+}
+
+/// The summary of a recorded ride, run or walk.
+public struct TrackSummary: Sendable {
+    public var activity: TrackActivity
+    public var points: Int
+    public var rejectedFixes: Int
+    /// Distance from the positions (m): geodesic steps between accepted fixes while moving.
+    public var distanceMeters: Double
+    /// Every geodesic step between accepted fixes, stops included (m): the raw path length.
+    public var pathLengthMeters: Double
+    public var movingTimeSeconds: Double
+    public var elapsedTimeSeconds: Double
+    public var averageSpeedMetersPerSecond: Double
+    public var maxSpeedMetersPerSecond: Double
+    /// Moving time per km (s); NaN with no distance.
+    public var averagePaceSecondsPerKm: Double
+    public var elevation: ElevationReport
+    public var profile: ElevationProfile
+    /// Running steps from the cadence field (2 × strides), nil for rides or without cadence.
+    public var steps: Double?
+    /// Running cadence in steps per minute while moving, nil for rides or without cadence.
+    public var cadenceStepsPerMinute: Double?
+    /// Pedalling cadence (rpm) while moving and pedalling, nil for runs or without cadence.
+    public var cadenceRpm: Double?
+    public var averageHeartRate: Double?
+    public var averagePowerWatts: Double?
+    public var energyKcal: Double
+    public var energyMethod: EnergyModel.Method
+    public var splits: [TrackSplit]
+    public var events: [PauseEvent]
+    public var device: DeviceSummary
+    /// Cumulative distance (m) and elapsed time (s) at every point (for comparisons).
+    public var cumulativeDistances: [Double]
+    public var elapsedTimes: [Double]
+    /// Moving flag per interval ending at each point.
+    public var moving: [Bool]
+
+    /// Analyses a track. Every figure comes from the positions and elevations; the device's
+    /// own totals are only carried along in `device` for comparison.
+    public init(track t: Track, settings s: TrackSettings) {
+        activity = s.activity
+        points = t.count
+        device = t.deviceSummary
+        let n = t.count
+        let (accepted, acceptedSteps) = s.outliers.acceptedWithSteps(t)
+        rejectedFixes = zip(accepted, t.latitudes).filter { !$0.0 && !$0.1.isNaN }.count
+        // Speed: the device's where it has one, else the Kalman-smoothed estimate.
+        let hasDeviceSpeed = t.speeds.contains { !$0.isNaN }
+        var speed = t.speeds
+        if !hasDeviceSpeed || t.speeds.contains(where: { $0.isNaN }) {
+            let sm = s.smoother.smooth(t, use: accepted)
+            for i in 0..<n where speed[i].isNaN { speed[i] = sm.speeds[i] }
+        }
+        let t0 = t.times.first { !$0.isNaN } ?? 0
+        elapsedTimes = t.times.map { $0 - t0 }
+        elapsedTimeSeconds = (t.times.last { !$0.isNaN } ?? t0) - t0
+
+        var still = [Bool](repeating: false, count: n)
+        let stillIntervals = (s.stillIntervals + t.stillIntervals).sorted { $0.lowerBound < $1.lowerBound }
+        if !stillIntervals.isEmpty {
+            var k = 0
+            for i in 0..<n {
+                let tt = t.times[i]
+                while k < stillIntervals.count && stillIntervals[k].upperBound < tt { k += 1 }
+                if k < stillIntervals.count && stillIntervals[k].contains(tt) { still[i] = true }
+            }
+        }
+
+        var cum = [Double](repeating: 0, count: n)
+        var mov = [Bool](repeating: false, count: n)
+        var dist = 0.0, path = 0.0, movingTime = 0.0
+        var isMoving = false
+        var events: [PauseEvent] = []
+        var steps = 0.0, stepTime = 0.0, cadSum = 0.0, cadTime = 0.0
+        var hrSum = 0.0, hrTime = 0.0, pwSum = 0.0, pwTime = 0.0
+        var energyJoulesOrKcal = 0.0
+        // Elevation profile needs the distance first, so energy uses a first-pass grade below.
+        var stepDistances = acceptedSteps
+        for i in t.segmentStarts where i < n { stepDistances[i] = 0 }   // segments are not joined
+        for i in 0..<n {
+            let v = speed[i]
+            let wasMoving = isMoving
+            if !v.isNaN {
+                if isMoving && v < s.stopSpeed { isMoving = false } else if !isMoving && v > s.resumeSpeed { isMoving = true }
+            }
+            if still[i] { isMoving = false }
+            if i > 0 {
+                let dt = t.times[i] - t.times[i - 1]
+                var m = isMoving
+                if dt.isFinite && dt > s.maxGapSeconds {
+                    m = stepDistances[i] / dt >= s.resumeSpeed
+                }
+                if !dt.isFinite { m = true }   // a route without times: every step counts
+                path += stepDistances[i]
+                if m {
+                    dist += stepDistances[i]
+                    if dt.isFinite && dt > 0 {
+                        movingTime += dt
+                        let c = t.cadences[i]
+                        if !c.isNaN && c > 0 { cadSum += c * dt; cadTime += dt; if s.activity != .ride { steps += 2 * c / 60 * dt; stepTime += dt } }
+                        if !t.heartRates[i].isNaN { hrSum += t.heartRates[i] * dt; hrTime += dt }
+                        if !t.powers[i].isNaN { pwSum += t.powers[i] * dt; pwTime += dt }
+                    }
+                }
+                mov[i] = m
+            }
+            if i > 0 && wasMoving != isMoving && !t.times[i].isNaN {
+                events.append(PauseEvent(kind: isMoving ? .resume : .pause, timeSeconds: t.times[i] - t0, distanceMeters: dist))
+            }
+            cum[i] = dist
+        }
+        distanceMeters = dist
+        pathLengthMeters = path
+        movingTimeSeconds = movingTime
+        averageSpeedMetersPerSecond = movingTime > 0 ? dist / movingTime : .nan
+        averagePaceSecondsPerKm = dist > 0 ? movingTime / (dist / 1000) : .nan
+        // Max speed: over moving points, after a 5-point median that removes single spikes.
+        let med = medianFilter(speed, half: 2)
+        var vmax = 0.0
+        for i in 0..<n where mov[i] && !med[i].isNaN { vmax = max(vmax, med[i]) }
+        maxSpeedMetersPerSecond = vmax
+        self.events = events
+        cumulativeDistances = cum
+        moving = mov
+        elevation = ElevationReport(elevations: t.elevations, rule: s.climbRule)
+        profile = ElevationProfile(cumulativeDistances: cum, elevations: t.elevations, stepMeters: s.gradeStepMeters)
+
+        self.steps = s.activity != .ride && stepTime > 0 ? steps.rounded() : nil
+        cadenceStepsPerMinute = s.activity != .ride && cadTime > 0 ? 2 * cadSum / cadTime : nil
+        cadenceRpm = s.activity == .ride && cadTime > 0 ? cadSum / cadTime : nil
+        averageHeartRate = hrTime > 0 ? hrSum / hrTime : nil
+        averagePowerWatts = pwTime > 0 ? pwSum / pwTime : nil
+
+        // Energy, per moving interval, with the grade of the profile bin.
+        let usePower = s.activity == .ride && pwTime > 0.5 * movingTime && movingTime > 0
+        for i in 1..<max(1, n) where mov[i] {
+            let dt = t.times[i] - t.times[i - 1]
+            guard dt.isFinite, dt > 0, dt <= s.maxGapSeconds else { continue }
+            let g = profile.grade(atDistance: cum[i])
+            let v = stepDistances[i] / dt
+            switch s.activity {
+            case .ride:
+                if usePower { energyJoulesOrKcal += (t.powers[i].isNaN ? 0 : t.powers[i]) * dt }
+                else { energyJoulesOrKcal += s.energy.cyclingPower(speed: v, gradePercent: g, elevationMeters: t.elevations[i]) * dt }
+            case .run, .walk:
+                energyJoulesOrKcal += s.energy.runningKcal(speed: v, gradePercent: g, seconds: dt)
+            }
+        }
+        if s.activity == .ride {
+            energyKcal = s.energy.cyclingKcal(workJoules: energyJoulesOrKcal)
+            energyMethod = usePower ? .cyclingPower : .cyclingRoadLoad
+        } else {
+            energyKcal = energyJoulesOrKcal
+            energyMethod = .acsmRunning
+        }
+
+        // Splits by distance.
+        var splits: [TrackSplit] = []
+        if s.splitMeters > 0 && dist > 0 {
+            var nextMark = s.splitMeters
+            var startIdx = 0
+            var startTime = 0.0
+            var k = 1
+            func splitAt(_ endDistance: Double, _ endTime: Double, _ endIdx: Int) {
+                var mt = 0.0
+                if endIdx > startIdx { for j in (startIdx + 1)...endIdx where mov[j] { let dt = t.times[j] - t.times[j - 1]; if dt.isFinite { mt += dt } } }
+                let len = endDistance - Double(splits.count) * s.splitMeters
+                let gain = ElevationGain.compute(Array(t.elevations[startIdx...endIdx]), rule: s.climbRule).gainMeters
+                splits.append(TrackSplit(index: splits.count + 1, distanceMeters: endDistance, lengthMeters: len, elapsedSeconds: endTime - startTime,
+                                    movingSeconds: mt, paceSecondsPerKm: len > 0 ? mt / (len / 1000) : .nan,
+                                    averageSpeedMetersPerSecond: mt > 0 ? len / mt : .nan, elevationGainMeters: gain))
+            }
+            while k < n {
+                if cum[k] >= nextMark {
+                    let span = cum[k] - cum[k - 1]
+                    let w = span > 0 ? (nextMark - cum[k - 1]) / span : 1
+                    let tm = elapsedTimes[k - 1] + w * (elapsedTimes[k] - elapsedTimes[k - 1])
+                    splitAt(nextMark, tm.isNaN ? 0 : tm, k)
+                    startIdx = k; startTime = tm.isNaN ? 0 : tm
+                    nextMark += s.splitMeters
+                    continue
+                }
+                k += 1
+            }
+            if dist > Double(splits.count) * s.splitMeters + 1 { splitAt(dist, elapsedTimeSeconds, n - 1) }
+        }
+        self.splits = splits
+    }
+}

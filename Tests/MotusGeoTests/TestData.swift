@@ -1,0 +1,48 @@
+import Testing
+import MotusCore
+import MotusIO
+@testable import MotusGeo
+
+enum TrackData {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+    /// `…/shared/datasets/tracks`, or nil when the shared datasets are absent.
+    static let folder: String? = {
+        guard let d = DatasetLocator.sharedDatasets(packageRoot: root) else { return nil }
+        let p = d + "/tracks"
+        return DatasetLocator.isDirectory(p) ? p : nil
+    }()
+    static var available: Bool {
+        if folder == nil { print("MotusGeoTests: shared datasets/tracks not found (set MOTUS_DATASETS); skipping real-data tests") }
+        return folder != nil
+    }
+    static func path(_ rel: String) -> String { (folder ?? "") + "/" + rel }
+
+    static let edge530 = "fitfiler/garmin-edge530-ride.fit"
+    static let edge810 = "python-fitparse/Edge810-Vector-2013-08-16-15-35-10.fit"
+    static let edge500 = "python-fitparse/garmin-edge-500-activity.fit"
+    static let elemnt = "python-fitparse/2019-02-17-062644-ELEMNT-297E-195-0.fit"
+    static let edge1030 = "sports-lib/6783622686.fit"
+    static let fenix = "python-fitparse/activity-small-fenix2-run.fit"
+    static let fitFiles = [edge530, edge810, edge500, elemnt, edge1030, fenix]
+    static let brouter = "brouter/rondanestien-test-route.gpx"
+    static let polyline6 = "georust-polyline/route-geometry-sweden-west-coast.polyline6"
+
+    /// Seeded generator (SplitMix64) for synthetic tests.
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E3779B97F4A7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return z ^ (z >> 31)
+        }
+        mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func gaussian() -> Double {
+            let u = max(uniform(), 1e-300), v = uniform()
+            return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
+        }
+    }
+}
+
+func rel(_ a: Double, _ b: Double) -> Double { abs(a - b) / abs(b) }
