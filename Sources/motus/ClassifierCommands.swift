@@ -55,8 +55,8 @@ struct Train: ParsableCommand {
     @Option(help: "Seed for everything random (MLP initialisation, validation split).")
     var seed: UInt64 = 0
 
-    @Flag(help: "Use only orientation-free channels without the gyroscope (for devices that have none).")
-    var noGyroscope = false
+    @Option(help: ArgumentHelp("Feature set: standard (orientation-free channels), no-gyroscope (for devices without one), all-channels (adds the raw axes, which carry how the device is held).", valueName: "SET"))
+    var features: FeatureSet = .standard
 
     @Option(help: ArgumentHelp("Augment training with copies whose user acceleration and rotation rate are scaled by these factors (carry positions that move less than the training data); 'none' for none.", valueName: "S,S…|none"))
     var augment: String = "0.5"
@@ -74,7 +74,7 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            let features: FeatureConfiguration = noGyroscope ? .standardNoGyroscope : .standard
+            let features = self.features.configuration
             let pipeline = MotionPipeline(features: features)
             let labels: LabelMap
             if maps.isEmpty {
@@ -127,6 +127,9 @@ struct Evaluate: ParsableCommand {
     @Option(name: .customLong("estimator"), help: "With --cross-validate: logistic or mlp.")
     var estimator: EstimatorKind = .logistic
 
+    @Option(help: ArgumentHelp("With --cross-validate: the feature set, as for train.", valueName: "SET"))
+    var features: FeatureSet = .standard
+
     @Option(help: ArgumentHelp("With --cross-validate: training augmentation factors, as for train.", valueName: "S,S…|none"))
     var augment: String = "0.5"
 
@@ -160,7 +163,7 @@ struct Evaluate: ParsableCommand {
             if let cv = crossValidate {
                 if model != nil { throw CLIError("give --model or --cross-validate, not both") }
                 let labels = try LabelMap(parsing: maps)
-                let pipeline = MotionPipeline()
+                let pipeline = MotionPipeline(features: features.configuration)
                 let data = try WindowCollector(pipeline: pipeline, labels: labels, input: options, augmentation: try Train.augmentation(augment)).collect(paths, what: "reading")
                 report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, folds: try Self.folds(cv), seed: seed) { i, n in
                     printError("motus: fold \(i)/\(n)")
@@ -275,6 +278,18 @@ enum JSONValue: Encodable {
 }
 
 extension EstimatorKind: ExpressibleByArgument {}
+
+/// The feature sets the commands offer.
+enum FeatureSet: String, ExpressibleByArgument, CaseIterable {
+    case standard, noGyroscope = "no-gyroscope", allChannels = "all-channels"
+    var configuration: FeatureConfiguration {
+        switch self {
+        case .standard: .standard
+        case .noGyroscope: .standardNoGyroscope
+        case .allChannels: .allChannels
+        }
+    }
+}
 
 /// The shipped moving-vs-still model: models/moving-still.json, embedded in the binary
 /// (DefaultModelData.swift, written by models/embed.sh; a test checks the two agree).
