@@ -6,6 +6,7 @@ import Glibc
 import Musl
 #endif
 import MotusCore
+import MotusIO
 
 /// Whole-file reads and writes for the track readers (files here are at most a few MB).
 enum GeoFiles {
@@ -14,7 +15,7 @@ enum GeoFiles {
         guard fd >= 0 else {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing readable there", expected: "a track file (FIT, GPX, TCX, polyline or .motus)")
         }
-        defer { _ = sysClose(fd) }
+        defer { _ = Posix.close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a track file")
@@ -22,7 +23,7 @@ enum GeoFiles {
         var out = [UInt8](repeating: 0, count: Int(st.st_size))
         var got = 0
         while got < out.count {
-            let n = out.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress! + got, $0.count - got) }
+            let n = out.withUnsafeMutableBytes { Posix.read(fd, $0.baseAddress! + got, $0.count - got) }
             if n <= 0 { break }
             got += n
         }
@@ -34,45 +35,17 @@ enum GeoFiles {
     static func write(_ text: String, to path: String) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { return false }
-        defer { _ = sysClose(fd) }
+        defer { _ = Posix.close(fd) }
         var ok = true
         var s = text
         s.withUTF8 { p in
             var off = 0
             while off < p.count {
-                let n = sysWrite(fd, p.baseAddress! + off, p.count - off)
+                let n = Posix.write(fd, p.baseAddress! + off, p.count - off)
                 if n <= 0 { ok = false; return }
                 off += n
             }
         }
         return ok
-    }
-
-    @inline(__always) static func sysRead(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.read(fd, p, n)
-        #elseif canImport(Glibc)
-        Glibc.read(fd, p, n)
-        #else
-        Musl.read(fd, p, n)
-        #endif
-    }
-    @inline(__always) static func sysWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(fd, p, n)
-        #elseif canImport(Glibc)
-        Glibc.write(fd, p, n)
-        #else
-        Musl.write(fd, p, n)
-        #endif
-    }
-    @inline(__always) static func sysClose(_ fd: Int32) -> Int32 {
-        #if canImport(Darwin)
-        Darwin.close(fd)
-        #elseif canImport(Glibc)
-        Glibc.close(fd)
-        #else
-        Musl.close(fd)
-        #endif
     }
 }

@@ -6,9 +6,9 @@ import Glibc
 import Musl
 #endif
 
-/// The few POSIX calls MotusIO makes, under names that no method shadows.
-enum Posix {
-    @inline(__always) static func read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+/// The few POSIX calls Motus's file code makes, under names that no method shadows.
+public enum Posix {
+    @inlinable @inline(__always) public static func read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
         #if canImport(Darwin)
         Darwin.read(fd, p, n)
         #elseif canImport(Glibc)
@@ -17,7 +17,7 @@ enum Posix {
         Musl.read(fd, p, n)
         #endif
     }
-    @inline(__always) static func write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    @inlinable @inline(__always) public static func write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
         #if canImport(Darwin)
         Darwin.write(fd, p, n)
         #elseif canImport(Glibc)
@@ -26,7 +26,7 @@ enum Posix {
         Musl.write(fd, p, n)
         #endif
     }
-    @inline(__always) static func close(_ fd: Int32) -> Int32 {
+    @inlinable @inline(__always) public static func close(_ fd: Int32) -> Int32 {
         #if canImport(Darwin)
         Darwin.close(fd)
         #elseif canImport(Glibc)
