@@ -97,6 +97,8 @@ final class SensorLoggerHTTPHandler: ChannelInboundHandler {
             head = h; body.removeAll(keepingCapacity: true); tooLarge = false
             if let len = h.headers.first(name: "content-length").flatMap(Int.init), len > configuration.maxBodyBytes {
                 tooLarge = true
+                session.count(.bad("too large"))
+                log("http: body over \(configuration.maxBodyBytes) bytes refused")
                 respond(context, .payloadTooLarge, "body over \(configuration.maxBodyBytes) bytes", close: true)
             }
         case .body(let b):
@@ -104,12 +106,14 @@ final class SensorLoggerHTTPHandler: ChannelInboundHandler {
             if body.count + b.readableBytes > configuration.maxBodyBytes {
                 tooLarge = true
                 body = []
+                session.count(.bad("too large"))
+                log("http: body over \(configuration.maxBodyBytes) bytes refused")
                 respond(context, .payloadTooLarge, "body over \(configuration.maxBodyBytes) bytes", close: true)
                 return
             }
             b.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         case .end:
-            if tooLarge { session.count(.bad("too large")); return }
+            if tooLarge { return }
             guard let h = head else { return }
             handle(context, h)
         }

@@ -146,11 +146,14 @@ public struct HyperIMUParser: Sendable {
             return .bad("header-like line '\(names.prefix(4).joined(separator: ","))' does not have three columns per sensor")
         }
         var g: [StreamKind?] = []
-        var it = rest.makeIterator()
-        while let xName = it.next(), let _ = it.next(), let _ = it.next() {
-            var base = xName
-            if let dot = base.lastIndex(of: ".") { base = String(base[..<dot]) }
-            g.append(SensorNames.kind(base))
+        let cols = Array(rest)
+        for k in stride(from: 0, to: cols.count, by: 3) {
+            let base = cols[k].dropLast(2)
+            guard !base.isEmpty, cols[k].lowercased().hasSuffix(".x"), cols[k + 1].lowercased() == base.lowercased() + ".y",
+                  cols[k + 2].lowercased() == base.lowercased() + ".z" else {
+                return .bad("line '\(names.prefix(4).joined(separator: ","))' is neither numbers nor a header of <sensor>.x,.y,.z columns")
+            }
+            g.append(SensorNames.kind(String(base)))
         }
         groups = g
         headerHasTimestamp = hasTime

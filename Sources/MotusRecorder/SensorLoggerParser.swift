@@ -66,7 +66,11 @@ public enum SensorLoggerParser {
 
     static func time(_ r: JSONValue) -> Double? {
         guard let t = r["time"] else { return nil }
-        if let ns = t.int64 { return Double(ns) * 1e-9 }
+        if let ns = t.int64 {
+            // Whole seconds and the rest apart, so the result is the double nearest the exact time.
+            let (q, r) = ns.quotientAndRemainder(dividingBy: 1_000_000_000)
+            return Double(q) + Double(r) * 1e-9
+        }
         if let d = t.double, d.isFinite { return d * 1e-9 }
         return nil
     }
