@@ -51,9 +51,9 @@ extension GeoFiles {
     static func readHead(_ path: String, _ n: Int) throws(InputError) -> [UInt8] {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing readable there", expected: "a track file") }
-        defer { _ = sysClose(fd) }
+        defer { _ = Posix.close(fd) }
         var buf = [UInt8](repeating: 0, count: n)
-        let got = buf.withUnsafeMutableBytes { sysRead(fd, $0.baseAddress!, n) }
+        let got = buf.withUnsafeMutableBytes { Posix.read(fd, $0.baseAddress!, n) }
         return Array(buf.prefix(max(0, got)))
     }
 }

@@ -1,1 +1,0 @@
-// MotusRecorder: live recording from phone apps (see the recorder issue)

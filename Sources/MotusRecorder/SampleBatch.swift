@@ -1,0 +1,87 @@
+import MotusCore
+
+/// Samples parsed from one packet, line or request, on their way to the writer. Stored
+/// column-wise (one array each for kinds, times and values) so a batch costs a few
+/// allocations however many samples it holds. Values are SI, in Motus's sign convention.
+public struct SampleBatch: Sendable {
+    /// Which source sent the batch (`RecordingSession.registerSource`).
+    public var source: Int
+    /// Laptop receive time, seconds since the Unix epoch.
+    public var receivedAt: Double
+    public private(set) var kinds: [StreamKind] = []
+    public private(set) var times: [Double] = []
+    /// Start of each sample's values in `values` (widths follow from `kinds`).
+    public private(set) var offsets: [Int] = []
+    public private(set) var values: [Double] = []
+
+    public init(source: Int = 0, receivedAt: Double = 0) { self.source = source; self.receivedAt = receivedAt }
+
+    @inlinable public var count: Int { times.count }
+    @inlinable public var isEmpty: Bool { times.isEmpty }
+
+    public mutating func removeAll() {
+        kinds.removeAll(keepingCapacity: true); times.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true)
+    }
+
+    public mutating func append(_ kind: StreamKind, time: Double, _ v0: Double, _ v1: Double, _ v2: Double) {
+        precondition(kind.width == 3)
+        kinds.append(kind); times.append(time); offsets.append(values.count)
+        values.append(v0); values.append(v1); values.append(v2)
+    }
+
+    public mutating func append(_ kind: StreamKind, time: Double, values v: some Collection<Double>) {
+        precondition(v.count == kind.width)
+        kinds.append(kind); times.append(time); offsets.append(values.count)
+        values.append(contentsOf: v)
+    }
+
+    /// Values of sample `i`.
+    public func values(of i: Int) -> ArraySlice<Double> { values[offsets[i] ..< offsets[i] + kinds[i].width] }
+
+    /// Removes the samples from `count` on (undoing a partly parsed packet).
+    public mutating func truncate(to n: Int) {
+        guard n < count else { return }
+        let cut = offsets[n]
+        kinds.removeSubrange(n...); times.removeSubrange(n...); offsets.removeSubrange(n...)
+        values.removeSubrange(cut...)
+    }
+
+    /// True when every value the kind requires is finite (a native file accepts nothing else).
+    static func isValid(_ kind: StreamKind, time: Double, _ v: some Collection<Double>) -> Bool {
+        guard time.isFinite else { return false }
+        for (c, x) in v.enumerated() where !x.isFinite {
+            if !(x.isNaN && kind.allowsMissing(component: c)) { return false }
+        }
+        return true
+    }
+}
+
+/// What parsing one packet (datagram, line, request body) gave: how many samples were
+/// appended, how many records (lines, readings) were rejected whole, and a description of
+/// the first problem. A rejected record appends nothing; a record of which only a part could
+/// be read keeps that part and carries a `warning` without counting as malformed.
+public struct ParseOutcome: Sendable, Equatable {
+    public var samples: Int = 0
+    public var malformed: Int = 0
+    /// Records that parsed but hold nothing Motus records (a battery reading, say).
+    public var ignored: Int = 0
+    public var warning: String?
+    public init(samples: Int = 0, malformed: Int = 0, ignored: Int = 0, warning: String? = nil) {
+        self.samples = samples; self.malformed = malformed; self.ignored = ignored; self.warning = warning
+    }
+    static func bad(_ why: String) -> ParseOutcome { ParseOutcome(samples: 0, malformed: 1, warning: why) }
+
+    /// Adds another record's outcome (the first warning is kept).
+    mutating func merge(_ o: ParseOutcome) {
+        samples += o.samples; malformed += o.malformed; ignored += o.ignored
+        if warning == nil { warning = o.warning }
+    }
+}
+
+/// Shortens text for a log line.
+func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, _ s: Int = 0, _ e: Int? = nil, max: Int = 40) -> String {
+    let end = e ?? bytes.count
+    let t = String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<Swift.min(end, s + max)]), as: UTF8.self)
+    return end - s > max ? t + "…" : t
+}

@@ -1,1 +1,0 @@
-// Recorder tests arrive with the recorder.
