@@ -12,7 +12,7 @@ struct MotusCommand: ParsableCommand {
         input flags (see `motus help inspect`). Units inside are SI: m/s², rad/s, s, m.
         """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Convert.self, Train.self, Evaluate.self, Classify.self, EvaluateSteps.self, EvaluateFusion.self])
+        subcommands: [Inspect.self, Convert.self, Train.self, Evaluate.self, Classify.self, EvaluateSteps.self, EvaluateFusion.self, Track.self, EvaluateMotion.self])
 }
 
 /// Errors the CLI prints as one line on stderr before exiting with status 1.
