@@ -12,7 +12,10 @@ import MotusClassifier
 /// - **Pause latency** = `decidedAt` of the first `paused` event dated at or after
 ///   true stop − 1 s, minus the true stop: when the session *says* it stopped. The event's own
 ///   time (when it dates the stop) is reported beside it.
-/// - **False pause**: a `paused` event dated inside [true start, true stop − 1 s).
+/// - **False pause**: a `paused` event dated inside [true start, true stop − 1 s), unless the
+///   recording's `step` events show the person standing there: the true steps before and
+///   after it are at least `standingGap` apart (a patient who stops for 4 s mid-trial has
+///   paused; such pauses are counted apart as `pausesInStandingGaps`).
 /// - **False resume**: a `resumed` event dated more than 2 s before the true start.
 /// A trial whose resume or pause is never reported gets an infinite latency.
 public enum MotionEvaluation {
@@ -25,6 +28,7 @@ public enum MotionEvaluation {
         public var pauseLatency: Double
         public var pauseEventLatency: Double
         public var falsePauses: Int
+        public var pausesInStandingGaps: Int
         public var falseResumes: Int
         /// Steps counted over the whole recording.
         public var steps: Int
@@ -39,6 +43,8 @@ public enum MotionEvaluation {
     /// recording goes on at least this long (s) after the true stop: a pause cannot be
     /// reported after the data ends (the p90 bar is 2.5 s).
     public static let minimumStillAfterStop = 2.5
+    /// A gap between true steps at least this long (s) is standing, not walking.
+    public static let standingGap = 2.5
 
     public struct Summary: Sendable, Hashable, Codable {
         public var trials: Int
@@ -64,8 +70,9 @@ public enum MotionEvaluation {
         var s = settings
         if s.heightMeters == nil { s.heightMeters = r.metadata.heightMeters }
         let res = try MotionSession.run(r, settings: s, model: model)
+        let truth = r.events.filter { $0.kind == "step" }.map(\.time).sorted()
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
-                      pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, falseResumes: 0, steps: res.summary.steps,
+                      pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0, steps: res.summary.steps,
                       stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false)
         var pauseFound = false
         for (state, c) in res.stateChanges {
@@ -76,7 +83,11 @@ public enum MotionEvaluation {
                     row.resumeDecisionLatency = c.decidedAt - start
                 }
             case .still:
-                if c.time >= start && c.time < stop - 1 { row.falsePauses += 1 } else if c.time >= stop - 1 && !row.pauseLatency.isFinite {
+                if c.time >= start && c.time < stop - 1 {
+                    let before = truth.last { $0 <= c.time } ?? -Double.infinity
+                    let after = truth.first { $0 > c.time } ?? Double.infinity
+                    if !truth.isEmpty && after - before >= standingGap { row.pausesInStandingGaps += 1 } else { row.falsePauses += 1 }
+                } else if c.time >= stop - 1 && !row.pauseLatency.isFinite {
                     row.pauseLatency = c.decidedAt - stop
                     row.pauseEventLatency = c.time - stop
                     pauseFound = true

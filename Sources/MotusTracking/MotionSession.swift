@@ -48,8 +48,9 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// A resume from steps is dated at the motion onset (end of stillness) when that came at
     /// most this long (s) before the first credited step, else at the first step.
     public var resumeOnsetLookback: Double = 0.6
-    /// While the pedometer walks, no pause until this many step intervals after the last step.
-    public var stepDueFactor: Double = 1.5
+    /// While the pedometer walks, no pause until this many step intervals (the mean or the
+    /// latest, whichever is longer) after the last step.
+    public var stepDueFactor: Double = 2.0
 
     public var pedometer = Pedometer.Settings()
 
@@ -159,11 +160,13 @@ public struct MotionSession: Sendable {
     @usableFromInline var platformSteps = false
     @usableFromInline var lastP2P = 9.5
     @usableFromInline var lastStepTime = -Double.infinity
+    @usableFromInline var lastStepInterval = 0.0
     @usableFromInline var platformCadence = 0.0
     public private(set) var distanceMeters = 0.0
     @usableFromInline var lastFix: LocationSample? = nil
     @usableFromInline var gpsMeters = 0.0, stepMetersSinceGPS = 0.0
     @usableFromInline var gpsCalibrated = false
+    @usableFromInline var pendingRideMeters = 0.0
 
     // Pace ring: (time, moving time, distance) at each distance update.
     @usableFromInline var paceTime: [Double]
@@ -369,6 +372,10 @@ public struct MotionSession: Sendable {
             ?? (lastFix.map { l.time > $0.time ? d / (l.time - $0.time) : Double.nan } ?? .nan)
         lastFix = l
         if speed.isFinite { speedSample(speed, time: l.time) }
+        if settings.mode == .ride && state == .still {
+            // Distance ridden while the start is being confirmed is credited on resume.
+            pendingRideMeters = speedAboveSince.isNaN ? 0 : pendingRideMeters + d
+        }
         guard state == .moving, d > 0 else { return }
         switch settings.mode {
         case .ride:
@@ -413,6 +420,8 @@ public struct MotionSession: Sendable {
     @usableFromInline
     mutating func addStep(_ s: StepEvent, cadence: Double) {
         steps += 1
+        let dt = s.time - lastStepTime
+        lastStepInterval = dt <= settings.pedometer.maximumStepInterval ? dt : 0
         lastStepTime = s.time
         emit(.step(s))
         let len = stride.stepLength(peakToPeak: s.peakToPeak, cadence: cadence) * strideScale
@@ -485,7 +494,7 @@ public struct MotionSession: Sendable {
             // Steps vouch for motion: the stillness must begin after the last step, and not
             // while the pedometer's next step is still due (slow walkers are quiet between steps).
             let foot = settings.mode == .foot
-            let stepDue = foot && pedometer.isWalking && t - pedometer.lastStepTime < settings.stepDueFactor * pedometer.stepInterval
+            let stepDue = foot && pedometer.isWalking && t - pedometer.lastStepTime < settings.stepDueFactor * Swift.max(pedometer.stepInterval, lastStepInterval)
             let stillAfterStep = !foot || stillSince > lastStepTime
             let guarded = stepDue || !stillAfterStep
                 || (smoothedP >= settings.guardProbability && stillness.accelerationStd > settings.guardedStillStd)
@@ -527,7 +536,10 @@ public struct MotionSession: Sendable {
         if v >= settings.rideStartSpeed {
             if speedAboveSince.isNaN { speedAboveSince = t }
             speedBelowSince = .nan
-            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds { resume(at: speedAboveSince, decidedAt: t, cause: .speed) }
+            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds {
+                resume(at: speedAboveSince, decidedAt: t, cause: .speed)
+                if pendingRideMeters > 0 { addDistance(pendingRideMeters, time: t); pendingRideMeters = 0 }
+            }
         } else if v <= settings.rideStopSpeed {
             if speedBelowSince.isNaN { speedBelowSince = t }
             speedAboveSince = .nan
