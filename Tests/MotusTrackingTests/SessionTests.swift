@@ -263,3 +263,118 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         }
     }
 }
+
+@Suite struct SessionRealDataTests {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+    static let shared = DatasetLocator.sharedDatasets(packageRoot: root)
+
+    /// The CI bars on the IPOL trials (still → walk → still): pause reported within a median
+    /// 1.5 s of the true stop (p90 ≤ 2.5 s), resume dated within a median 1 s of the true start,
+    /// no false pause inside a healthy subject's walk.
+    @Test func ipolMovingStillBars() throws {
+        guard let shared = Self.shared else {
+            print("skipped: ../shared/datasets not found (set MOTUS_DATASETS)"); return
+        }
+        guard let model = shippedModel() else { Issue.record("models/moving-still.json unreadable"); return }
+        let ds = try DatasetFormat.ipol.openDataset(root: shared + "/ipol")
+        var rows: [MotionEvaluation.Row] = []
+        for e in ds.entries {
+            if let row = try MotionEvaluation.evaluate(try ds.load(e.id), id: e.id, model: model) { rows.append(row) }
+        }
+        #expect(rows.count >= 41)
+        let s = MotionEvaluation.summarize(rows)
+        #expect(s.pauseMedian <= 1.5, "\(s)")
+        #expect(s.pauseP90 <= 2.5, "\(s)")
+        #expect(abs(s.resumeMedian) <= 1.0, "\(s)")
+        let healthy = rows.filter { !$0.id.contains("/") }
+        #expect(healthy.allSatisfy { $0.falsePauses == 0 }, "\(healthy.filter { $0.falsePauses > 0 }.map(\.id))")
+    }
+}
+
+/// `motus track` end to end on the bundled recordings.
+@Suite(.serialized) struct TrackCLITests {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+
+    static var binary: String? {
+        let c = [".build/debug/motus", ".build/release/motus"].map { root + "/" + $0 }
+            .filter { FileManager.default.isExecutableFile(atPath: $0) }
+        return c.max { a, b in
+            let da = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
+            let db = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
+            return da < db
+        }
+    }
+
+    /// The shipped model as a file this Motus can read (see `shippedModel`).
+    static let modelPath: String? = {
+        guard let m = shippedModel() else { return nil }
+        let p = NSTemporaryDirectory() + "motus-track-test-model-\(getpid()).json"
+        guard (try? JSONEncoder().encode(m).write(to: URL(fileURLWithPath: p))) != nil else { return nil }
+        return p
+    }()
+
+    static func run(_ args: [String]) throws -> (Int32, String, String)? {
+        guard let bin = binary, let model = modelPath else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = args + ["--model", model]
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func lowBackStraightWalk() throws {
+        guard let (status, out, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--format", "json"]) else {
+            print("skipped: motus binary or model not found"); return
+        }
+        #expect(status == 0, "\(err)")
+        let j = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        for k in ["steps", "distance_m", "moving_time_s", "elapsed_time_s", "average_pace_s_per_km", "cadence_spm", "splits", "events"] {
+            #expect(j[k] != nil, "missing key \(k)")
+        }
+        // Reference: 9 initial contacts in the bout, 4.35 m.
+        let steps = j["steps"] as? Int ?? -1
+        #expect(steps >= 8 && steps <= 11, "\(steps)")
+        let d = j["distance_m"] as? Double ?? -1
+        #expect(d > 3 && d < 6.5, "\(d)")
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.first?["type"] as? String == "resumed")
+        #expect(events.last?["type"] as? String == "paused")
+        // Calibrated to the true distance, the distance matches it.
+        guard let (s2, out2, _) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--format", "json", "--calibrate-distance", "4.35"]) else { return }
+        #expect(s2 == 0)
+        let j2 = try JSONSerialization.jsonObject(with: Data(out2.utf8)) as! [String: Any]
+        #expect(abs((j2["distance_m"] as? Double ?? 0) - 4.35) < 0.01)
+    }
+
+    @Test func iphoneBeltStandThenWalk() throws {
+        guard let (status, out, err) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus", "--format", "json", "--goal-distance", "10", "--split", "5"]) else {
+            print("skipped: motus binary or model not found"); return
+        }
+        #expect(status == 0, "\(err)")
+        let j = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        let moving = j["moving_time_s"] as? Double ?? -1, elapsed = j["elapsed_time_s"] as? Double ?? -1
+        #expect(moving > 10 && moving < elapsed, "\(moving) / \(elapsed)")
+        #expect(abs(elapsed - 114) < 2)
+        #expect((j["splits"] as? [Any])?.isEmpty == false)
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["type"] as? String == "goal" })
+        // The u-turn walk starts after the 70 s balance test: the session is moving there.
+        let resumes = events.filter { $0["type"] as? String == "resumed" }.compactMap { $0["time_s"] as? Double }
+        #expect(resumes.contains { $0 > 85 && $0 < 100 }, "\(resumes)")
+        guard let (s2, table, _) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus"]) else { return }
+        #expect(s2 == 0 && table.contains("average pace") && table.contains("/km"))
+        guard let (s3, csv, _) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus", "--format", "csv"]) else { return }
+        #expect(s3 == 0 && csv.hasPrefix("type,time_s,"))
+    }
+
+    @Test func badHeightIsAUsageError() throws {
+        guard let (status, _, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "1.8"]) else { return }
+        #expect(status != 0)
+        #expect(err.contains("--height is in centimetres"))
+    }
+}
