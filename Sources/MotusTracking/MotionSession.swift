@@ -483,12 +483,9 @@ public struct MotionSession: Sendable {
             motionOnset = t - framePeriod
             stillSince = .nan
         }
-        if var c = classifier {
-            classifier = nil          // keep the buffers unique while pushing
-            if c.push(MotionFrame(acceleration: a, gravity: g, rotationRate: w)) {
-                classifierWindow(c.lastProbability, time: t)
-            }
-            classifier = c
+        // Mutated in place through the optional (no copy of its buffers).
+        if classifier?.push(MotionFrame(acceleration: a, gravity: g, rotationRate: w)) == true {
+            classifierWindow(classifier?.lastProbability ?? .nan, time: t)
         }
         if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds {
             // Steps vouch for motion: the stillness must begin after the last step, and not

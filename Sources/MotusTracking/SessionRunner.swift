@@ -46,16 +46,16 @@ extension MotionSession {
                 if t < bestT || best < 0 { best = j; bestT = t }
             }
             if best < 0 { break }
-            let s = streams[best], i = idx[best]
+            let i = idx[best]
             idx[best] = i + 1
             samples += 1
-            switch s.kind {
-            case .acceleration: pushAcceleration(s.vector(i), time: bestT)
-            case .userAcceleration: pushUserAcceleration(s.vector(i), time: bestT)
-            case .gravity: pushGravity(s.vector(i), time: bestT)
-            case .rotationRate: pushRotationRate(s.vector(i), time: bestT)
-            case .stepCounter: pushStepCounter(s.stepCounterSample(i))
-            case .location: pushLocation(s.locationSample(i))
+            switch streams[best].kind {    // read in place: no copy of the stream per sample
+            case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
+            case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
+            case .gravity: pushGravity(streams[best].vector(i), time: bestT)
+            case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
+            case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
+            case .location: pushLocation(streams[best].locationSample(i))
             default: break
             }
             while let e = nextEvent() {

@@ -42,6 +42,9 @@ struct Track: ParsableCommand {
     @Option(name: .customLong("calibrate-distance"), help: ArgumentHelp("The true distance of the whole session in metres: scales the stride to match it.", valueName: "M"))
     var calibrateDistance: Double?
 
+    @Flag(help: "Print the time spent reading and in the session (per sample) on stderr; build with -c release for real figures.")
+    var timing = false
+
     @Flag(name: .customLong("step-events"), help: "List every step among the events.")
     var stepEvents = false
 
@@ -60,7 +63,9 @@ struct Track: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
+            let t0 = DispatchTime.now().uptimeNanoseconds
             let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
+            let t1 = DispatchTime.now().uptimeNanoseconds
             guard Self.hasMotion(r) || r.stream(.stepCounter) != nil || r.stream(.location) != nil else {
                 throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
             }
@@ -80,6 +85,11 @@ struct Track: ParsableCommand {
                 }
                 result = try MotionSession.run(r, settings: settings, model: m, keepStepEvents: stepEvents)
             } catch { throw CLIError("\(path): \(error)") }
+            if timing {
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                let session = Double(t2 - t1) / 1e9
+                printError("motus: read \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s, session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
+            }
             let report = TrackReport(result, settings: settings)
             switch format {
             case .json: print(try JSONOutput.encode(report))
