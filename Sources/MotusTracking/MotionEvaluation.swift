@@ -53,6 +53,8 @@ public enum MotionEvaluation {
         public var pauseEventMedian: Double
         public var resumeMedian: Double
         public var resumeP90: Double
+        /// Median |resume latency| (s): what the resume bar checks (early counts like late).
+        public var resumeAbsoluteMedian: Double
         public var resumeDecisionMedian: Double
         public var falsePauses: Int
         public var falseResumes: Int
@@ -104,6 +106,7 @@ public enum MotionEvaluation {
                 pauseMedian: percentile(judged.map(\.pauseLatency), 50), pauseP90: percentile(judged.map(\.pauseLatency), 90),
                 pauseEventMedian: percentile(judged.map(\.pauseEventLatency), 50),
                 resumeMedian: percentile(rows.map(\.resumeLatency), 50), resumeP90: percentile(rows.map(\.resumeLatency), 90),
+                resumeAbsoluteMedian: percentile(rows.map { Swift.abs($0.resumeLatency) }, 50),
                 resumeDecisionMedian: percentile(rows.map(\.resumeDecisionLatency), 50),
                 falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
                 trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count)

@@ -39,6 +39,8 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// Windows in a row below `exitProbability` to pause without stillness (e.g. standing
     /// while handling the phone).
     public var classifierPauseWindows: Int = 2
+    /// On foot, a classifier pause also needs the stillness window's |a| std at most this (m/s²).
+    public var classifierPauseMaximumStd: Double = 0.4
     /// While the classifier's smoothed p(moving) is at least this, a stillness detection whose
     /// acceleration std is above `guardedStillStd` does not pause (a phone held steady in the
     /// hand of someone running).
@@ -519,7 +521,10 @@ public struct MotionSession: Sendable {
         }
         if state == .moving && windowsBelow >= settings.classifierPauseWindows && !(settings.mode == .ride && speedKnown) {
             let recentStep = settings.mode == .foot && t - lastStepTime < settings.pedometer.stopTimeout
-            if !recentStep {
+            // On foot the body must also be fairly quiet: a slow, shuffling walk the pedometer
+            // cannot confirm still shakes the phone more than standing does.
+            let quiet = settings.mode == .ride || stillness.accelerationStd <= settings.classifierPauseMaximumStd
+            if !recentStep && quiet {
                 let end = settings.mode == .foot && lastStepTime.isFinite ? Swift.max(lastStepTime, t - 2.56) : t - 2.56
                 pause(at: end, decidedAt: t, cause: .classifier)
             }

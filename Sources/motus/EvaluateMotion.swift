@@ -15,7 +15,7 @@ struct EvaluateMotion: ParsableCommand {
 
         Bars for CI: each one that fails prints a one-line message and exits with status 1. \
         `--max-pause-median` and `--max-pause-p90` apply to the pause decision latency, \
-        `--max-resume-median` to the resume latency; any false pause fails unless \
+        `--max-resume-median` to the median |resume latency|; any false pause fails unless \
         `--allow-false-pauses`. Example:
           motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1
         """)
@@ -70,7 +70,7 @@ struct EvaluateMotion: ParsableCommand {
             var failures: [String] = []
             if let b = maxPauseMedian, !(s.pauseMedian <= b) { failures.append("median pause latency \(Fmt.f(s.pauseMedian, 2)) s > \(Fmt.f(b, 2)) s") }
             if let b = maxPauseP90, !(s.pauseP90 <= b) { failures.append("p90 pause latency \(Fmt.f(s.pauseP90, 2)) s > \(Fmt.f(b, 2)) s") }
-            if let b = maxResumeMedian, !(s.resumeMedian <= b) { failures.append("median resume latency \(Fmt.f(s.resumeMedian, 2)) s > \(Fmt.f(b, 2)) s") }
+            if let b = maxResumeMedian, !(s.resumeAbsoluteMedian <= b) { failures.append("median |resume latency| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s > \(Fmt.f(b, 2)) s") }
             if !allowFalsePauses && s.falsePauses > 0 {
                 failures.append("\(s.falsePauses) false pause(s) inside walks (\(rows.filter { $0.falsePauses > 0 }.map(\.id).joined(separator: ", ")))")
             }
@@ -93,7 +93,7 @@ struct EvaluateMotion: ParsableCommand {
         var out = Fmt.table(t)
         out += "\n\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)\n"
         out += "pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)\n"
-        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s, p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s)\n"
+        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s)\n"
         if s.pausesNotJudged > 0 {
             out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
         }
