@@ -74,3 +74,14 @@ public enum StrideEstimator {
         }
     }
 }
+
+extension StrideEstimator {
+    /// The same model family with every step `factor` times longer.
+    public static func scale(_ model: StrideModel, by s: Double) -> StrideModel {
+        switch model {
+        case let .height(h, f, ref, e): return .height(heightMeters: h, factor: f * s, referenceCadence: ref, exponent: e)
+        case let .weinberg(k): return .weinberg(k: k * s)
+        case let .fixed(x): return .fixed(stepMeters: x * s)
+        }
+    }
+}

@@ -12,8 +12,8 @@ struct MotusCommand: ParsableCommand {
         input flags (see `motus help inspect`). Units inside are SI: m/s², rad/s, s, m.
         """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Convert.self, Train.self, Evaluate.self, Classify.self, EvaluateSteps.self, EvaluateFusion.self,
-                      Ride.self, Route.self, Compare.self, Rank.self, Record.self, Import.self])
+        subcommands: [Inspect.self, Convert.self, Track.self, Classify.self, Train.self, Evaluate.self, EvaluateSteps.self,
+                      EvaluateMotion.self, EvaluateFusion.self, Ride.self, Route.self, Compare.self, Rank.self, Record.self, Import.self])
 }
 
 /// Errors the CLI prints as one line on stderr before exiting with status 1.

@@ -1,0 +1,128 @@
+import MotusCore
+import MotusClassifier
+
+/// Judging the session's moving/still events on labelled recordings of "still, move, still"
+/// (the IPOL trials: `still`, `walk`, `turn`, `walk`, `still`).
+///
+/// True resume = start of the first non-`still` label; true stop = end of the last one.
+/// - **Resume latency** = time of the first `resumed` event at or after true start − 2 s,
+///   minus the true start (the event is dated back to the first credited step, so this is
+///   how well the session dates the start); its decision latency (`decidedAt` − true start)
+///   is reported beside it.
+/// - **Pause latency** = `decidedAt` of the first `paused` event dated at or after
+///   true stop − 1 s, minus the true stop: when the session *says* it stopped. The event's own
+///   time (when it dates the stop) is reported beside it.
+/// - **False pause**: a `paused` event dated inside [true start, true stop − 1 s), unless the
+///   recording's `step` events show the person standing there: the true steps before and
+///   after it are at least `standingGap` apart (a patient who stops for 4 s mid-trial has
+///   paused; such pauses are counted apart as `pausesInStandingGaps`).
+/// - **False resume**: a `resumed` event dated more than 2 s before the true start.
+/// A trial whose resume or pause is never reported gets an infinite latency.
+public enum MotionEvaluation {
+    public struct Row: Sendable, Hashable, Codable {
+        public var id: String
+        public var trueStart: Double
+        public var trueStop: Double
+        public var resumeLatency: Double
+        public var resumeDecisionLatency: Double
+        public var pauseLatency: Double
+        public var pauseEventLatency: Double
+        public var falsePauses: Int
+        public var pausesInStandingGaps: Int
+        public var falseResumes: Int
+        /// Steps counted over the whole recording.
+        public var steps: Int
+        /// Seconds of recording after the true stop.
+        public var stillAfterStop: Double
+        /// False when no pause was reported and the recording ends less than
+        /// `minimumStillAfterStop` after the stop (left out of the pause statistics).
+        public var pauseJudged: Bool
+    }
+
+    /// A trial with no pause reported is judged (as an infinite latency) only when the
+    /// recording goes on at least this long (s) after the true stop: a pause cannot be
+    /// reported after the data ends (the p90 bar is 2.5 s).
+    public static let minimumStillAfterStop = 2.5
+    /// A gap between true steps at least this long (s) is standing, not walking.
+    public static let standingGap = 2.5
+
+    public struct Summary: Sendable, Hashable, Codable {
+        public var trials: Int
+        public var pauseMedian: Double
+        public var pauseP90: Double
+        public var pauseEventMedian: Double
+        public var resumeMedian: Double
+        public var resumeP90: Double
+        /// Median |resume latency| (s): what the resume bar checks (early counts like late).
+        public var resumeAbsoluteMedian: Double
+        public var resumeDecisionMedian: Double
+        public var falsePauses: Int
+        public var falseResumes: Int
+        public var trialsWithFalsePause: Int
+        /// Trials whose pause was not judged (recording ends too soon after the stop).
+        public var pausesNotJudged: Int
+    }
+
+    /// Evaluates one recording; nil when its labels have no still→moving→still shape.
+    public static func evaluate(_ r: Recording, id: String, settings: SessionSettings = .default,
+                                model: MotionModel?) throws(StreamingClassifier.Failure) -> Row? {
+        let active = r.labels.filter { $0.label != "still" }
+        guard let start = active.map(\.start).min(), let stop = active.map(\.end).max(),
+              r.labels.contains(where: { $0.label == "still" && $0.end <= start + 1e-9 }) else { return nil }
+        var s = settings
+        if s.heightMeters == nil { s.heightMeters = r.metadata.heightMeters }
+        let res = try MotionSession.run(r, settings: s, model: model)
+        let truth = r.events.filter { $0.kind == "step" }.map(\.time).sorted()
+        var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
+                      pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0, steps: res.summary.steps,
+                      stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false)
+        var pauseFound = false
+        for (state, c) in res.stateChanges {
+            switch state {
+            case .moving:
+                if c.time < start - 2 { row.falseResumes += 1 } else if !row.resumeLatency.isFinite && c.time <= stop {
+                    row.resumeLatency = c.time - start
+                    row.resumeDecisionLatency = c.decidedAt - start
+                }
+            case .still:
+                if c.time >= start && c.time < stop - 1 {
+                    let before = truth.last { $0 <= c.time } ?? -Double.infinity
+                    let after = truth.first { $0 > c.time } ?? Double.infinity
+                    if !truth.isEmpty && after - before >= standingGap { row.pausesInStandingGaps += 1 } else { row.falsePauses += 1 }
+                } else if c.time >= stop - 1 && !row.pauseLatency.isFinite {
+                    row.pauseLatency = c.decidedAt - stop
+                    row.pauseEventLatency = c.time - stop
+                    pauseFound = true
+                }
+            }
+        }
+        row.pauseJudged = pauseFound || row.stillAfterStop >= minimumStillAfterStop
+        return row
+    }
+
+    public static func summarize(_ rows: [Row]) -> Summary {
+        let judged = rows.filter(\.pauseJudged)
+        return Summary(trials: rows.count,
+                pauseMedian: percentile(judged.map(\.pauseLatency), 50), pauseP90: percentile(judged.map(\.pauseLatency), 90),
+                pauseEventMedian: percentile(judged.map(\.pauseEventLatency), 50),
+                resumeMedian: percentile(rows.map(\.resumeLatency), 50), resumeP90: percentile(rows.map(\.resumeLatency), 90),
+                resumeAbsoluteMedian: percentile(rows.map { Swift.abs($0.resumeLatency) }, 50),
+                resumeDecisionMedian: percentile(rows.map(\.resumeDecisionLatency), 50),
+                falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
+                trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count)
+    }
+
+    /// Percentile with linear interpolation between order statistics (numpy's default);
+    /// infinities sort last. NaN for no values.
+    public static func percentile(_ xs: [Double], _ p: Double) -> Double {
+        guard !xs.isEmpty else { return .nan }
+        let s = xs.sorted()
+        let x = (Double(s.count - 1) * p / 100)
+        let i = Int(x.rounded(.down))
+        let f = x - Double(i)
+        if i + 1 >= s.count { return s[s.count - 1] }
+        if f == 0 { return s[i] }
+        if !s[i + 1].isFinite { return s[i + 1] }
+        return s[i] + f * (s[i + 1] - s[i])
+    }
+}

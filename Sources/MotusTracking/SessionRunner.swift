@@ -1,0 +1,129 @@
+import MotusCore
+import MotusClassifier
+
+/// Everything a whole session produced.
+public struct SessionResult: Sendable {
+    /// The snapshot after the last sample.
+    public var summary: SessionSnapshot
+    /// Every event in the order the session reported them (steps only when asked for).
+    public var events: [SessionEvent]
+    /// The completed splits (also among `events`).
+    public var splits: [Split]
+    /// The moving/still changes (also among `events`).
+    public var stateChanges: [(state: MotionState, change: StateChange)]
+    /// Step times (s) of every counted step, in order.
+    public var stepTimes: [Double]
+    /// Time of the first sample (s).
+    public var startTime: Double
+    /// Samples pushed.
+    public var samples: Int
+    /// Events dropped by a full queue (0 in a batch run, which reads after every sample).
+    public var droppedEvents: Int
+}
+
+extension MotionSession {
+    /// The streams a session reads, in the order pushed when timestamps are equal (the
+    /// acceleration drives, so it comes after the streams it pairs with).
+    public static let inputKinds: [StreamKind] = [.gravity, .rotationRate, .stepCounter, .location, .acceleration, .userAcceleration]
+
+    /// Pushes every sample of `recording` in time order (ties in `inputKinds` order) through
+    /// the same calls a live app makes, draining events after each sample.
+    /// `keepStepEvents`: also return step events (one per step).
+    public mutating func run(_ recording: Recording, keepStepEvents: Bool = false) -> SessionResult {
+        var streams: [SensorStream] = []
+        for k in Self.inputKinds { if let s = recording.stream(k), !s.isEmpty { streams.append(s) } }
+        var idx = [Int](repeating: 0, count: streams.count)
+        var events: [SessionEvent] = []
+        var splits: [Split] = []
+        var changes: [(state: MotionState, change: StateChange)] = []
+        var stepTimes: [Double] = []
+        var samples = 0
+        while true {
+            var best = -1
+            var bestT = Double.infinity
+            for j in 0..<streams.count where idx[j] < streams[j].count {
+                let t = streams[j].times[idx[j]]
+                if t < bestT || best < 0 { best = j; bestT = t }
+            }
+            if best < 0 { break }
+            let i = idx[best]
+            idx[best] = i + 1
+            samples += 1
+            switch streams[best].kind {    // read in place: no copy of the stream per sample
+            case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
+            case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
+            case .gravity: pushGravity(streams[best].vector(i), time: bestT)
+            case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
+            case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
+            case .location: pushLocation(streams[best].locationSample(i))
+            default: break
+            }
+            while let e = nextEvent() {
+                switch e {
+                case .step(let st):
+                    stepTimes.append(st.time)
+                    if keepStepEvents { events.append(e) }
+                case .split(let sp): splits.append(sp); events.append(e)
+                case .resumed(let c): changes.append((.moving, c)); events.append(e)
+                case .paused(let c): changes.append((.still, c)); events.append(e)
+                case .goalReached: events.append(e)
+                }
+            }
+        }
+        return SessionResult(summary: snapshot, events: events, splits: splits, stateChanges: changes, stepTimes: stepTimes,
+                             startTime: startTime.isNaN ? 0 : startTime, samples: samples, droppedEvents: droppedEvents)
+    }
+
+    /// A fresh session over a whole recording.
+    public static func run(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = nil,
+                           keepStepEvents: Bool = false) throws(StreamingClassifier.Failure) -> SessionResult {
+        var s = try MotionSession(settings: settings, model: model)
+        return s.run(recording, keepStepEvents: keepStepEvents)
+    }
+}
+
+/// What the asynchronous adapter yields: the events a sample caused, then the snapshot.
+public struct SessionUpdate: Sendable {
+    public var events: [SessionEvent]
+    public var snapshot: SessionSnapshot
+}
+
+/// The session over an asynchronous sequence of samples (a sensor callback bridged with an
+/// `AsyncStream`, say). It yields one `SessionUpdate` per sample that caused events, and one
+/// every `snapshotInterval` seconds of input time; the core stays the synchronous
+/// `MotionSession`, so the results are those of a batch run over the same samples.
+public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == SensorSample {
+    public typealias Element = SessionUpdate
+    let base: Base
+    let session: MotionSession
+    let snapshotInterval: Double
+
+    public init(_ samples: Base, session: MotionSession, snapshotInterval: Double = 1) {
+        base = samples; self.session = session; self.snapshotInterval = snapshotInterval
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var it: Base.AsyncIterator
+        var session: MotionSession
+        let interval: Double
+        var lastSnapshot = -Double.infinity
+
+        public mutating func next() async throws -> SessionUpdate? {
+            while let s = try await it.next() {
+                session.push(s)
+                var events: [SessionEvent] = []
+                while let e = session.nextEvent() { events.append(e) }
+                let t = session.now
+                if !events.isEmpty || t - lastSnapshot >= interval {
+                    lastSnapshot = t
+                    return SessionUpdate(events: events, snapshot: session.snapshot)
+                }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(it: base.makeAsyncIterator(), session: session, interval: snapshotInterval)
+    }
+}

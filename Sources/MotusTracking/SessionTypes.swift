@@ -1,0 +1,134 @@
+import MotusCore
+
+/// Moving or still.
+public enum MotionState: String, Sendable, Hashable, Codable {
+    case still, moving
+}
+
+/// What kind of session: on foot (steps, stride, pace) or a ride (no steps: moving/still from
+/// the classifier and, with a location stream, speed).
+public enum SessionMode: String, Sendable, Hashable, Codable, CaseIterable {
+    case foot, ride
+}
+
+/// Why the state changed.
+public enum StateChangeCause: String, Sendable, Hashable, Codable {
+    /// The pedometer confirmed a walk (regular steps); dated back to its first credited step.
+    case steps
+    /// The fast stillness detector (acceleration variance, rotation rate).
+    case stillness
+    /// The classifier's smoothed probability crossed its threshold for long enough.
+    case classifier
+    /// The location stream's speed (ride mode).
+    case speed
+    /// A platform step counter reported steps (no accelerometer).
+    case stepCounter
+}
+
+/// A change between moving and still.
+@frozen
+public struct StateChange: Sendable, Hashable, Codable {
+    /// When the change happened, as far as the session can tell (s, input clock): for a
+    /// resume from steps, the first step's time; for a pause, when the motion ended.
+    public var time: Double
+    /// When the session decided it (s): the time of the sample that triggered the decision.
+    /// `decidedAt − time` is the decision latency.
+    public var decidedAt: Double
+    public var cause: StateChangeCause
+    @inlinable public init(time: Double, decidedAt: Double, cause: StateChangeCause) {
+        self.time = time; self.decidedAt = decidedAt; self.cause = cause
+    }
+    /// Decision latency (s).
+    @inlinable public var latency: Double { decidedAt - time }
+}
+
+/// A completed split.
+@frozen
+public struct Split: Sendable, Hashable, Codable {
+    /// 1 for the first split.
+    public var index: Int
+    /// Cumulative distance at the end of the split (m).
+    public var distanceMeters: Double
+    /// Time the split was completed (s, input clock).
+    public var time: Double
+    /// Moving time spent in this split (s).
+    public var movingTimeSeconds: Double
+    /// Elapsed time spent in this split (s).
+    public var elapsedTimeSeconds: Double
+    /// Moving time per kilometre over the split (s/km).
+    public var paceSecondsPerKm: Double
+    /// Steps in this split (0 in ride mode).
+    public var steps: Int
+    public init(index: Int, distanceMeters: Double, time: Double, movingTimeSeconds: Double, elapsedTimeSeconds: Double,
+                paceSecondsPerKm: Double, steps: Int) {
+        self.index = index; self.distanceMeters = distanceMeters; self.time = time; self.movingTimeSeconds = movingTimeSeconds
+        self.elapsedTimeSeconds = elapsedTimeSeconds; self.paceSecondsPerKm = paceSecondsPerKm; self.steps = steps
+    }
+}
+
+/// What a session reports as it goes. Plain values (no references), so a fixed event queue
+/// holds them without allocating.
+public enum SessionEvent: Sendable, Hashable {
+    case resumed(StateChange)
+    case paused(StateChange)
+    case step(StepEvent)
+    case split(Split)
+    /// The goal distance was reached: (time s, distance m, moving time s).
+    case goalReached(time: Double, distanceMeters: Double, movingTimeSeconds: Double)
+
+    /// The event's time (s, input clock).
+    public var time: Double {
+        switch self {
+        case .resumed(let c), .paused(let c): c.time
+        case .step(let s): s.time
+        case .split(let s): s.time
+        case .goalReached(let t, _, _): t
+        }
+    }
+
+    /// A short name: "resumed", "paused", "step", "split", "goal".
+    public var name: String {
+        switch self {
+        case .resumed: "resumed"
+        case .paused: "paused"
+        case .step: "step"
+        case .split: "split"
+        case .goalReached: "goal"
+        }
+    }
+}
+
+/// The live figures of a session at one moment. Paces are seconds per kilometre and NaN when
+/// undefined (no distance yet, or not moving).
+@frozen
+public struct SessionSnapshot: Sendable, Hashable, Codable {
+    /// Time of the latest sample (s, input clock).
+    public var time: Double
+    public var state: MotionState
+    public var steps: Int
+    /// Steps per minute while moving on foot, 0 otherwise.
+    public var cadenceStepsPerMinute: Double
+    public var distanceMeters: Double
+    /// Pace over the last `SessionSettings.currentPaceSeconds` of movement (s/km).
+    public var currentPaceSecondsPerKm: Double
+    /// Moving time / distance (s/km).
+    public var averagePaceSecondsPerKm: Double
+    /// Current speed (m/s): 1000 / current pace, or the location speed in ride mode.
+    public var speedMetersPerSecond: Double
+    public var movingTimeSeconds: Double
+    public var elapsedTimeSeconds: Double
+    /// Time to the goal distance at the current pace (s); NaN without a goal or a pace, 0 once reached.
+    public var remainingTimeSeconds: Double
+    /// Latest smoothed probability of moving from the classifier (NaN without one).
+    public var movingProbability: Double
+    /// Length of one step (m) the stride model currently gives (calibration included).
+    public var stepLengthMeters: Double
+}
+
+/// Formats a pace in s/km as "m:ss /km" ("-" when undefined).
+public func formatPace(_ secondsPerKm: Double) -> String {
+    guard secondsPerKm.isFinite, secondsPerKm > 0, secondsPerKm < 360_000 else { return "-" }
+    let total = Int(secondsPerKm.rounded())
+    let s = total % 60
+    return "\(total / 60):\(s < 10 ? "0" : "")\(s) /km"
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Motus
+
+struct EvaluateMotion: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate-motion",
+        abstract: "Judge the session's moving/still events on still → walk → still trials.",
+        discussion: """
+        Runs a tracking session (`motus track`'s) over each recording whose labels go still → \
+        moving → still (the IPOL trials) and prints, per trial, how late the session reported \
+        the pause after the true stop (decision time) and where it dated the resume against the \
+        true start, their decision latencies, and false pauses inside the walk. The summary \
+        gives medians and 90th percentiles.
+
+        Bars for CI: each one that fails prints a one-line message and exits with status 1. \
+        `--max-pause-median` and `--max-pause-p90` apply to the pause decision latency, \
+        `--max-resume-median` to the median |resume latency|; any false pause fails unless \
+        `--allow-false-pauses`. Example:
+          motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1
+        """)
+
+    @Argument(help: "Dataset folders or recordings.")
+    var paths: [String]
+
+    @Option(help: "Model file (default: the shipped moving-vs-still model).")
+    var model: String?
+
+    @Option(name: .customLong("max-pause-median"), help: ArgumentHelp("Fail when the median pause latency (s) is above S.", valueName: "S"))
+    var maxPauseMedian: Double?
+
+    @Option(name: .customLong("max-pause-p90"), help: ArgumentHelp("Fail when the 90th percentile pause latency (s) is above S.", valueName: "S"))
+    var maxPauseP90: Double?
+
+    @Option(name: .customLong("max-resume-median"), help: ArgumentHelp("Fail when the median resume latency (s) is above S.", valueName: "S"))
+    var maxResumeMedian: Double?
+
+    @Flag(name: .customLong("allow-false-pauses"), help: "Do not fail on false pauses inside a walk.")
+    var allowFalsePauses = false
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median")] {
+            if let v, !(v.isFinite) { throw ValidationError("\(n) must be a number of seconds, not \(v)") }
+        }
+        if format == .csv { throw ValidationError("evaluate-motion prints table or json, not csv") }
+    }
+
+    func run() throws {
+        try Self.reportingErrors {
+            let m = try DefaultModel.load(model)
+            var rows: [MotionEvaluation.Row] = []
+            var skipped: [String] = []
+            for p in paths {
+                for (id, load) in try EvaluateSteps.recordings(p) {
+                    let r = try load()
+                    do {
+                        if let row = try MotionEvaluation.evaluate(r, id: id, model: m) { rows.append(row) } else { skipped.append(id) }
+                    } catch { throw CLIError("\(error)") }
+                }
+            }
+            guard !rows.isEmpty else { throw CLIError("no recording labelled still → moving → still in \(paths.joined(separator: ", "))") }
+            let s = MotionEvaluation.summarize(rows)
+            switch format {
+            case .json: print(try JSONOutput.encode(Report(trials: rows, summary: s, skipped: skipped)))
+            default: print(Self.table(rows, s, skipped), terminator: "")
+            }
+            var failures: [String] = []
+            if let b = maxPauseMedian, !(s.pauseMedian <= b) { failures.append("median pause latency \(Fmt.f(s.pauseMedian, 2)) s > \(Fmt.f(b, 2)) s") }
+            if let b = maxPauseP90, !(s.pauseP90 <= b) { failures.append("p90 pause latency \(Fmt.f(s.pauseP90, 2)) s > \(Fmt.f(b, 2)) s") }
+            if let b = maxResumeMedian, !(s.resumeAbsoluteMedian <= b) { failures.append("median |resume latency| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s > \(Fmt.f(b, 2)) s") }
+            if !allowFalsePauses && s.falsePauses > 0 {
+                failures.append("\(s.falsePauses) false pause(s) inside walks (\(rows.filter { $0.falsePauses > 0 }.map(\.id).joined(separator: ", ")))")
+            }
+            if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
+        }
+    }
+
+    struct Report: Encodable {
+        var trials: [MotionEvaluation.Row]
+        var summary: MotionEvaluation.Summary
+        var skipped: [String]
+    }
+
+    static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [String]) -> String {
+        var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "false pauses", "false resumes", "steps"]]
+        for r in rows {
+            t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
+                      r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", "\(r.falsePauses)", "\(r.falseResumes)", "\(r.steps)"])
+        }
+        var out = Fmt.table(t)
+        out += "\n\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)\n"
+        out += "pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)\n"
+        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s)\n"
+        if s.pausesNotJudged > 0 {
+            out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
+        }
+        out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes)\n"
+        if !skipped.isEmpty { out += "skipped (no still → moving → still labels): \(skipped.joined(separator: ", "))\n" }
+        return out
+    }
+}

@@ -1,0 +1,231 @@
+import ArgumentParser
+import Foundation
+import Motus
+
+struct Track: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Track a session: moving/still, steps, cadence, distance, pace, splits.",
+        discussion: """
+        Runs a live tracking session over a recording, sample by sample, exactly as an app \
+        embedding MotusTracking would, and prints the summary, the splits and the events \
+        (resumed/paused with their cause and decision latency, splits, goal reached).
+
+        Moving/still combines the classifier (without --model, the shipped moving-vs-still \
+        model), the pedometer's step evidence and a fast stillness detector. Steps come from \
+        the accelerometer, or from the recording's platform step counter when it has one. \
+        Distance uses Weinberg's stride model with k from --height (170 cm when not given), \
+        calibrated from GPS when the recording has a location stream, or from \
+        --calibrate-distance. --mode ride tracks a ride (no steps; speed from the location \
+        stream when there is one).
+          motus track datasets/lowback-straight-walk.motus --height 170
+          motus track datasets/iphone-belt-stand-then-walk.motus --format json
+        """)
+
+    @Argument(help: "The recording.")
+    var path: String
+
+    @Option(help: ArgumentHelp("The person's height in centimetres (stride model).", valueName: "CM"))
+    var height: Double?
+
+    @Option(help: "Model file (default: the shipped moving-vs-still model).")
+    var model: String?
+
+    @Option(name: .customLong("goal-distance"), help: ArgumentHelp("Goal distance in metres (goal event, remaining time).", valueName: "M"))
+    var goalDistance: Double?
+
+    @Option(help: ArgumentHelp("Split distance in metres.", valueName: "M"))
+    var split: Double = 1000
+
+    @Option(help: "Session mode: foot or ride.")
+    var mode: SessionMode = .foot
+
+    @Option(name: .customLong("calibrate-distance"), help: ArgumentHelp("The true distance of the whole session in metres: scales the stride to match it.", valueName: "M"))
+    var calibrateDistance: Double?
+
+    @Flag(help: "Print the time spent reading and in the session (per sample) on stderr; build with -c release for real figures.")
+    var timing = false
+
+    @Flag(name: .customLong("step-events"), help: "List every step among the events.")
+    var stepEvents = false
+
+    @Option(help: "Output format: table, json or csv.")
+    var format: OutputFormat = .table
+
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if let h = height, !(h >= 50 && h <= 250) { throw ValidationError("--height is in centimetres, 50…250, not \(h)") }
+        if let g = goalDistance, !(g > 0 && g.isFinite) { throw ValidationError("--goal-distance must be a positive number of metres, not \(g)") }
+        if !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
+        if let c = calibrateDistance, !(c > 0 && c.isFinite) { throw ValidationError("--calibrate-distance must be a positive number of metres, not \(c)") }
+    }
+
+    func run() throws {
+        try Self.reportingErrors {
+            let m = try DefaultModel.load(model)
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            guard Self.hasMotion(r) || r.stream(.stepCounter) != nil || r.stream(.location) != nil else {
+                throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
+            }
+            var settings = SessionSettings()
+            settings.mode = mode
+            settings.heightMeters = height.map { $0 / 100 } ?? r.metadata.heightMeters
+            settings.goalMeters = goalDistance
+            settings.splitMeters = split
+            var result: SessionResult
+            do {
+                if let c = calibrateDistance {
+                    // Two passes: the first measures the model's distance, the second runs calibrated.
+                    let first = try MotionSession.run(r, settings: settings, model: m)
+                    if first.summary.distanceMeters > 0 {
+                        settings.strideModel = StrideEstimator.scale(settings.effectiveStrideModel, by: c / first.summary.distanceMeters)
+                    }
+                }
+                result = try MotionSession.run(r, settings: settings, model: m, keepStepEvents: stepEvents)
+            } catch { throw CLIError("\(path): \(error)") }
+            if timing {
+                let t2 = DispatchTime.now().uptimeNanoseconds
+                let session = Double(t2 - t1) / 1e9
+                printError("motus: read \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s, session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
+            }
+            let report = TrackReport(result, settings: settings)
+            switch format {
+            case .json: print(try JSONOutput.encode(report))
+            case .csv: print(report.csv(), terminator: "")
+            case .table: print(report.table(), terminator: "")
+            }
+        }
+    }
+
+    static func hasMotion(_ r: Recording) -> Bool {
+        r.stream(.acceleration).map { !$0.isEmpty } ?? false || (r.stream(.userAcceleration) != nil && r.stream(.gravity) != nil)
+    }
+}
+
+extension SessionMode: ExpressibleByArgument {}
+
+/// `motus track`'s output (JSON keys in snake case).
+struct TrackReport: Encodable {
+    struct Event: Encodable {
+        var type: String
+        /// Seconds since the session's first sample.
+        var timeS: Double
+        var decidedS: Double?
+        var latencyS: Double?
+        var cause: String?
+        var index: Int?
+        var distanceM: Double?
+        var movingTimeS: Double?
+        var paceSPerKm: Double?
+        var pace: String?
+        var steps: Int?
+    }
+    struct SplitRow: Encodable {
+        var index: Int
+        var distanceM: Double
+        var timeS: Double
+        var movingTimeS: Double
+        var elapsedTimeS: Double
+        var paceSPerKm: Double
+        var pace: String
+        var steps: Int
+    }
+    var mode: String
+    var state: String
+    var steps: Int
+    var distanceM: Double
+    var movingTimeS: Double
+    var elapsedTimeS: Double
+    var averagePaceSPerKm: Double?
+    var averagePace: String
+    var cadenceSpm: Double
+    var averageSpeedMps: Double
+    var strideModel: String
+    var goalDistanceM: Double?
+    var goalReachedS: Double?
+    var splitM: Double
+    var startTime: Double
+    var splits: [SplitRow]
+    var events: [Event]
+
+    init(_ r: SessionResult, settings: SessionSettings) {
+        let s = r.summary, t0 = r.startTime
+        mode = settings.mode.rawValue
+        state = s.state.rawValue
+        steps = s.steps
+        distanceM = s.distanceMeters
+        movingTimeS = s.movingTimeSeconds
+        elapsedTimeS = s.elapsedTimeSeconds
+        averagePaceSPerKm = s.averagePaceSecondsPerKm.isFinite ? s.averagePaceSecondsPerKm : nil
+        averagePace = formatPace(s.averagePaceSecondsPerKm)
+        cadenceSpm = settings.mode == .foot && s.movingTimeSeconds > 0 ? 60 * Double(s.steps) / s.movingTimeSeconds : 0
+        averageSpeedMps = s.movingTimeSeconds > 0 ? s.distanceMeters / s.movingTimeSeconds : 0
+        strideModel = "\(settings.effectiveStrideModel)"
+        goalDistanceM = settings.goalMeters
+        splitM = settings.splitMeters
+        startTime = t0
+        splits = r.splits.map { SplitRow(index: $0.index, distanceM: $0.distanceMeters, timeS: $0.time - t0, movingTimeS: $0.movingTimeSeconds,
+                                         elapsedTimeS: $0.elapsedTimeSeconds, paceSPerKm: $0.paceSecondsPerKm, pace: formatPace($0.paceSecondsPerKm), steps: $0.steps) }
+        events = r.events.map { e in
+            switch e {
+            case .resumed(let c), .paused(let c):
+                Event(type: e.name, timeS: c.time - t0, decidedS: c.decidedAt - t0, latencyS: c.latency, cause: c.cause.rawValue)
+            case .step(let st):
+                Event(type: "step", timeS: st.time - t0)
+            case .split(let sp):
+                Event(type: "split", timeS: sp.time - t0, index: sp.index, distanceM: sp.distanceMeters, movingTimeS: sp.movingTimeSeconds,
+                      paceSPerKm: sp.paceSecondsPerKm, pace: formatPace(sp.paceSecondsPerKm), steps: sp.steps)
+            case .goalReached(let t, let d, let mt):
+                Event(type: "goal", timeS: t - t0, distanceM: d, movingTimeS: mt)
+            }
+        }
+        goalReachedS = events.first { $0.type == "goal" }?.timeS
+    }
+
+    func table() -> String {
+        var out = Fmt.table([
+            ["mode", mode], ["state at end", state], ["steps", "\(steps)"], ["distance", "\(Fmt.f(distanceM, 1)) m"],
+            ["moving time", Self.clock(movingTimeS)], ["elapsed time", Self.clock(elapsedTimeS)],
+            ["average pace", averagePace], ["cadence", "\(Fmt.f(cadenceSpm, 0)) steps/min"],
+            ["average speed", "\(Fmt.f(averageSpeedMps * 3.6, 1)) km/h"],
+        ])
+        if let g = goalDistanceM { out += "goal \(Fmt.f(g, 0)) m: " + (goalReachedS.map { "reached at \(Self.clock($0))" } ?? "not reached") + "\n" }
+        if !splits.isEmpty {
+            out += "\nsplits (every \(Fmt.f(splitM, 0)) m)\n"
+            var t = [["#", "distance m", "at", "moving", "pace", "steps"]]
+            for s in splits { t.append(["\(s.index)", Fmt.f(s.distanceM, 0), Self.clock(s.timeS), Self.clock(s.movingTimeS), s.pace, "\(s.steps)"]) }
+            out += Fmt.table(t)
+        }
+        let shown = events.filter { $0.type != "step" }
+        if !shown.isEmpty {
+            out += "\nevents\n"
+            var t = [["at s", "event", "cause", "decided s", "latency s"]]
+            for e in shown {
+                t.append([Fmt.f(e.timeS, 2), e.type == "split" ? "split \(e.index ?? 0) (\(e.pace ?? "-"))" : e.type == "goal" ? "goal reached" : e.type,
+                          e.cause ?? "-", e.decidedS.map { Fmt.f($0, 2) } ?? "-", e.latencyS.map { Fmt.f($0, 2) } ?? "-"])
+            }
+            out += Fmt.table(t)
+        }
+        return out
+    }
+
+    func csv() -> String {
+        var out = "type,time_s,decided_s,cause,index,distance_m,moving_time_s,pace_s_per_km,steps\n"
+        func n(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "" } ?? "" }
+        out += "summary,\(elapsedTimeS),,,,\(distanceM),\(movingTimeS),\(n(averagePaceSPerKm)),\(steps)\n"
+        for e in events {
+            out += "\(e.type),\(e.timeS),\(n(e.decidedS)),\(e.cause ?? ""),\(e.index.map(String.init) ?? ""),\(n(e.distanceM)),\(n(e.movingTimeS)),\(n(e.paceSPerKm)),\(e.steps.map(String.init) ?? "")\n"
+        }
+        return out
+    }
+
+    static func clock(_ s: Double) -> String {
+        guard s.isFinite, s >= 0 else { return "-" }
+        let t = Int(s.rounded())
+        let h = t / 3600, m = (t % 3600) / 60, sec = t % 60
+        func two(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(sec))" : "\(m):\(two(sec))"
+    }
+}

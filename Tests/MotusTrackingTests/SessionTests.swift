@@ -1,0 +1,380 @@
+import Testing
+import Foundation
+import MotusCore
+import MotusIO
+import MotusClassifier
+import MotusFusion
+@testable import MotusTracking
+
+/// Segments of a synthetic session: still, or walking/running at a step rate.
+enum Segment { case still(Double), walk(steps: Int, hz: Double) }
+
+/// A gait-like |a| signal (see `walkSignal`) over a sequence of segments, with the true
+/// start and stop of every walking segment.
+func sessionSignal(_ segments: [Segment], rateHz: Double = 100, amplitude: Double = 3, seed: UInt64 = 3)
+    -> (SensorStream, starts: [Double], stops: [Double]) {
+    var rng = SeededRandom(seed: seed)
+    var s = SensorStream(kind: .acceleration)
+    var starts: [Double] = [], stops: [Double] = []
+    var t = 0.0
+    let dt = 1 / rateHz
+    for seg in segments {
+        switch seg {
+        case .still(let d):
+            let end = t + d
+            while t < end {
+                s.append(time: t, Vector3(0.3 + 0.03 * rng.gaussian(), 0.2 + 0.03 * rng.gaussian(), 9.8 + 0.03 * rng.gaussian()))
+                t += dt
+            }
+        case .walk(let n, let hz):
+            let t0 = t, end = t + Double(n) / hz
+            starts.append(t0); stops.append(end)
+            while t < end {
+                let ph = 2 * Double.pi * hz * (t - t0)
+                let v = amplitude * Math.sin(ph - Double.pi / 2) + 0.8 * Math.sin(2 * ph)
+                s.append(time: t, Vector3(0.3 + 0.05 * rng.gaussian(), 0.2 + 0.05 * rng.gaussian(), 9.8 + v + 0.05 * rng.gaussian()))
+                t += dt
+            }
+        }
+    }
+    return (s, starts, stops)
+}
+
+/// The shipped model, with any fusion settings a newer AttitudeFilter added filled with their
+/// defaults (the model file may predate them); nil when the file is absent.
+func shippedModel() -> MotionModel? {
+    let path = DatasetLocator.packageRoot(fromFile: #filePath) + "/models/moving-still.json"
+    guard let data = FileManager.default.contents(atPath: path),
+          var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+          var fusion = json["fusion"] as? [String: Any],
+          let defaults = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(AttitudeFilter.Settings.default)) as? [String: Any]
+    else { return nil }
+    for (k, v) in defaults where fusion[k] == nil { fusion[k] = v }
+    json["fusion"] = fusion
+    guard let patched = try? JSONSerialization.data(withJSONObject: json) else { return nil }
+    return try? JSONDecoder().decode(MotionModel.self, from: patched)
+}
+
+
+/// Runs a session and returns its state changes.
+func changes(_ r: Recording, settings: SessionSettings = .default, model: MotionModel? = nil) throws -> SessionResult {
+    try MotionSession.run(r, settings: settings, model: model)
+}
+
+@Suite struct SessionSyntheticTests {
+    @Test func walkStopWalkPausesAndResumesPromptly() throws {
+        let (acc, starts, stops) = sessionSignal([.still(4), .walk(steps: 30, hz: 2), .still(6), .walk(steps: 30, hz: 2.4), .still(5)])
+        let res = try changes(Recording(streams: [acc]))
+        let resumes = res.stateChanges.filter { $0.state == .moving }.map(\.change)
+        let pauses = res.stateChanges.filter { $0.state == .still }.map(\.change)
+        #expect(resumes.count == 2 && pauses.count == 2, "\(res.stateChanges)")
+        guard resumes.count == 2, pauses.count == 2 else { return }
+        for i in 0..<2 {
+            // Resumed within 2 steps of the true start (dated back to the first credited step).
+            #expect(abs(resumes[i].time - starts[i]) <= 2 / 2.0, "resume \(resumes[i]) vs \(starts[i])")
+            #expect(resumes[i].cause == .steps)
+            // Paused within about 2 s of the true stop (decision time).
+            #expect(pauses[i].decidedAt - stops[i] >= 0 && pauses[i].decidedAt - stops[i] <= 2.0, "pause \(pauses[i]) vs \(stops[i])")
+            #expect(pauses[i].latency >= 0)
+        }
+        // Every step counted, including the ones taken while the walk was being confirmed.
+        #expect(abs(res.summary.steps - 60) <= 2, "\(res.summary.steps)")
+        // Moving time ≈ the two walks (15 s + 12.5 s).
+        #expect(abs(res.summary.movingTimeSeconds - 27.5) < 2.5, "\(res.summary.movingTimeSeconds)")
+        #expect(abs(res.summary.elapsedTimeSeconds - (acc.times.last! - acc.times[0])) < 1e-9)
+    }
+
+    @Test func fidgetingNeitherResumesNorCounts() throws {
+        var rng = SeededRandom(seed: 11)
+        var s = SensorStream(kind: .acceleration)
+        var t = 0.0
+        var nextJolt = 1.0
+        while t < 40 {
+            var v = 0.03 * rng.gaussian()
+            if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
+            if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }   // irregular jolts
+            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+            t += 0.01
+        }
+        let res = try changes(Recording(streams: [s]))
+        #expect(res.summary.steps == 0)
+        #expect(res.stateChanges.isEmpty, "\(res.stateChanges)")
+    }
+
+    /// A runner with the phone in a swinging hand: the phone turns with the arm (±0.6 rad at
+    /// half the step rate), so |a| carries the centripetal swing and weak step impacts. The
+    /// pedometer may lose steps; the session must not pause.
+    @Test func swingingHandDuringARunDoesNotPause() throws {
+        var rng = SeededRandom(seed: 5)
+        var acc = SensorStream(kind: .acceleration), gyro = SensorStream(kind: .rotationRate)
+        let stepHz = 2.8, swingHz = 1.4, r = 0.6, amp = 0.6
+        var t = 0.0
+        while t < 60 {
+            let running = t >= 3 && t < 57
+            let w = 2 * Double.pi * swingHz
+            let theta = running ? amp * Math.sin(w * t) : 0
+            let omega = running ? amp * w * Math.cos(w * t) : 0
+            let impact = running ? 1.5 * max(0, Math.sin(2 * Double.pi * stepHz * t)) : 0
+            // Specific force along the arm (pendulum) in the phone frame: g cos θ + ω²r, plus the impact.
+            let along = 9.81 * Math.cos(theta) + omega * omega * r + impact
+            let across = running ? -0.3 * 9.81 * Math.sin(theta) : 0
+            acc.append(time: t, Vector3(across + 0.05 * rng.gaussian(), 0.05 * rng.gaussian(), along + 0.05 * rng.gaussian()))
+            gyro.append(time: t, Vector3(omega, 0.02 * rng.gaussian(), 0.02 * rng.gaussian()))
+            t += 0.01
+        }
+        let res = try changes(Recording(streams: [acc, gyro]), model: shippedModel())
+        let inRun = res.stateChanges.filter { $0.state == .still && $0.change.time > 4 && $0.change.time < 56 }
+        #expect(inRun.isEmpty, "false pauses: \(inRun)")
+        #expect(res.stateChanges.first?.state == .moving)
+    }
+
+    @Test func liveBatchAndAsyncAreIdentical() async throws {
+        let root = DatasetLocator.packageRoot(fromFile: #filePath)
+        let r = try RecordingLoader.load(path: root + "/datasets/iphone-belt-stand-then-walk.motus")
+        let model = shippedModel()
+        var settings = SessionSettings()
+        settings.splitMeters = 10
+        settings.goalMeters = 15
+        let batch = try MotionSession.run(r, settings: settings, model: model, keepStepEvents: true)
+        // Live: samples one by one through `push(SensorSample)`, events read every 7 samples.
+        var live = try MotionSession(settings: settings, model: model)
+        var liveEvents: [SessionEvent] = []
+        let samples = Self.merged(r)
+        for (i, s) in samples.enumerated() {
+            live.push(s)
+            if i % 7 == 0 { while let e = live.nextEvent() { liveEvents.append(e) } }
+        }
+        while let e = live.nextEvent() { liveEvents.append(e) }
+        #expect(liveEvents == batch.events)
+        #expect(live.snapshot == batch.summary)
+        // Async adapter over the same samples.
+        let stream = AsyncStream<SensorSample> { c in
+            for s in samples { c.yield(s) }
+            c.finish()
+        }
+        var asyncEvents: [SessionEvent] = []
+        var last: SessionSnapshot? = nil
+        for try await u in SessionUpdates(stream, session: try MotionSession(settings: settings, model: model)) {
+            asyncEvents += u.events; last = u.snapshot
+        }
+        #expect(asyncEvents == batch.events)
+        #expect(batch.splits.count >= 1)
+        #expect(batch.events.contains { if case .goalReached = $0 { true } else { false } })
+        _ = last
+    }
+
+    static func merged(_ r: Recording) -> [SensorSample] {
+        var out: [(Double, Int, SensorSample)] = []
+        for (p, k) in MotionSession.inputKinds.enumerated() {
+            guard let s = r.stream(k) else { continue }
+            for i in 0..<s.count {
+                let t = s.times[i]
+                let v: SensorSample
+                switch k {
+                case .acceleration: v = .acceleration(VectorSample(time: t, value: s.vector(i)))
+                case .userAcceleration: v = .userAcceleration(VectorSample(time: t, value: s.vector(i)))
+                case .gravity: v = .gravity(VectorSample(time: t, value: s.vector(i)))
+                case .rotationRate: v = .rotationRate(VectorSample(time: t, value: s.vector(i)))
+                case .stepCounter: v = .stepCounter(s.stepCounterSample(i))
+                case .location: v = .location(s.locationSample(i))
+                default: continue
+                }
+                out.append((t, p, v))
+            }
+        }
+        // Stable sort by (time, kind order) = the batch runner's merge order.
+        return out.enumerated().sorted { a, b in
+            (a.element.0, a.element.1, a.offset) < (b.element.0, b.element.1, b.offset)
+        }.map { $0.element.2 }
+    }
+
+    @Test func platformStepCounterIsUsedWhenPresent() throws {
+        let (acc, _, _) = sessionSignal([.still(3), .walk(steps: 40, hz: 2), .still(4)])
+        var sc = SensorStream(kind: .stepCounter)
+        // Cumulative counts every ~2.5 s with a reset in the middle (1000 → 0).
+        let readings: [(Double, Double)] = [(3.5, 1000), (6, 1004), (8.7, 1010), (11, 3), (14, 9), (17, 15), (20, 23), (26, 25)]
+        for (t, n) in readings { sc.append(time: t, [n, Double.nan]) }
+        let res = try changes(Recording(streams: [acc, sc]))
+        #expect(res.summary.steps == 4 + 6 + 3 + 6 + 6 + 8 + 2)
+    }
+
+    @Test func paceSplitsGoalAndCalibration() throws {
+        // 600 steps at 2.5 Hz with a fixed 0.8 m step: 480 m in 240 s, pace 500 s/km.
+        let (acc, _, _) = sessionSignal([.still(3), .walk(steps: 600, hz: 2.5), .still(4)], rateHz: 50)
+        var settings = SessionSettings()
+        settings.strideModel = .fixed(stepMeters: 0.8)
+        settings.splitMeters = 100
+        settings.goalMeters = 300
+        var session = try MotionSession(settings: settings)
+        let res = session.run(Recording(streams: [acc]))
+        #expect(abs(res.summary.distanceMeters - 480) <= 2)
+        #expect(res.splits.count == 4)
+        for s in res.splits.dropFirst() { #expect(abs(s.paceSecondsPerKm - 500) < 10, "\(s)") }
+        #expect(abs(res.summary.averagePaceSecondsPerKm - 500) < 15)
+        #expect(formatPace(500) == "8:20 /km")
+        #expect(res.events.contains { if case .goalReached(_, let d, _) = $0 { d >= 300 && d < 301 } else { false } })
+        session.calibrate(knownDistanceMeters: 240)
+        #expect(abs(session.strideCalibrationFactor - 0.5) < 0.01)
+    }
+
+    @Test func rideModeFollowsSpeed() throws {
+        // A ride: still 10 s, 60 s at 6 m/s northwards (1 Hz fixes), still 20 s; phone jiggling.
+        var rng = SeededRandom(seed: 9)
+        var acc = SensorStream(kind: .acceleration), loc = SensorStream(kind: .location)
+        var t = 0.0, lat = 48.0
+        while t < 90 {
+            let moving = t >= 10 && t < 70
+            acc.append(time: t, Vector3(0.3 + (moving ? 0.8 : 0.02) * rng.gaussian(), 0.2, 9.8 + (moving ? 0.8 : 0.02) * rng.gaussian()))
+            if Int((t * 100).rounded()) % 100 == 0 {
+                if moving { lat += 6 / 111_195 }
+                loc.append(time: t, [lat, 11.0, Double.nan, moving ? 6 : 0, Double.nan, 5, Double.nan])
+            }
+            t += 0.01
+        }
+        var settings = SessionSettings()
+        settings.mode = .ride
+        let res = try changes(Recording(streams: [acc, loc]), settings: settings)
+        #expect(res.summary.steps == 0)
+        let ch = res.stateChanges
+        #expect(ch.count == 2, "\(ch)")
+        if ch.count == 2 {
+            #expect(ch[0].state == .moving && abs(ch[0].change.time - 10) <= 1.5)
+            #expect(ch[1].state == .still && abs(ch[1].change.time - 70) <= 1.5)
+        }
+        #expect(abs(res.summary.distanceMeters - 360) < 15, "\(res.summary.distanceMeters)")
+    }
+
+    @Test func stillnessDetectorMatchesNaiveWindow() {
+        var rng = SeededRandom(seed: 2)
+        var d = StillnessDetector(rateHz: 50)
+        var xs: [Double] = [], ws: [Double] = []
+        for i in 0..<2000 {
+            let x = 9.8 + (i % 300 < 150 ? 0.05 : 1.0) * rng.gaussian(), w = abs(0.1 * rng.gaussian())
+            xs.append(x); ws.append(w)
+            let still = d.push(accelerationMagnitude: x, rotationRateMagnitude: w)
+            if i >= 24 {
+                let win = xs[(i - 24)...i]
+                let m = win.reduce(0, +) / 25
+                let sd = (win.map { ($0 - m) * ($0 - m) }.reduce(0, +) / 25).squareRoot()
+                let mw = ws[(i - 24)...i].reduce(0, +) / 25
+                #expect(abs(d.accelerationStd - sd) < 1e-9)
+                #expect(still == (sd <= 0.2 && mw <= 0.5))
+            }
+        }
+    }
+}
+
+@Suite struct SessionRealDataTests {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+    static let shared = DatasetLocator.sharedDatasets(packageRoot: root)
+
+    /// The CI bars on the IPOL trials (still → walk → still): pause reported within a median
+    /// 1.5 s of the true stop (p90 ≤ 2.5 s), resume dated within a median 1 s of the true start,
+    /// no false pause inside a healthy subject's walk.
+    @Test func ipolMovingStillBars() throws {
+        guard let shared = Self.shared else {
+            print("skipped: ../shared/datasets not found (set MOTUS_DATASETS)"); return
+        }
+        guard let model = shippedModel() else { Issue.record("models/moving-still.json unreadable"); return }
+        let ds = try DatasetFormat.ipol.openDataset(root: shared + "/ipol")
+        var rows: [MotionEvaluation.Row] = []
+        for e in ds.entries {
+            if let row = try MotionEvaluation.evaluate(try ds.load(e.id), id: e.id, model: model) { rows.append(row) }
+        }
+        #expect(rows.count >= 41)
+        let s = MotionEvaluation.summarize(rows)
+        #expect(s.pauseMedian <= 1.5, "\(s)")
+        #expect(s.pauseP90 <= 2.5, "\(s)")
+        #expect(abs(s.resumeMedian) <= 1.0, "\(s)")
+        let healthy = rows.filter { !$0.id.contains("/") }
+        #expect(healthy.allSatisfy { $0.falsePauses == 0 }, "\(healthy.filter { $0.falsePauses > 0 }.map(\.id))")
+    }
+}
+
+/// `motus track` end to end on the bundled recordings.
+@Suite(.serialized) struct TrackCLITests {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+
+    static var binary: String? {
+        let c = [".build/debug/motus", ".build/release/motus"].map { root + "/" + $0 }
+            .filter { FileManager.default.isExecutableFile(atPath: $0) }
+        return c.max { a, b in
+            let da = (try? FileManager.default.attributesOfItem(atPath: a)[.modificationDate] as? Date) ?? .distantPast
+            let db = (try? FileManager.default.attributesOfItem(atPath: b)[.modificationDate] as? Date) ?? .distantPast
+            return da < db
+        }
+    }
+
+    /// The shipped model as a file this Motus can read (see `shippedModel`).
+    static let modelPath: String? = {
+        guard let m = shippedModel() else { return nil }
+        let p = NSTemporaryDirectory() + "motus-track-test-model-\(getpid()).json"
+        guard (try? JSONEncoder().encode(m).write(to: URL(fileURLWithPath: p))) != nil else { return nil }
+        return p
+    }()
+
+    static func run(_ args: [String]) throws -> (Int32, String, String)? {
+        guard let bin = binary, let model = modelPath else { return nil }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = args + ["--model", model]
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func lowBackStraightWalk() throws {
+        guard let (status, out, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--format", "json"]) else {
+            print("skipped: motus binary or model not found"); return
+        }
+        #expect(status == 0, "\(err)")
+        let j = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        for k in ["steps", "distance_m", "moving_time_s", "elapsed_time_s", "average_pace_s_per_km", "cadence_spm", "splits", "events"] {
+            #expect(j[k] != nil, "missing key \(k)")
+        }
+        // Reference: 9 initial contacts in the bout, 4.35 m.
+        let steps = j["steps"] as? Int ?? -1
+        #expect(steps >= 8 && steps <= 11, "\(steps)")
+        let d = j["distance_m"] as? Double ?? -1
+        #expect(d > 3 && d < 6.5, "\(d)")
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.first?["type"] as? String == "resumed")
+        #expect(events.last?["type"] as? String == "paused")
+        // Calibrated to the true distance, the distance matches it.
+        guard let (s2, out2, _) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--format", "json", "--calibrate-distance", "4.35"]) else { return }
+        #expect(s2 == 0)
+        let j2 = try JSONSerialization.jsonObject(with: Data(out2.utf8)) as! [String: Any]
+        #expect(abs((j2["distance_m"] as? Double ?? 0) - 4.35) < 0.01)
+    }
+
+    @Test func iphoneBeltStandThenWalk() throws {
+        guard let (status, out, err) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus", "--format", "json", "--goal-distance", "10", "--split", "5"]) else {
+            print("skipped: motus binary or model not found"); return
+        }
+        #expect(status == 0, "\(err)")
+        let j = try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
+        let moving = j["moving_time_s"] as? Double ?? -1, elapsed = j["elapsed_time_s"] as? Double ?? -1
+        #expect(moving > 10 && moving < elapsed, "\(moving) / \(elapsed)")
+        #expect(abs(elapsed - 114) < 2)
+        #expect((j["splits"] as? [Any])?.isEmpty == false)
+        let events = j["events"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["type"] as? String == "goal" })
+        // The u-turn walk starts after the 70 s balance test: the session is moving there.
+        let resumes = events.filter { $0["type"] as? String == "resumed" }.compactMap { $0["time_s"] as? Double }
+        #expect(resumes.contains { $0 > 85 && $0 < 100 }, "\(resumes)")
+        guard let (s2, table, _) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus"]) else { return }
+        #expect(s2 == 0 && table.contains("average pace") && table.contains("/km"))
+        guard let (s3, csv, _) = try Self.run(["track", "datasets/iphone-belt-stand-then-walk.motus", "--format", "csv"]) else { return }
+        #expect(s3 == 0 && csv.hasPrefix("type,time_s,"))
+    }
+
+    @Test func badHeightIsAUsageError() throws {
+        guard let (status, _, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "1.8"]) else { return }
+        #expect(status != 0)
+        #expect(err.contains("--height is in centimetres"))
+    }
+}
