@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import Motus
 
-struct Track: ParsableCommand {
+struct TrackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "track",
         abstract: "Track a session: moving/still, steps, cadence, distance, pace, splits.",
         discussion: """
         Runs a live tracking session over a recording, sample by sample, exactly as an app \
@@ -60,7 +61,19 @@ struct Track: ParsableCommand {
         if let c = calibrateDistance, !(c > 0 && c.isFinite) { throw ValidationError("--calibrate-distance must be a positive number of metres, not \(c)") }
     }
 
+    /// Activity files (FIT, GPX, TCX) carry positions, not motion sensors: `--mode ride` (or
+    /// any mode) on them is a ride summary, the same as `motus ride`.
+    static let activityFileExtensions: Set<String> = ["fit", "gpx", "tcx"]
+
     func run() throws {
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if Self.activityFileExtensions.contains(ext) {
+            var args = [path, "--format", format.rawValue, "--split", String(split)]
+            if mode == .ride { args += ["--activity", "ride"] }  // otherwise the file's own sport
+            var ride = try Ride.parse(args)
+            try ride.run()
+            return
+        }
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let t0 = DispatchTime.now().uptimeNanoseconds
