@@ -76,8 +76,11 @@ public struct NativeReadOptions: Sendable {
     /// Accept (and drop, reporting it in `truncatedTail`) an unfinished last line, as a crash
     /// during recording leaves one. `motus inspect` on a live recording sets this.
     public var allowTruncatedTail: Bool = false
-    public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false) {
-        self.backwardsTolerance = backwardsTolerance; self.allowTruncatedTail = allowTruncatedTail
+    /// Read only streams of these kinds (nil: all). Lines of other streams are skipped without
+    /// being parsed, so a caller that needs three streams of a ten-stream recording pays for three.
+    public var kinds: Set<StreamKind>? = nil
+    public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false, kinds: Set<StreamKind>? = nil) {
+        self.backwardsTolerance = backwardsTolerance; self.allowTruncatedTail = allowTruncatedTail; self.kinds = kinds
     }
 }
 
@@ -88,6 +91,8 @@ struct NativeLineParser {
     var sawMagic = false
     var names: [[UInt8]] = []
     var kinds: [StreamKind] = []
+    /// Sink index of each declared stream, or -1 when its kind is not wanted.
+    var sinkIndex: [Int] = []
     var lastTime: [Double] = []
     var metadata = RecordingMetadata()
     var metadataDirty = false
@@ -131,41 +136,80 @@ struct NativeLineParser {
         guard let index = streamIndex(line, nameEnd) else {
             throw InputError(.badValue, at: loc(number, 1), found: line.text(0, nameEnd), expected: "a stream declared by an earlier '@stream' line")
         }
+        let target = sinkIndex[index]
+        if target < 0 { return }
         let kind = kinds[index]
         let width = kind.width
+        let n = line.count
+        let L = line.baseAddress!
+        let comma = UInt8(ascii: ",")
+        // One pass: the time, then `width` values, each parsed where it stands.
+        func fieldEnd(_ from: Int) -> Int {
+            var j = from
+            while j < n && L[j] != comma { j += 1 }
+            return j
+        }
+        func valuesFound() -> Int {
+            var commas = 0
+            for j in 0..<n where L[j] == comma { commas += 1 }
+            return commas - 1
+        }
         var time = Double.nan
+        var i = nameEnd + 1
         var failure: InputError? = nil
-        let fields = splitter.split(line) { field, s, e in
-            if field == 0 || failure != nil { return }
-            if field - 2 >= width { return }
-            if s == e {
-                if field >= 2 && kind.allowsMissing(component: field - 2) { scratch[field - 2] = .nan; return }
-                failure = InputError(.missingColumn, at: loc(number, s + 1), found: "", expected: field == 1 ? "a time in seconds" : "\(kind.columns[field - 2]) of '\(kind.rawValue)'")
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: max(width, 1)) { values in
+            var field = 1   // 1 = time, 2… = values
+            while field < width + 2 {
+                if i > n {
+                    // Fewer fields than the kind needs.
+                    failure = InputError(.missingColumn, at: loc(number, n + 1), found: "\(valuesFound()) values",
+                                         expected: "\(width) values for a '\(kind.rawValue)' sample")
+                    return
+                }
+                let c = field - 2
+                if i == n || L[i] == comma {
+                    if field >= 2 && kind.allowsMissing(component: c) {
+                        values[c] = .nan
+                    } else {
+                        failure = InputError(.missingColumn, at: loc(number, i + 1), found: "",
+                                             expected: field == 1 ? "a time in seconds" : "\(kind.columns[c]) of '\(kind.rawValue)'")
+                        return
+                    }
+                    i += 1
+                    field += 1
+                    continue
+                }
+                guard let (v, e) = NumberParser.parsePrefix(line, i, n), e == n || L[e] == comma else {
+                    failure = InputError(.badNumber, at: loc(number, i + 1), found: line.text(i, fieldEnd(i)),
+                                         expected: field == 1 ? "a time in seconds" : "a number (\(kind.columns[c]))")
+                    return
+                }
+                if !v.isFinite {
+                    failure = InputError(.nonFinite, at: loc(number, i + 1), found: line.text(i, e), expected: "a finite number")
+                    return
+                }
+                if field == 1 { time = v } else { values[c] = v }
+                i = e + 1
+                field += 1
+            }
+            if i <= n {
+                // More fields than the kind has.
+                failure = InputError(.badValue, at: loc(number, n + 1), found: "\(valuesFound()) values",
+                                     expected: "\(width) values for a '\(kind.rawValue)' sample")
                 return
             }
-            guard let v = NumberParser.parseDouble(line, s, e) else {
-                failure = InputError(.badNumber, at: loc(number, s + 1), found: line.text(s, e), expected: field == 1 ? "a time in seconds" : "a number (\(kind.columns[field - 2]))")
+            if time < lastTime[index] - options.backwardsTolerance {
+                failure = InputError(.timeBackwards, at: loc(number, nameEnd + 2), found: "\(time)",
+                                     expected: "a time no earlier than \(lastTime[index] - options.backwardsTolerance) s (previous \(lastTime[index]) s)")
                 return
             }
-            if !v.isFinite {
-                failure = InputError(.nonFinite, at: loc(number, s + 1), found: line.text(s, e), expected: "a finite number")
-                return
-            }
-            if field == 1 { time = v } else { scratch[field - 2] = v }
+            if time > lastTime[index] { lastTime[index] = time }
+            sink.sample(stream: target, time: time, values: UnsafeBufferPointer(start: values.baseAddress!, count: width))
         }
-        if let f = failure { try hold(f, number); return }
-        if fields != width + 2 {
-            let col = line.count + 1
-            try hold(InputError(fields < width + 2 ? .missingColumn : .badValue, at: loc(number, col), found: "\(fields - 2) values",
-                                expected: "\(width) values for a '\(kind.rawValue)' sample"), number)
-            return
+        if let f = failure {
+            if f.reason == .timeBackwards { throw f }
+            try hold(f, number)
         }
-        if time < lastTime[index] - options.backwardsTolerance {
-            throw InputError(.timeBackwards, at: loc(number, nameEnd + 2), found: "\(time)",
-                             expected: "a time no earlier than \(lastTime[index] - options.backwardsTolerance) s (previous \(lastTime[index]) s)")
-        }
-        if time > lastTime[index] { lastTime[index] = time }
-        scratch.withUnsafeBufferPointer { sink.sample(stream: index, time: time, values: UnsafeBufferPointer(rebasing: $0[0..<width])) }
     }
 
     /// Defers an error on a line when unfinished tails are allowed: if another line follows,
@@ -225,7 +269,13 @@ struct NativeLineParser {
             names.append(nameBytes)
             kinds.append(kind)
             lastTime.append(-.infinity)
-            sink.declare(stream: kinds.count - 1, name: text(1), kind: kind)
+            if options.kinds.map({ $0.contains(kind) }) ?? true {
+                let target = (sinkIndex.max() ?? -1) + 1
+                sinkIndex.append(target)
+                sink.declare(stream: target, name: text(1), kind: kind)
+            } else {
+                sinkIndex.append(-1)
+            }
         case "@meta":
             try need(3, "'@meta,<key>,<value>'")
             let key = text(1), value = text(2)

@@ -103,9 +103,66 @@ public enum NumberParser {
             if exponent < 0 { v /= exactPowerOfTen(-exponent) } else { v *= exactPowerOfTen(exponent) }
             return (negative ? -v : v, i)
         }
+        #if arch(x86_64) && !os(Windows)
+        if !dropped && exponent >= -27 && exponent <= 27, let v = extendedPrecision(mantissa, exponent) {
+            return (negative ? -v : v, i)
+        }
+        #endif
         guard let v = slowPath(bytes, numberStart, i) else { return nil }
         return (v, i)
     }
+
+    #if arch(x86_64) && !os(Windows)
+    /// Up to 19 significant digits and |exponent| ≤ 27, in x87 extended precision: the
+    /// mantissa and 10^|e| are exact there (5^27 < 2^63), the one operation rounds to 64 bits,
+    /// and rounding that to a double is correct unless the 64-bit result sits within one unit
+    /// of a halfway point between two doubles, which is detected (nil: use `strtod`).
+    @inlinable @inline(__always)
+    static func extendedPrecision(_ mantissa: UInt64, _ exponent: Int) -> Double? {
+        let m = Float80(mantissa)
+        let p = extendedPowerOfTen(exponent < 0 ? -exponent : exponent)
+        let r = exponent < 0 ? m / p : m * p
+        let low = r.significandBitPattern & 0x7FF
+        if low >= 0x3FF && low <= 0x401 { return nil }
+        guard r.exponent > -1022 && r.exponent < 1023 else { return nil }
+        return Double(r)
+    }
+
+    /// 10^0 … 10^27, each exact in Float80.
+    @inlinable @inline(__always)
+    static func extendedPowerOfTen(_ e: Int) -> Float80 {
+        switch e {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        case 22: 1e22
+        case 23: 1e23
+        case 24: 1e24
+        case 25: 1e25
+        case 26: 1e26
+        default: 1e27
+        }
+    }
+    #endif
 
     /// Appends the run of decimal digits at `i` to `mantissa` (wrapping: the caller falls back to
     /// `strtod` past 19 digits), eight or four at a time where it can (SWAR: all lanes are

@@ -6,9 +6,10 @@ import MotusCore
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file);
 /// 3. delimited text, mapped by `DelimitedOptions` or by a header Motus recognises.
 public enum RecordingLoader {
-    /// Reads the whole recording into memory.
-    public static func load(path: String, options: DelimitedOptions = .init()) throws(InputError) -> Recording {
-        if NativeFormat.isNative(path: path) { return try NativeFormat.read(path: path) }
+    /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
+    /// those kinds (others are skipped unparsed); other formats are read whole.
+    public static func load(path: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+        if NativeFormat.isNative(path: path) { return try NativeFormat.read(path: path, options: NativeReadOptions(kinds: kinds)) }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try probe.format.readRecording(path: path)
         }

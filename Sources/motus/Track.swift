@@ -77,7 +77,10 @@ struct TrackCommand: ParsableCommand {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let t0 = DispatchTime.now().uptimeNanoseconds
-            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
+            // The session uses motion, step-counter and location streams; attitude and the
+            // magnetometer are not read.
+            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions(),
+                                             kinds: [.acceleration, .userAcceleration, .gravity, .rotationRate, .stepCounter, .location, .pressure])
             let t1 = DispatchTime.now().uptimeNanoseconds
             guard Self.hasMotion(r) || r.stream(.stepCounter) != nil || r.stream(.location) != nil else {
                 throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")

@@ -121,6 +121,17 @@ import MotusCore
         }
     }
 
+    @Test func readingOnlySomeKindsSkipsTheOthers() throws {
+        let r = Self.sampleRecording()
+        let p = TestFiles.tempPath("kinds.motus")
+        try NativeWriter.write(r, to: p)
+        let some = try NativeFormat.read(path: p, options: NativeReadOptions(kinds: [.rotationRate, .acceleration]))
+        #expect(some.streams.map(\.name) == r.streams.filter { [.rotationRate, .acceleration].contains($0.kind) }.map(\.name))
+        #expect(some.stream(named: "gyro") == r.stream(named: "gyro"))
+        #expect(some.stream(named: "acc.rf") == r.stream(named: "acc.rf"))
+        #expect(some.labels == r.labels && some.events == r.events)
+    }
+
     @Test func smallBackwardStepsAreKeptNotDropped() throws {
         let p = TestFiles.temp("#motus,1\n@stream,acc,acc\nacc,1.0,0,0,9\nacc,0.99,0,0,9\nacc,1.02,0,0,9\n", name: "jitter.motus")
         let r = try NativeFormat.read(path: p)

@@ -43,6 +43,27 @@ import Foundation
         }
     }
 
+    /// Long decimal strings (up to 19 digits, exponents ±30) against the C library, including
+    /// values built to sit exactly halfway between two doubles.
+    @Test func longMantissasMatchStrtod() {
+        var rng = SplitMix64(seed: 11)
+        for i in 0..<300_000 {
+            var digits = ""
+            let n = 15 + Int(rng.next() % 5)
+            for k in 0..<n { digits += String((k == 0 ? 1 : 0) + Int(rng.next() % (k == 0 ? 9 : 10))) }
+            let e = Int(rng.next() % 61) - 30
+            var text = "\(digits)e\(e)"
+            if i % 7 == 0 {
+                // A double's exact halfway neighbour, printed with 25 digits, cut to 19.
+                let d = Double(bitPattern: 0x3FF0_0000_0000_0000 | (rng.next() & 0x000F_FFFF_FFFF_FFFF))
+                let half = d.nextUp - d
+                text = String(String(format: "%.24e", d + half / 2).prefix(21))
+            }
+            let expected = strtod(text, nil)
+            #expect(NumberParser.parseDouble(text)?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
     @Test func integers() {
         var s = "  -1234 "
         let v = s.withUTF8 { NumberParser.parseInt($0, 0, $0.count) }
