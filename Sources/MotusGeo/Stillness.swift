@@ -6,7 +6,7 @@ import MotusCore
 /// Rule: in consecutive windows of `windowSeconds`, the standard deviation of |a| (m/s²)
 /// below `thresholdMetersPerSecondSquared` means still. A bike computer on the bars or a
 /// phone in a pocket shows 0.5–3 m/s² while riding or running and under 0.05 m/s² at rest.
-public struct StillnessDetector: Sendable {
+public struct StillIntervalDetector: Sendable {
     public var windowSeconds: Double = 2
     public var thresholdMetersPerSecondSquared: Double = 0.15
     public init(windowSeconds: Double = 2, thresholdMetersPerSecondSquared: Double = 0.15) {

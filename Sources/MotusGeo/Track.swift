@@ -109,7 +109,7 @@ public struct Track: Sendable, Equatable {
                    speed: loc.value(i, 3), horizontalAccuracy: loc.value(i, 5))
         }
         if let acc = r.stream(.acceleration) {
-            stillIntervals = StillnessDetector().stillIntervals(acceleration: acc)
+            stillIntervals = StillIntervalDetector().stillIntervals(acceleration: acc)
         }
         if let p = r.stream(.pressure), !p.isEmpty {
             elevations = BarometricAltitude.elevations(pressure: p, at: times, gpsAltitudes: elevations)

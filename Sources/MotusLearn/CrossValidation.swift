@@ -1,5 +1,5 @@
 /// One train/test split: row indices, each list ascending.
-public struct Split: Equatable, Hashable, Sendable, Codable {
+public struct TrainTestSplit: Equatable, Hashable, Sendable, Codable {
     public var train: [Int]
     public var test: [Int]
     public init(train: [Int], test: [Int]) {
@@ -14,7 +14,7 @@ public enum CrossValidation {
     /// k folds of whole groups, balanced by row count: groups sorted by size (largest first, ties by
     /// group order) go one by one to the fold with the fewest rows so far (ties to the lower fold),
     /// as scikit-learn's `GroupKFold`. Split i tests fold i.
-    public static func groupKFold<G: Hashable & Comparable>(groups: [G], folds: Int) throws -> [Split] {
+    public static func groupKFold<G: Hashable & Comparable>(groups: [G], folds: Int) throws -> [TrainTestSplit] {
         let unique = Array(Set(groups)).sorted()
         guard folds >= 2 else { throw LearnError.invalidParameter(name: "folds", expected: "≥ 2", found: "\(folds)") }
         guard unique.count >= folds else {
@@ -35,7 +35,7 @@ public enum CrossValidation {
             foldRows[best] += size[g]
         }
         return (0..<folds).map { f in
-            var s = Split(train: [], test: [])
+            var s = TrainTestSplit(train: [], test: [])
             for (row, g) in gi.enumerated() {
                 if foldOf[g] == f { s.test.append(row) } else { s.train.append(row) }
             }
@@ -44,13 +44,13 @@ public enum CrossValidation {
     }
 
     /// One split per group (in sorted group order), testing that group and training on the rest.
-    public static func leaveOneGroupOut<G: Hashable & Comparable>(groups: [G]) throws -> [Split] {
+    public static func leaveOneGroupOut<G: Hashable & Comparable>(groups: [G]) throws -> [TrainTestSplit] {
         let unique = Array(Set(groups)).sorted()
         guard unique.count >= 2 else {
             throw LearnError.notEnoughData(what: "leaveOneGroupOut", expected: "at least 2 groups", found: "\(unique.count) groups")
         }
         return unique.map { g in
-            var s = Split(train: [], test: [])
+            var s = TrainTestSplit(train: [], test: [])
             for (row, h) in groups.enumerated() {
                 if h == g { s.test.append(row) } else { s.train.append(row) }
             }
@@ -61,7 +61,7 @@ public enum CrossValidation {
     /// Out-of-fold class probabilities: for each split, a fresh estimator from `make()` is fitted on the
     /// train rows and predicts the test rows. Rows in no test set stay all-zero.
     public static func outOfFoldProbabilities<C: Classifier>(_ make: () throws -> C, x: Matrix, y: [Int], classCount: Int,
-                                                             splits: [Split], sampleWeights: [Double]? = nil) throws -> Matrix {
+                                                             splits: [TrainTestSplit], sampleWeights: [Double]? = nil) throws -> Matrix {
         guard y.count == x.rows else {
             throw LearnError.shapeMismatch(what: "outOfFoldProbabilities y", expected: "\(x.rows) labels", found: "\(y.count)")
         }

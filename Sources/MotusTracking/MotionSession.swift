@@ -1,4 +1,5 @@
 import MotusCore
+import MotusGeo
 import MotusFusion
 import MotusFeatures
 import MotusClassifier
@@ -368,7 +369,7 @@ public struct MotionSession: Sendable {
         if let acc = l.horizontalAccuracyMeters, !(acc <= settings.maximumLocationAccuracy) { return }
         var d = 0.0
         if let p = lastFix, l.time > p.time {
-            d = Self.haversine(p.latitude, p.longitude, l.latitude, l.longitude)
+            d = Geodesic.haversine(p.latitude, p.longitude, l.latitude, l.longitude)
         }
         let speed = l.speedMetersPerSecond.flatMap { $0 >= 0 ? $0 : nil }
             ?? (lastFix.map { l.time > $0.time ? d / (l.time - $0.time) : Double.nan } ?? .nan)
@@ -614,13 +615,4 @@ public struct MotionSession: Sendable {
     /// The current stride scale (1 = uncalibrated model).
     public var strideCalibrationFactor: Double { strideScale }
 
-    /// Great-circle distance (m) on a sphere of the WGS84 mean radius.
-    
-    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 6_371_008.8, k = Double.pi / 180
-        let dLat = (lat2 - lat1) * k, dLon = (lon2 - lon1) * k
-        let s1 = Math.sin(dLat / 2), s2 = Math.sin(dLon / 2)
-        let h = s1 * s1 + Math.cos(lat1 * k) * Math.cos(lat2 * k) * s2 * s2
-        return 2 * r * Math.asin(Swift.min(1, h.squareRoot()))
-    }
 }

@@ -2,7 +2,7 @@ import Testing
 @testable import MotusLearn
 
 struct CrossValidationTests {
-    func checkPartition(_ splits: [Split], groups: [String]) {
+    func checkPartition(_ splits: [TrainTestSplit], groups: [String]) {
         let n = groups.count
         var tested = [Int](repeating: 0, count: n)
         for s in splits {

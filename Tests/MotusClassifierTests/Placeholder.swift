@@ -1,1 +1,0 @@
-// Classifier tests arrive with the classifier.
