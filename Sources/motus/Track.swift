@@ -67,7 +67,10 @@ struct TrackCommand: ParsableCommand {
 
     func run() throws {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        if Self.activityFileExtensions.contains(ext) {
+        // A ride from a recording with positions is a ride summary too (elevation, energy…).
+        let rideWithPositions = mode == .ride && ext == NativeFormat.fileExtension
+            && ((try? RecordingLoader.load(path: path, kinds: [.location]))?.stream(.location)?.count ?? 0) > 1
+        if Self.activityFileExtensions.contains(ext) || rideWithPositions {
             var args = [path, "--format", format.rawValue, "--split", String(split)]
             if mode == .ride { args += ["--activity", "ride"] }  // otherwise the file's own sport
             var ride = try Ride.parse(args)

@@ -158,3 +158,31 @@ enum CLI {
         #expect(t.stderr.contains("training needs windows of at least two classes"))
     }
 }
+
+@Suite(.serialized) struct TrackRideCLITests {
+    @Test func rideModeOnANativeRecordingWithPositionsIsARideSummary() throws {
+        var lines = ["#motus,1", "@stream,loc,loc,t_s,lat_deg,lon_deg,alt_m,speed_mps,course_deg,hacc_m,vacc_m"]
+        for i in 0..<600 { lines.append("loc,\(Double(i)),\(52.0 + Double(i) * 0.00005),13.0,40.0,,,5.0,") }
+        let p = CLI.temp("ride.motus", lines.joined(separator: "\n") + "\n")
+        let r = try CLI.run(["track", "--mode", "ride", p, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        for key in ["distance_m", "moving_time_s", "elapsed_time_s", "elevation_gain_m", "elevation_loss_m", "max_speed_mps",
+                    "average_speed_mps", "energy_kcal", "splits", "events"] {
+            #expect(json[key] != nil, "no \(key)")
+        }
+        // 599 steps of 0.00005° of latitude: 3,332 m on WGS84.
+        #expect(abs((json["distance_m"] as! Double) - 3332.5) < 2)
+    }
+
+    @Test func rideModeOnAFITFile() throws {
+        guard let shared = DatasetLocator.sharedDatasets(packageRoot: CLI.root) else {
+            print("skipping: ../shared/datasets not found"); return
+        }
+        let r = try CLI.run(["track", "--mode", "ride", shared + "/tracks/fitfiler/garmin-edge530-ride.fit", "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        // Within 1 % of the Edge 530's own 38,763 m.
+        #expect(abs((json["distance_m"] as! Double) / 38763 - 1) < 0.01)
+    }
+}
