@@ -78,6 +78,18 @@ def csv_section(quick):
     row(f"CSV load, {rows:,} rows × 10 columns, rows/s (wall, median of {rep})",
         f"{m['rows_per_s'] / 1e6:.2f} M", f"pandas.read_csv {n / pd_s / 1e6:.2f} M", f"{ratio:.2f}×",
         "≥ 2× pandas", verdict(ratio >= 2))
+    if quick:
+        return
+    # Bounded memory: the streaming pass behind `motus inspect`, on this file and one 20× larger.
+    big = os.path.join(DATA, f"imu_{rows * 20}.csv")
+    csv_read.make_csv(big, rows * 20, seed=43)
+    s_small, s_big = motus("scan", path, "--repeat", 1), motus("scan", big, "--repeat", 1)
+    mib = 2 ** 20
+    row(f"CSV streaming pass (`motus inspect`), peak resident memory, {os.path.getsize(path) / 1e6:.0f} MB and "
+        f"{os.path.getsize(big) / 1e6:.0f} MB files",
+        f"{s_small['peak_rss_bytes'] / mib:.1f} MiB and {s_big['peak_rss_bytes'] / mib:.1f} MiB "
+        f"({s_big['rows_per_s'] / 1e6:.2f} M rows/s)", "—", "—", "bounded memory",
+        verdict(s_big["peak_rss_bytes"] < 2 * s_small["peak_rss_bytes"] + 8 * mib))
 
 
 def features_section(quick):
@@ -95,7 +107,10 @@ def features_section(quick):
         row(f"feature extraction, {f.shape[0]:,} windows of 128 × 11 ({name}), windows/s (CPU, best of 3)",
             f"{m['windows_per_s']:,.0f}", f"numpy {f.shape[0] / np_s:,.0f}", f"{ratio:.1f}×",
             "≥ 10× numpy", verdict(ratio >= 10))
-    tsfel_section(x, quick)
+    try:
+        tsfel_section(x, quick)
+    except Exception as e:  # noqa: BLE001
+        NOTES.append(f"tsfel row failed: {e}")
 
 
 def tsfel_section(x, quick):
@@ -130,7 +145,8 @@ def tsfel_section(x, quick):
     w = len(out)
     m = motus("features", 64 * 1999 + 128)
     ratio = (t_s / w) / (1 / m["windows_per_s"])
-    row(f"feature extraction vs tsfel {tsfel.__version__} ({len(used)} comparable features × 11 channels; {w} windows)",
+    import importlib.metadata as md
+    row(f"feature extraction vs tsfel {md.version('tsfel')} ({len(used)} comparable features × 11 channels; {w} windows)",
         f"{m['windows_per_s']:,.0f} windows/s (full set)", f"tsfel {w / t_s:,.1f} windows/s", f"{ratio:,.0f}×", "—", verdict(None))
     NOTES.append("tsfel features used: " + ", ".join(sorted(used)) + ".")
 
@@ -255,8 +271,13 @@ def fusion_section(quick):
         gdeg = np.degrees(gyro); ag = acc / 9.80665
         def run():
             ahrs = imufusion.Ahrs()
-            for i in range(n):
-                ahrs.update_no_magnetometer(gdeg[i], ag[i], 0.02)
+            if hasattr(ahrs, "set_sample_period"):  # imufusion >= 1.3: the period is set once
+                ahrs.set_sample_period(0.02)
+                for i in range(n):
+                    ahrs.update_no_magnetometer(gdeg[i], ag[i])
+            else:
+                for i in range(n):
+                    ahrs.update_no_magnetometer(gdeg[i], ag[i], 0.02)
             return ahrs
         s, _ = best_of(1 if quick else 2, run)
         ns = s / n * 1e9
@@ -310,7 +331,7 @@ def steps_section(quick):
         errs_py.append(abs(c - r["true_steps"]) / r["true_steps"] * 100)
         errs_m.append(abs(r["motus_steps"] - r["true_steps"]) / r["true_steps"] * 100)
     py_ns = py_s / samples * 1e9
-    row(f"step detection, {len(counts)} {man['dataset'].upper()} recordings: mean |step error| %, ns per sample (CPU)",
+    row(f"step detection, {len(counts)} {man['dataset'].upper()} recordings: mean abs. step error %, ns per sample (CPU)",
         f"{np.mean(errs_m):.1f} %, {m['ns_per_sample']:.0f} ns", f"scipy find_peaks pipeline {np.mean(errs_py):.1f} %, {py_ns:.0f} ns",
         f"{py_ns / m['ns_per_sample']:.1f}× faster", "fewer errors than find_peaks", verdict(np.mean(errs_m) < np.mean(errs_py)))
     NOTES.append("find_peaks pipeline: |acc| resampled to 50 Hz, mean removed, 2nd-order Butterworth 0.5–3 Hz "
@@ -351,8 +372,35 @@ def track_section(quick):
     row("tracking session update per sample", "not measured (session not merged)", "—", "—", "< 1 µs", "**NOT measured**")
 
 
+def callgrind_section(quick):
+    """Instruction counts (load-independent): run the same motus-bench call with two repeat
+    counts under callgrind; the difference is exactly the extra timed passes."""
+    import shutil, re, tempfile
+    if not shutil.which("valgrind"):
+        NOTES.append("valgrind not installed: no instruction counts.")
+        return
+    def ir(*args):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", BENCH, *map(str, args)],
+                               capture_output=True, text=True, timeout=600)
+            m = re.search(r"Collected\s*:\s*([0-9,]+)", r.stderr) or re.search(r"refs:\s*([0-9,]+)", r.stderr)
+            if not m:
+                raise RuntimeError("no instruction count in valgrind's output")
+            return int(m.group(1).replace(",", ""))
+    n = 20_000 if quick else 60_000
+    path = os.path.join(DATA, f"imu_raw_{n}.f64")
+    if os.path.exists(path):
+        per = (ir("fusion", path, "--repeat", 6) - ir("fusion", path, "--repeat", 3)) / (3 * n)
+        row("gravity filter, instructions per sample (callgrind)", f"{per:,.0f}", "—", "—", "—", verdict(None))
+    frames = 64 * 2000 + 128
+    a, b = ir("window", "--repeat", 1), ir("window", "--repeat", 2)
+    per_win = (b - a) / 2001
+    row("one streaming window (64 pushes + features + inference), instructions (callgrind)", f"{per_win:,.0f}",
+        "—", "—", "—", verdict(None))
+
+
 SECTIONS = [("csv", csv_section), ("features", features_section), ("window", window_section), ("learn", learn_section),
-            ("fusion", fusion_section), ("steps", steps_section), ("fit", fit_section), ("track", track_section)]
+            ("fusion", fusion_section), ("callgrind", callgrind_section), ("steps", steps_section), ("fit", fit_section), ("track", track_section)]
 
 
 def versions():

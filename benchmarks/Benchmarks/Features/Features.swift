@@ -22,7 +22,7 @@ var basic14: FeatureConfiguration {
 let benchmarks: @Sendable () -> Void = {
     // One iteration = 1,000 windows of 128 samples x 11 channels (the numpy comparison's input).
     for (name, config) in [("all channels, full set", FeatureConfiguration.allChannels), ("all channels, 14 basic features", basic14)] {
-        Benchmark("Batch features, \(name), per 1,000 windows of 128 x 11",
+        Benchmark(Harness.name("Batch features, \(name), per 1,000 windows of 128 x 11"),
                   configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1)) { b in
             let ex = try FeatureExtractor(configuration: config)
             b.startMeasurement()
@@ -33,7 +33,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Batch features, standard set, from frames, per 400 windows",
+    Benchmark(Harness.name("Batch features, standard set, from frames, per 400 windows"),
               configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1)) { b in
         let ex = try FeatureExtractor(configuration: .standard)
         b.startMeasurement()
@@ -44,7 +44,7 @@ let benchmarks: @Sendable () -> Void = {
     // One iteration = one hop: 64 frames pushed and the window's features computed.
     // Steady state is pinned at zero allocations.
     for (name, config) in [("standard", FeatureConfiguration.standard), ("all channels", FeatureConfiguration.allChannels)] {
-        Benchmark("Streaming features, \(name), per window (64 pushes + features)",
+        Benchmark(Harness.name("Streaming features, \(name), per window (64 pushes + features)"),
                   configuration: Harness.configuration(maxIterations: 100_000)) { b in
             var s = try StreamingFeatureExtractor(configuration: config)
             var out = [Double](repeating: 0, count: s.featureCount)
@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // One window's features + moving/still inference (scaler + logistic), the live path.
-    Benchmark("Streaming window features + moving/still inference (standard, logistic)",
+    Benchmark(Harness.name("Streaming window features + moving/still inference (standard, logistic)"),
               configuration: Harness.configuration(maxIterations: 100_000)) { b in
         guard let model = loadedModel else { b.error("cannot read \(BenchPaths.movingStillModel)"); return }
         var s = try StreamingFeatureExtractor(configuration: model.features)

@@ -10,7 +10,7 @@ let gyroVectors = (0..<imu.times.count).map { Vector3(imu.gyro[3 * $0], imu.gyro
 
 let benchmarks: @Sendable () -> Void = {
     // One iteration = one sample; reported per 1,000 samples (`--scale` divides).
-    Benchmark("AttitudeFilter.update per 1,000 samples",
+    Benchmark(Harness.name("AttitudeFilter.update per 1,000 samples"),
               configuration: Harness.configuration(perIteration: .kilo, maxIterations: 10_000_000)) { b in
         var f = AttitudeFilter()
         let n = accVectors.count
@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(f.gravity)
     }
 
-    Benchmark("FusionPipeline.complete one hour of 50 Hz acc + gyro",
+    Benchmark(Harness.name("FusionPipeline.complete one hour of 50 Hz acc + gyro"),
               configuration: Harness.configuration(maxDuration: .seconds(4), maxIterations: 30, warmup: 1)) { b in
         let hour = Synthetic.imu(samples: 180_000, seed: 6)
         let base = Recording(streams: [SensorStream(kind: .acceleration, times: hour.times, values: hour.acc),

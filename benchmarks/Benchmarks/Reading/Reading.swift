@@ -28,15 +28,15 @@ let numberBytes: [UInt8] = {
 let hourIMU = Synthetic.imu(samples: 3600 * 100, rateHz: 100, seed: 3)  // one hour at 100 Hz
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("CSV read 180,000 rows x 10 columns (DelimitedReader.read)",
-              configuration: Harness.configuration(maxDuration: .seconds(5), maxIterations: 30, warmup: 1, mallocTolerance: 64)) { b in
+    Benchmark(Harness.name("CSV read 180,000 rows x 10 columns (DelimitedReader.read)"),
+              configuration: Harness.configuration(maxDuration: .seconds(5), maxIterations: 30, warmup: 1, mallocTolerance: 64, usesAllCores: true)) { b in
         for _ in b.scaledIterations {
             blackHole(try DelimitedReader(path: csvPath).read().streams.count)
         }
     }
 
-    Benchmark("CSV scan 180,000 rows x 10 columns (DelimitedReader.scan, streaming)",
-              configuration: Harness.configuration(maxDuration: .seconds(5), maxIterations: 30, warmup: 1, mallocTolerance: 64)) { b in
+    Benchmark(Harness.name("CSV scan 180,000 rows x 10 columns (DelimitedReader.scan, streaming)"),
+              configuration: Harness.configuration(maxDuration: .seconds(5), maxIterations: 30, warmup: 1, mallocTolerance: 64, usesAllCores: true)) { b in
         for _ in b.scaledIterations {
             var sink = CountingSink()
             try DelimitedReader(path: csvPath).scan(into: &sink)
@@ -45,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // One iteration parses 1,000 numbers: the figures read as "per 1,000 numbers".
-    Benchmark("NumberParser.scan per 1,000 numbers",
+    Benchmark(Harness.name("NumberParser.scan per 1,000 numbers"),
               configuration: Harness.configuration(perIteration: .kilo, maxIterations: 1_000_000)) { b in
         numberBytes.withUnsafeBufferPointer { buf in
             var pos = 0
@@ -58,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Resampler.resample one hour of 100 Hz acc to 50 Hz",
+    Benchmark(Harness.name("Resampler.resample one hour of 100 Hz acc to 50 Hz"),
               configuration: Harness.configuration(maxDuration: .seconds(4), maxIterations: 50, warmup: 1)) { b in
         let settings = ResamplerSettings(rateHz: 50)
         for _ in b.scaledIterations {
@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Per 1,000 input samples (100 Hz in, 50 Hz out); steady state must not allocate.
-    Benchmark("StreamingResampler.push per 1,000 samples",
+    Benchmark(Harness.name("StreamingResampler.push per 1,000 samples"),
               configuration: Harness.configuration(perIteration: .kilo, maxIterations: 1_000_000)) { b in
         var r = StreamingResampler(width: 3, settings: ResamplerSettings(rateHz: 50))
         var out = [Double](repeating: 0, count: 3)

@@ -12,7 +12,7 @@ let hourPath: String? = try? HourRecording.file(seconds: 3600)
 
 let benchmarks: @Sendable () -> Void = {
     // One iteration = one sample; figures per 1,000 samples. Pinned at zero allocations.
-    Benchmark("Pedometer.update per 1,000 samples",
+    Benchmark(Harness.name("Pedometer.update per 1,000 samples"),
               configuration: Harness.configuration(perIteration: .kilo, maxIterations: 10_000_000)) { b in
         var p = Pedometer()
         let n = accVectors.count
@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Attitude filter + streaming features + moving/still inference at every hop (64 samples).
     // Allocations: only the inference call's (see README: no allocation-free single-row predict yet).
-    Benchmark("Moving/still detector per 1,000 samples (fusion + streaming features + inference)",
+    Benchmark(Harness.name("Moving/still detector per 1,000 samples (fusion + streaming features + inference)"),
               configuration: Harness.configuration(perIteration: .kilo, maxIterations: 10_000_000, mallocTolerance: 8)) { b in
         guard let model = loadedModel else { b.error("cannot read \(BenchPaths.movingStillModel)"); return }
         var d = try StreamingDetector(model: model)
@@ -51,8 +51,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // The whole `track` of one hour of real 50 Hz motion (the bundled belt recording repeated):
     // read the native file, fuse, features, classify moving/still, count steps.
-    Benchmark("track one hour of 50 Hz acc + gyro (read + fuse + features + classify + pedometer)",
-              configuration: Harness.configuration(maxDuration: .seconds(10), maxIterations: 20, warmup: 1, mallocTolerance: 1000)) { b in
+    Benchmark(Harness.name("track one hour of 50 Hz acc + gyro (read + fuse + features + classify + pedometer)"),
+              configuration: Harness.configuration(maxDuration: .seconds(10), maxIterations: 20, warmup: 1, mallocTolerance: 1000, usesAllCores: true)) { b in
         guard let model = loadedModel, let path = hourPath else { b.error("cannot build the hour file or read the model"); return }
         for _ in b.scaledIterations {
             blackHole(try TrackPipeline.run(path: path, model: model).steps)

@@ -131,21 +131,25 @@ do {
         var s = try StreamingFeatureExtractor(configuration: model.features)
         var row = [Double](repeating: 0, count: s.featureCount)
         var featureTime = 0.0, inferTime = 0.0, windows = 0, moving = 0
+        let passes = args.contains("--repeat") ? repeats : 1
         let tAll = cpuNow()
-        for f in frames where s.push(f) {
-            let t0 = cpuNow()
-            row.withUnsafeMutableBufferPointer { s.features(into: $0) }
-            let t1 = cpuNow()
-            model.scaler.transform(row: &row)
-            let p = try model.estimator.predictProbabilities(Matrix(rows: 1, cols: row.count, values: row))
-            let t2 = cpuNow()
-            featureTime += t1 - t0; inferTime += t2 - t1; windows += 1
-            if p[0, 0] < 0.5 { moving += 1 }
+        for _ in 0..<passes {
+            s.reset()
+            for f in frames where s.push(f) {
+                let t0 = cpuNow()
+                row.withUnsafeMutableBufferPointer { s.features(into: $0) }
+                let t1 = cpuNow()
+                model.scaler.transform(row: &row)
+                let p = try model.estimator.predictProbabilities(Matrix(rows: 1, cols: row.count, values: row))
+                let t2 = cpuNow()
+                featureTime += t1 - t0; inferTime += t2 - t1; windows += 1
+                if p[0, 0] < 0.5 { moving += 1 }
+            }
         }
         let total = cpuNow() - tAll
         emit(["mode": mode, "windows": windows, "features_us": featureTime / Double(windows) * 1e6,
               "inference_us": inferTime / Double(windows) * 1e6,
-              "push_ns": (total - featureTime - inferTime) / Double(frames.count) * 1e9,
+              "push_ns": (total - featureTime - inferTime) / Double(frames.count * passes) * 1e9,
               "window_total_us": (featureTime + inferTime) / Double(windows) * 1e6, "feature_count": row.count])
 
     case "learn":
