@@ -23,7 +23,7 @@ let benchmarks: @Sendable () -> Void = {
     // One iteration = 1,000 windows of 128 samples x 11 channels (the numpy comparison's input).
     for (name, config) in [("all channels, full set", FeatureConfiguration.allChannels), ("all channels, 14 basic features", basic14)] {
         Benchmark(Harness.name("Batch features, \(name), per 1,000 windows of 128 x 11"),
-                  configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1)) { b in
+                  configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1, mallocTolerance: 8)) { b in
             let ex = try FeatureExtractor(configuration: config)
             b.startMeasurement()
             for _ in b.scaledIterations {
@@ -34,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark(Harness.name("Batch features, standard set, from frames, per 400 windows"),
-              configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1)) { b in
+              configuration: Harness.configuration(maxDuration: .seconds(3), maxIterations: 200, warmup: 1, mallocTolerance: 8)) { b in
         let ex = try FeatureExtractor(configuration: .standard)
         b.startMeasurement()
         for _ in b.scaledIterations { blackHole(ex.extract(frames: motionFrames).rows) }
