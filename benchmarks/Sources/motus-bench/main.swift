@@ -1,14 +1,32 @@
-// motus-bench: in-process timings of Motus library calls, printed as JSON lines so the
-// comparison scripts can put them beside the Python peers' figures.
+// motus-bench: in-process timings of Motus library calls, printed as one JSON line per call
+// so compare/run.py can put them beside the Python peers' figures (same inputs, same run).
 //
-//   motus-bench csv FILE [--repeat N]    read a delimited file into a Recording (all columns)
-//   motus-bench scan FILE [--repeat N]   one streaming pass (bounded memory) over a file
+//   motus-bench csv FILE [--repeat N]        read a delimited file into a Recording (all columns), wall time
+//   motus-bench scan FILE [--repeat N]       one streaming pass (bounded memory) over a file
+//   motus-bench features FRAMES [--basic]    batch features of features_numpy.py's signal (11 channels, 128/64)
+//   motus-bench window [--repeat N]          one streaming window's features + moving/still inference (µs)
+//   motus-bench learn DIR                    logistic regression and one MLP(32) epoch on raw float64 files in DIR
+//   motus-bench infer DIR                    single-window inference, logistic and MLP, on DIR's window problem
+//   motus-bench fusion FILE                  AttitudeFilter.update per sample over FILE (raw float64 rows t,ax,ay,az,gx,gy,gz)
+//   motus-bench steps ROOT OUTDIR            pedometer over the Oxford walks (or IPOL trials) in ROOT; exports acc for peers
+//   motus-bench track FILE [--repeat N]      read + fuse + features + classify + pedometer over a native file
+//   motus-bench fit FILE [--repeat N]        FIT decode + ride summary
+//
+// CPU-bound single-thread figures use this thread's CPU time (load on the shared machine counts
+// less); the readers (which use every core on large files) and `track` use wall time.
 import Foundation
 import Motus
+import BenchSupport
 
 func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func cpuNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
@@ -24,39 +42,277 @@ func peakRSSBytes() -> Int {
 }
 
 func emit(_ fields: [String: Any]) {
-    let data = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+    guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
+        print("{\"error\": \"unencodable result\"}"); return
+    }
     print(String(decoding: data, as: UTF8.self))
 }
 
-let args = CommandLine.arguments
-guard args.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: motus-bench csv|scan FILE [--repeat N]\n".utf8))
-    exit(2)
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("motus-bench: \(message)\n".utf8))
+    exit(1)
 }
-let mode = args[1], file = args[2]
+
+func median(_ a: [Double]) -> Double { let s = a.sorted(); return s[s.count / 2] }
+
+func readF64(_ path: String) -> [Double] {
+    guard let d = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return d.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+}
+
+func readI64(_ path: String) -> [Int] {
+    guard let d = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return d.withUnsafeBytes { $0.bindMemory(to: Int64.self).map { Int($0) } }
+}
+
+/// `DIR/NAME_x.f64` (rows × cols, cols in `NAME_cols.txt`) and `DIR/NAME_y.i64`.
+func readProblem(_ dir: String, _ name: String, _ part: String) -> (Matrix, [Int]) {
+    guard let colsText = try? String(contentsOfFile: "\(dir)/\(name)_cols.txt", encoding: .utf8),
+          let cols = Int(colsText.trimmingCharacters(in: .whitespacesAndNewlines)) else { fail("cannot read \(dir)/\(name)_cols.txt") }
+    let x = readF64("\(dir)/\(name)_x\(part).f64"), y = readI64("\(dir)/\(name)_y\(part).i64")
+    guard let m = try? Matrix(rows: y.count, cols: cols, values: x) else { fail("\(name): shape mismatch") }
+    return (m, y)
+}
+
+let args = CommandLine.arguments
+guard args.count >= 2 else { fail("usage: motus-bench csv|scan|features|window|learn|infer|fusion|steps|track|fit ARGS (see the source header)") }
+let mode = args[1]
+func arg(_ i: Int) -> String {
+    if i < args.count { return args[i] }
+    fail("\(mode): missing argument \(i - 1)")
+}
 var repeats = 5
 if let i = args.firstIndex(of: "--repeat"), i + 1 < args.count, let n = Int(args[i + 1]) { repeats = n }
 
-var times: [Double] = []
-var rows = 0
 do {
-    for _ in 0..<repeats {
-        let t0 = now()
-        switch mode {
-        case "csv":
-            let r = try DelimitedReader(path: file).read()
-            rows = r.streams.first?.count ?? 0
-        case "scan":
-            let s = try RecordingLoader.summarize(path: file)
-            rows = s.streams.first?.samples ?? 0
-        default:
-            FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8)); exit(2)
+    switch mode {
+    case "csv", "scan":
+        let file = arg(2)
+        var times: [Double] = []
+        var rows = 0
+        for _ in 0..<repeats {
+            let t0 = now()
+            if mode == "csv" {
+                let r = try DelimitedReader(path: file).read()
+                rows = r.streams.first?.count ?? 0
+            } else {
+                let s = try RecordingLoader.summarize(path: file)
+                rows = s.streams.first?.samples ?? 0
+            }
+            times.append(now() - t0)
         }
-        times.append(now() - t0)
+        times.sort()
+        emit(["mode": mode, "file": file, "rows": rows, "best_s": times[0], "median_s": times[times.count / 2],
+              "rows_per_s": Double(rows) / times[times.count / 2], "peak_rss_bytes": peakRSSBytes()])
+
+    case "features":
+        guard let frames = Int(arg(2)) else { fail("features FRAMES") }
+        let basic = args.contains("--basic")
+        var config = FeatureConfiguration.allChannels
+        if basic {
+            config.features = [.mean, .standardDeviation, .minimum, .maximum, .range, .median, .interquartileRange, .rms,
+                               .skewness, .kurtosis, .meanCrossingRate, .signalMagnitudeArea, .dominantFrequency, .spectralEntropy]
+            config.correlations = []
+        }
+        let data = Synthetic.featureSignal(frames: frames)
+        let ex = try FeatureExtractor(configuration: config)
+        var best = Double.infinity, rows = 0, cols = 0
+        for _ in 0..<3 {
+            let t0 = cpuNow()
+            let m = ex.extract(channelMajor: data, frameCount: frames)
+            best = min(best, cpuNow() - t0)
+            rows = m.rows; cols = m.columns
+        }
+        emit(["mode": mode, "basic": basic, "windows": rows, "features": cols, "best_cpu_s": best, "windows_per_s": Double(rows) / best])
+
+    case "window":
+        let model = try MotionModel.load(path: BenchPaths.movingStillModel)
+        let frames = Synthetic.motionFrames(samples: 64 * 2000 + 128, seed: 1)
+        var s = try StreamingFeatureExtractor(configuration: model.features)
+        var row = [Double](repeating: 0, count: s.featureCount)
+        var featureTime = 0.0, inferTime = 0.0, windows = 0, moving = 0
+        let passes = args.contains("--repeat") ? repeats : 1
+        let tAll = cpuNow()
+        for _ in 0..<passes {
+            s.reset()
+            for f in frames where s.push(f) {
+                let t0 = cpuNow()
+                row.withUnsafeMutableBufferPointer { s.features(into: $0) }
+                let t1 = cpuNow()
+                model.scaler.transform(row: &row)
+                let p = try model.estimator.predictProbabilities(Matrix(rows: 1, cols: row.count, values: row))
+                let t2 = cpuNow()
+                featureTime += t1 - t0; inferTime += t2 - t1; windows += 1
+                if p[0, 0] < 0.5 { moving += 1 }
+            }
+        }
+        let total = cpuNow() - tAll
+        emit(["mode": mode, "windows": windows, "features_us": featureTime / Double(windows) * 1e6,
+              "inference_us": inferTime / Double(windows) * 1e6,
+              "push_ns": (total - featureTime - inferTime) / Double(frames.count * passes) * 1e9,
+              "window_total_us": (featureTime + inferTime) / Double(windows) * 1e6, "feature_count": row.count])
+
+    case "learn":
+        let dir = arg(2)
+        var out: [String: Any] = ["mode": mode]
+        for k in [2, 6] {
+            let (x, y) = readProblem(dir, "lr\(k)", "train"), (xt, yt) = readProblem(dir, "lr\(k)", "test")
+            var best = Double.infinity, acc = 0.0, iters = 0
+            for _ in 0..<3 {
+                var m = LogisticRegression(l2: 1.0 / Double(x.rows), tolerance: 1e-4, maxIterations: 1000)  // = sklearn C=1, tol=1e-4
+                let t0 = cpuNow()
+                try m.fit(x, y)
+                best = min(best, cpuNow() - t0)
+                acc = try Metrics.accuracy(yTrue: yt, yPred: m.predict(xt))
+                iters = m.lastFit?.iterations ?? 0
+            }
+            out["lr\(k)_fit_s"] = best; out["lr\(k)_acc"] = acc; out["lr\(k)_iterations"] = iters
+        }
+        let (x, y) = readProblem(dir, "mlp", "train"), (xt, yt) = readProblem(dir, "mlp", "test")
+        var best = Double.infinity, acc = 0.0
+        for _ in 0..<5 {
+            var m = MLPClassifier(hiddenLayerSizes: [32], maxEpochs: 20, earlyStopping: false, patience: 1000, tolerance: 0, seed: 1)
+            let t0 = cpuNow()
+            try m.fit(x, y)
+            best = min(best, (cpuNow() - t0) / 20)
+            acc = try Metrics.accuracy(yTrue: yt, yPred: m.predict(xt))
+        }
+        out["mlp_epoch_s"] = best; out["mlp_acc"] = acc
+        emit(out)
+
+    case "infer":
+        let dir = arg(2)
+        let (x, y) = readProblem(dir, "win", "train")
+        var lr = LogisticRegression()
+        try lr.fit(x, y)
+        var mlp = MLPClassifier(hiddenLayerSizes: [32], maxEpochs: 50, seed: 1)
+        try mlp.fit(x, y)
+        let one = x.selectingRows([0])
+        func perCall(_ body: () throws -> Double) rethrows -> Double {
+            var sink = 0.0
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let t0 = cpuNow()
+                for _ in 0..<2000 { sink += try body() }
+                best = min(best, (cpuNow() - t0) / 2000)
+            }
+            if sink.isNaN { print("") }
+            return best
+        }
+        let lrS = try perCall { try lr.predictProbabilities(one)[0, 0] }
+        let mlpS = try perCall { try mlp.predictProbabilities(one)[0, 0] }
+        emit(["mode": mode, "logistic_us": lrS * 1e6, "mlp_us": mlpS * 1e6, "features": x.cols])
+
+    case "fusion":
+        let raw = readF64(arg(2))
+        let n = raw.count / 7
+        var acc = [Vector3](), gyro = [Vector3](), dts = [Double]()
+        acc.reserveCapacity(n); gyro.reserveCapacity(n); dts.reserveCapacity(n)
+        for i in 0..<n {
+            acc.append(Vector3(raw[7 * i + 1], raw[7 * i + 2], raw[7 * i + 3]))
+            gyro.append(Vector3(raw[7 * i + 4], raw[7 * i + 5], raw[7 * i + 6]))
+            dts.append(i == 0 ? 0.02 : raw[7 * i] - raw[7 * (i - 1)])
+        }
+        var best = Double.infinity
+        var g = Vector3.zero
+        for _ in 0..<max(3, repeats) {
+            var f = AttitudeFilter()
+            let t0 = cpuNow()
+            for i in 0..<n { f.update(acceleration: acc[i], rotationRate: gyro[i], dt: dts[i]) }
+            best = min(best, cpuNow() - t0)
+            g = f.gravity
+        }
+        emit(["mode": mode, "samples": n, "ns_per_sample": best / Double(n) * 1e9, "gravity_z": g.z])
+
+    case "steps":
+        let root = arg(2), outDir = arg(3)
+        try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        var entries: [(String, Recording)] = []
+        var dataset = "oxford"
+        if let ox = try? OxfordDataset(root: root + "/oxford") {
+            for id in ox.recordingIDs { entries.append((id, try ox.load(id))) }
+        } else if let ipol = try? IPOLDataset(root: root + "/ipol") {
+            dataset = "ipol"
+            for id in ipol.recordingIDs { entries.append((id, try ipol.load(id))) }
+        } else { fail("neither \(root)/oxford nor \(root)/ipol holds walks") }
+        var rows: [[String: Any]] = []
+        var totalSamples = 0, totalCPU = 0.0
+        for (id, r) in entries {
+            guard let acc = r.stream(.acceleration), acc.count > 1 else { continue }
+            let truth = r.events.filter { $0.kind == "step" }.map(\.time)
+            guard !truth.isEmpty else { continue }
+            let t0 = cpuNow()
+            let detected = Pedometer.detect(acc)
+            totalCPU += cpuNow() - t0
+            totalSamples += acc.count
+            // The judged window, as StepEvaluation defines it (IPOL: the annotated trial widened by
+            // its margin; Oxford: the whole walk).
+            let active = r.labels.filter { $0.label != "still" }
+            var lo = -Double.infinity, hi = Double.infinity, trueSteps = truth.count
+            if let a = active.map(\.start).min(), let b = active.map(\.end).max() {
+                trueSteps = truth.filter { $0 >= a && $0 <= b }.count
+                lo = a - StepEvaluation.windowMargin; hi = b + StepEvaluation.windowMargin
+            }
+            let counted = detected.filter { $0.time >= lo && $0.time <= hi }.count
+            let file = id.replacingOccurrences(of: "/", with: "_") + ".f64"
+            var flat = [Double](); flat.reserveCapacity(acc.count * 4)
+            for i in 0..<acc.count { flat.append(acc.times[i]); for c in 0..<3 { flat.append(acc.value(i, c)) } }
+            try flat.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: outDir + "/" + file)) }
+            rows.append(["id": id, "file": file, "samples": acc.count, "true_steps": trueSteps, "motus_steps": counted,
+                         "lo": lo.isFinite ? lo : -1e300, "hi": hi.isFinite ? hi : 1e300])
+        }
+        let manifest = try JSONSerialization.data(withJSONObject: ["dataset": dataset, "recordings": rows], options: [.sortedKeys])
+        try manifest.write(to: URL(fileURLWithPath: outDir + "/manifest.json"))
+        emit(["mode": mode, "dataset": dataset, "recordings": rows.count, "samples": totalSamples,
+              "ns_per_sample": totalCPU / Double(max(1, totalSamples)) * 1e9, "cpu_s": totalCPU])
+
+    case "track":
+        let file = args.count > 2 && !args[2].hasPrefix("--") ? args[2] : try HourRecording.file(seconds: 3600)
+        let model = try MotionModel.load(path: BenchPaths.movingStillModel)
+        var times: [Double] = []
+        var outcome = TrackOutcome()
+        for _ in 0..<repeats {
+            let t0 = now()
+            outcome = try TrackPipeline.run(path: file, model: model)
+            times.append(now() - t0)
+        }
+        // The parts, once each (wall time), so the table can say where the time goes.
+        let t0 = now()
+        let r = try NativeFormat.read(path: file)
+        let t1 = now()
+        var fused = r
+        FusionPipeline.complete(&fused, settings: model.fusion)
+        let t2 = now()
+        let m = try MotionPipeline(features: model.features, fusion: model.fusion).windows(of: fused, path: file)
+        let t3 = now()
+        _ = try model.probabilities(m)
+        let t4 = now()
+        if let acc = r.stream(.acceleration) { _ = Pedometer.detect(acc) }
+        let t5 = now()
+        var fields: [String: Any] = ["mode": mode, "file": file, "samples": outcome.samples]
+        fields["seconds_of_data"] = Double(outcome.samples) / 50
+        fields["windows"] = outcome.windows; fields["moving_windows"] = outcome.movingWindows; fields["steps"] = outcome.steps
+        fields["median_s"] = median(times); fields["best_s"] = times.min() ?? 0
+        fields["read_s"] = t1 - t0; fields["fuse_s"] = t2 - t1; fields["features_s"] = t3 - t2
+        fields["classify_s"] = t4 - t3; fields["pedometer_s"] = t5 - t4
+        emit(fields)
+
+    case "fit":
+        let file = arg(2)
+        var times: [Double] = []
+        var distance = 0.0
+        for _ in 0..<max(repeats, 20) {
+            let t0 = now()
+            let track = try TrackLoader.load(path: file)
+            let s = TrackSummary(track: track, settings: TrackSettings(activity: TrackActivity(sport: track.sport) ?? .ride))
+            distance = s.distanceMeters
+            times.append(now() - t0)
+        }
+        emit(["mode": mode, "file": file, "median_s": median(times), "best_s": times.min() ?? 0, "distance_m": distance])
+
+    default:
+        fail("unknown mode \(mode)")
     }
 } catch {
-    FileHandle.standardError.write(Data("motus-bench: \(error)\n".utf8)); exit(1)
+    fail("\(mode): \(error)")
 }
-times.sort()
-emit(["mode": mode, "file": file, "rows": rows, "best_s": times[0], "median_s": times[times.count / 2],
-      "rows_per_s": Double(rows) / times[times.count / 2], "peak_rss_bytes": peakRSSBytes()])
