@@ -46,8 +46,31 @@ let benchmarks: @Sendable () -> Void = {
         b.stopMeasurement()
     }
 
-    // ---- SESSION: when MotusTracking's tracking session lands, add
-    // "TrackingSession.update per 1,000 samples" here (target: < 1 µs per sample, 0 allocations).
+    // The tracking session's live update: acceleration and rotation rate pushed as they arrive
+    // (target: < 1 µs per sample).
+    Benchmark(Harness.name("Tracking session update per 1,000 samples (acc + gyro pushed live)"),
+              configuration: Harness.configuration(perIteration: .kilo, maxIterations: 10_000_000, mallocTolerance: 8)) { b in
+        guard let model = loadedModel else { b.error("cannot read \(BenchPaths.movingStillModel)"); return }
+        var session = try MotionSession(settings: .default, model: model)
+        let n = accVectors.count
+        var i = 0
+        var offset = 0.0
+        for _ in 0..<3000 {
+            session.pushRotationRate(gyroVectors[i], time: imu.times[i]); session.pushAcceleration(accVectors[i], time: imu.times[i])
+            i += 1
+            if i == n { i = 0; offset += imu.times[n - 1] - imu.times[0] + 0.02 }
+        }
+        b.startMeasurement()
+        for _ in b.scaledIterations {
+            let t = imu.times[i] + offset
+            session.pushRotationRate(gyroVectors[i], time: t)
+            session.pushAcceleration(accVectors[i], time: t)
+            while let e = session.nextEvent() { blackHole(e) }
+            i += 1
+            if i == n { i = 0; offset += imu.times[n - 1] - imu.times[0] + 0.02 }
+        }
+        b.stopMeasurement()
+    }
 
     // The whole `track` of one hour of real 50 Hz motion (the bundled belt recording repeated):
     // read the native file, fuse, features, classify moving/still, count steps.

@@ -205,17 +205,13 @@ public enum TrackPipeline {
 
     public static func run(recording r: Recording, path: String, model: MotionModel) throws -> TrackOutcome {
         var out = TrackOutcome()
-        // ---- SESSION: when MotusTracking's tracking session lands, replace the three steps
-        // below with one `session.update(...)` per sample (and the per-sample session figure in
-        // Benchmarks/Tracking). Until then: the batch parts a session is made of.
-        let predictions = try model.classify(r, path: path)  // fusion + alignment + features + inference
-        out.windows = predictions.count
-        let moving = model.classes.firstIndex(of: "moving") ?? 0
-        out.movingWindows = predictions.reduce(0) { $0 + ($1.classIndex == moving ? 1 : 0) }
-        if let acc = r.stream(.acceleration) {
-            out.samples = acc.count
-            out.steps = Pedometer.detect(acc).count
-        }
+        // The tracking session, as `motus track` runs it: one live update per sample
+        // (fusion, streaming features, classifier, pedometer, pace), batch = a loop over it.
+        let result = try MotionSession.run(r, settings: .default, model: model)
+        out.samples = r.stream(.acceleration)?.count ?? 0
+        out.steps = result.summary.steps
+        out.windows = result.stateChanges.count
+        out.movingWindows = result.stateChanges.filter { $0.state == .moving }.count
         return out
     }
 }
