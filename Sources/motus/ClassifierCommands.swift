@@ -2,26 +2,44 @@ import ArgumentParser
 import Foundation
 import Motus
 
-/// Reads every recording under the given paths and collects labelled windows, with progress
-/// on stderr.
+/// Reads every recording under the given paths once and collects labelled windows, with
+/// progress on stderr.
 struct WindowCollector {
     var pipeline: MotionPipeline
-    var labels: LabelMap
+    /// nil: every label in the recordings becomes its own class (the recordings are then held
+    /// in memory until all labels are known).
+    var labels: LabelMap?
     var input: DelimitedOptions
     var augmentation: Augmentation = .none
     var quiet = false
 
     func collect(_ paths: [String], what: String) throws -> LabelledWindows {
+        try collectWithLabels(paths, what: what).0
+    }
+
+    /// The windows and the label map they were labelled with.
+    func collectWithLabels(_ paths: [String], what: String) throws -> (LabelledWindows, LabelMap) {
         var files: [String] = []
         for p in paths { files += try RecordingLoader.recordings(under: p) }
         guard !files.isEmpty else { throw CLIError("no recordings found under \(paths.joined(separator: ", "))") }
         var data = LabelledWindows(configuration: pipeline.features)
-        for (i, f) in files.enumerated() {
+        func progress(_ i: Int) {
             if !quiet && (i % 10 == 0 || i == files.count - 1) { printError("motus: \(what): \(i + 1)/\(files.count) recordings, \(data.count) windows") }
-            let r = try RecordingLoader.load(path: f, options: input)
+        }
+        if let labels {
+            for (i, f) in files.enumerated() {
+                progress(i)
+                try data.add(try RecordingLoader.load(path: f, options: input), id: f, pipeline: pipeline, labels: labels, augmentation: augmentation)
+            }
+            return (data, labels)
+        }
+        let recordings = try files.map { try RecordingLoader.load(path: $0, options: input) }
+        let labels = LabelMap.identity(recordings.flatMap { $0.labels.map(\.label) })
+        for (i, (f, r)) in zip(files, recordings).enumerated() {
+            progress(i)
             try data.add(r, id: f, pipeline: pipeline, labels: labels, augmentation: augmentation)
         }
-        return data
+        return (data, labels)
     }
 }
 
@@ -76,16 +94,10 @@ struct Train: ParsableCommand {
         try Self.reportingErrors {
             let features = self.features.configuration
             let pipeline = MotionPipeline(features: features)
-            let labels: LabelMap
-            if maps.isEmpty {
-                var names: [String] = []
-                for p in paths { for f in try RecordingLoader.recordings(under: p) { names += try RecordingLoader.load(path: f, options: try input.delimitedOptions()).labels.map(\.label) } }
-                labels = LabelMap.identity(names)
-            } else {
-                labels = try LabelMap(parsing: maps)
-            }
+            let given = maps.isEmpty ? nil : try LabelMap(parsing: maps)
             let aug = try Self.augmentation(augment)
-            let data = try WindowCollector(pipeline: pipeline, labels: labels, input: try input.delimitedOptions(), augmentation: aug).collect(paths, what: "reading")
+            let (data, labels) = try WindowCollector(pipeline: pipeline, labels: given, input: try input.delimitedOptions(), augmentation: aug)
+                .collectWithLabels(paths, what: "reading")
             printError("motus: \(data.originalCount) labelled windows (+\(data.count - data.originalCount) augmented) from \(data.recordings) recordings (\(data.windowsUnlabelled) windows left out: not wholly inside a mapped label)")
             let command = "motus train " + CommandLine.arguments.dropFirst(2).joined(separator: " ")
             var m = try MotionModel.train(data, labels: labels, features: features, estimator: model, seed: seed,
