@@ -48,6 +48,7 @@ public enum NativeFormat {
 
     /// Reads a whole native recording into memory.
     public static func read(path: String, options: NativeReadOptions = .init()) throws(InputError) -> Recording {
+        if let r = try readParallel(path: path, options: options, workers: onlineProcessors()) { return r }
         var b = RecordingBuilder()
         try scan(path: path, into: &b, options: options)
         return b.recording
@@ -100,6 +101,11 @@ struct NativeLineParser {
     let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
     /// A parse error held back in case the line turns out to be the file's last, cut-short line.
     var pending: InputError?
+    /// Set by the parallel reader for the data ranges it parses off the main thread: only
+    /// samples, `@label`, `@event` and comments are handled; any other directive sets
+    /// `needsSequential` (the one-thread pass then reads the file).
+    var dataOnly = false
+    var needsSequential = false
 
     init(file: String, options: NativeReadOptions) { self.file = file; self.options = options }
 
@@ -126,6 +132,10 @@ struct NativeLineParser {
         let first = line[0]
         if first == UInt8(ascii: "#") { return }
         if first == UInt8(ascii: "@") {
+            if dataOnly && !(Self.starts(line, with: "@label,") || Self.starts(line, with: "@event,")) {
+                needsSequential = true
+                return
+            }
             try parseDirective(line, number, into: &sink)
             return
         }
@@ -210,6 +220,14 @@ struct NativeLineParser {
             if f.reason == .timeBackwards { throw f }
             try hold(f, number)
         }
+    }
+
+    static func starts(_ line: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard line.count >= n else { return false }
+        let p = prefix.utf8Start
+        for i in 0..<n where line[i] != p[i] { return false }
+        return true
     }
 
     /// Defers an error on a line when unfinished tails are allowed: if another line follows,

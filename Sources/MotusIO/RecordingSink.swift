@@ -72,6 +72,27 @@ public struct RecordingBuilder: RecordingSink {
     public mutating func label(_ label: LabelSegment) { labels.append(label) }
     public mutating func event(_ event: GroundTruthEvent) { events.append(event) }
 
+    /// Name and kind of each column, in order (the parallel reader numbers its chunks' streams so).
+    var declaredColumns: [(name: String, kind: StreamKind)] { columns.map { ($0.name, $0.kind) } }
+    func columnTimes(_ k: Int) -> [Double] { columns[k].times }
+    /// Appends `other`'s samples, labels and events after this builder's (same columns),
+    /// emptying `other` first so its arrays are not shared while they are copied.
+    mutating func append(contentsOf other: inout RecordingBuilder) {
+        let taken = other
+        other = RecordingBuilder()
+        for k in columns.indices {
+            columns[k].times.append(contentsOf: taken.columns[k].times)
+            columns[k].values.append(contentsOf: taken.columns[k].values)
+        }
+        labels += taken.labels
+        events += taken.events
+    }
+    /// Puts `other`'s labels and events before this builder's.
+    mutating func prepend(labelsAndEventsOf other: RecordingBuilder) {
+        labels = other.labels + labels
+        events = other.events + events
+    }
+
     /// Feeds a whole recording to a sink (for writers and statistics over in-memory data).
     public static func replay<S: RecordingSink>(_ r: Recording, into sink: inout S) {
         sink.metadata(r.metadata)
