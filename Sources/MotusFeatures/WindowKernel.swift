@@ -69,6 +69,8 @@ struct WindowKernel: Sendable {
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
+    private let oRise: Int              // N + 1: screened rise flags per lag
+    private let oPeaks: Int             // N: lags of the peaks
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -123,7 +125,7 @@ struct WindowKernel: Sendable {
         oHann = take(n); oLogTable = take(3 * LogTable.size)
         let doubleCount = o
         o = 0
-        oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count)
+        oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
@@ -259,40 +261,43 @@ struct WindowKernel: Sendable {
         // the product (u) and at most N/4 + 6 additions per lane and across lanes, each
         // relative to Σ|dᵢ dᵢ₊ₖ| / m2 ≤ 1 (Cauchy–Schwarz); u = 2⁻²⁴. Doubled for margin, plus
         // the double-precision sums' own error.
-        let eps = 2 * (Double(n / 4) + 10) * 0x1p-24 + Double(n) * 0x1p-51
-        let fn = Float(n)
+        // The screened differences a[k] − a[k − 1] are rounded once more (≤ 2u relative to N).
+        let eps = 2 * (Double(n / 4) + 12) * 0x1p-24 + Double(n) * 0x1p-51
         for k in kFrom...kTo { exact[k] = .nan }
         @inline(__always) func exactAt(_ k: Int) -> Double {
             var v = exact[k]
             if v.isNaN { v = Kernels.dot(d, d + k, n - k) * inv; exact[k] = v }
             return v
         }
-        @inline(__always) func approx(_ k: Int) -> Double { Double(a[k] / fn) }
-        // r(k) > r(j)?
-        @inline(__always) func greater(_ k: Int, _ j: Int) -> Bool {
-            let diff = approx(k) - approx(j)
-            if diff > 2 * eps { return true }
-            if diff < -2 * eps { return false }
-            return exactAt(k) > exactAt(j)
+        // rise[k] = r(k) > r(k − 1) for k in lagLo ... lagHi + 1: 1 or 0 when the screen
+        // decides it, 2 when undecided (then settled in double precision).
+        let threshold = Float(2 * eps * Double(n))
+        let rise = buffers.ints + oRise
+        for k in lagLo...(lagHi + 1) {
+            let diff = a[k] - a[k - 1]
+            let up = Int(unsafeBitCast(diff > threshold, to: UInt8.self))
+            let sure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self))
+            rise[k] = up | ((sure ^ 1) << 1)
         }
-        @inline(__always) func greaterOrEqual(_ k: Int, _ j: Int) -> Bool {
-            let diff = approx(k) - approx(j)
-            if diff > 2 * eps { return true }
-            if diff < -2 * eps { return false }
-            return exactAt(k) >= exactAt(j)
-        }
-        // Screened maximum over the peaks.
-        var top = -Double.infinity
-        let peaks = buffers.ints + oBucketWork        // free while not selecting quartiles
+        for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        // Peaks: r(k) > r(k − 1) and r(k) ≥ r(k + 1) (kTo = lagHi + 1 always). Branch-free
+        // collection, with the screened maximum over them.
+        let peaks = buffers.ints + oPeaks
         var peakCount = 0
-        for k in lagLo...lagHi where greater(k, k - 1) && (k == kTo || greaterOrEqual(k, k + 1)) {
-            peaks[peakCount] = k; peakCount += 1
-            top = max(top, approx(k))
+        var top = -Float.infinity
+        for k in lagLo...lagHi {
+            let isPeak = rise[k] & (rise[k + 1] ^ 1)
+            peaks[peakCount] = k
+            peakCount &+= isPeak
+            let v = a[k]
+            top = isPeak != 0 && v > top ? v : top
         }
+        // Candidates within 2ε of the screened maximum: their double-precision values decide.
+        let floor = Double(top) / Double(n) - 2 * eps
         var best = 0.0, bestLag = 0
         for j in 0..<peakCount {
             let k = peaks[j]
-            guard approx(k) >= top - 2 * eps else { continue }
+            guard Double(a[k]) / Double(n) >= floor else { continue }
             let v = exactAt(k)
             if bestLag == 0 || v > best { best = v; bestLag = k }
         }
