@@ -584,11 +584,27 @@ enum Selection {
         // increment wait for the previous one through memory.
         let ids = ints, cnt = ints + n, start = cnt + 4 * buckets, flag = start + (buckets + 1)
         for j in 0..<(4 * buckets) { cnt[j] = 0 }
-        for i in 0..<n {
-            let v = (x[i] - lo) * scale                  // in [0, buckets]; NaN input: last bucket
-            let b = v < Double(buckets) ? Int(v) : buckets - 1
+        // Bucket of a value: (x − lo) × scale in [0, buckets], rounded to nearest by the
+        // 1.5 × 2⁵² trick (no trapping conversion, no branch), clamped to the last bucket. A
+        // monotone map, which is all the method needs. NaN input lands in some bucket.
+        let top = buckets - 1
+        @inline(__always) func bucket(_ v: Double) -> Int {
+            let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
+            return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
+        }
+        let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+        var i = 0
+        while i + 4 <= n {
+            let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
+            ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
+            c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
+            i += 4
+        }
+        while i < n {
+            let b = bucket(x[i])
             ids[i] = b
             cnt[(i & 3) &* buckets &+ b] &+= 1
+            i += 1
         }
         start[0] = 0
         for b in 0..<buckets {
@@ -602,10 +618,20 @@ enum Selection {
             start[b + 1] = offset
             flag[b] = 0
         }
-        for i in 0..<n {
+        i = 0
+        while i + 4 <= n {
+            let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
+            t[c0[j0]] = x[i]; c0[j0] &+= 1
+            t[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
+            t[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
+            t[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
+            i += 4
+        }
+        while i < n {
             let j = (i & 3) &* buckets &+ ids[i]
             t[cnt[j]] = x[i]
             cnt[j] &+= 1
+            i += 1
         }
         // Sort the bucket holding rank r (once); false when it is too big.
         @inline(__always) func ensure(_ r: Int) -> Bool {
