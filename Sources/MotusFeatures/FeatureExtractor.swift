@@ -1,5 +1,21 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
 import MotusCore
 import MotusSignal
+
+/// A raw pointer handed to `concurrentPerform` workers that write disjoint ranges.
+struct UnsafeSendablePointer: @unchecked Sendable {
+    let pointer: UnsafePointer<Double>
+    init(_ p: UnsafePointer<Double>) { pointer = p }
+    init(_ p: UnsafeMutablePointer<Double>) { pointer = UnsafePointer(p) }
+    var mutable: UnsafeMutablePointer<Double> { UnsafeMutablePointer(mutating: pointer) }
+}
 
 /// Feature vectors of consecutive windows, row-major.
 public struct FeatureMatrix: Sendable, Equatable {
@@ -35,12 +51,21 @@ public struct FeatureMatrix: Sendable, Equatable {
 /// kernel as `StreamingFeatureExtractor`, so both give the same vectors bit for bit.
 public struct FeatureExtractor: Sendable {
     public let configuration: FeatureConfiguration
+    /// Threads the batch extraction may use (1: the calling thread only). The values do not
+    /// depend on it. `FeatureExtractor.onlineProcessors` is the number of processors online.
+    public var threadCount: Int
+    /// Fewer windows than this per thread are not worth a thread.
+    static let minimumRowsPerThread = 64
 
-    /// Throws when the configuration is invalid.
-    public init(configuration: FeatureConfiguration) throws(FeatureError) {
+    /// Throws when the configuration is invalid. `threadCount`: see the property.
+    public init(configuration: FeatureConfiguration, threadCount: Int = 1) throws(FeatureError) {
         try configuration.validate()
         self.configuration = configuration
+        self.threadCount = max(1, threadCount)
     }
+
+    /// Number of processors online (at least 1).
+    public static var onlineProcessors: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     public var featureNames: [String] { configuration.featureNames }
     public var featureCount: Int { configuration.featureCount }
@@ -65,6 +90,10 @@ public struct FeatureExtractor: Sendable {
 
     /// Features from channel values already computed: `values[c × frameCount + i]` is channel
     /// `configuration.channels[c]` at frame i.
+    ///
+    /// With `threadCount` > 1 and enough windows, the windows are cut into that many
+    /// contiguous runs, each computed on its own thread with its own kernel; every window's
+    /// values are the same bit for bit as on one thread (each window is computed alone).
     public func extract(channelMajor values: [Double], frameCount: Int, startTime: Double = 0) -> FeatureMatrix {
         precondition(values.count == configuration.channels.count * frameCount, "need channels × frameCount values")
         let n = configuration.windowLength, h = configuration.hopLength
@@ -72,15 +101,27 @@ public struct FeatureExtractor: Sendable {
         var m = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
         guard frameCount >= n else { return m }
         let rows = (frameCount - n) / h + 1
-        var kernel = WindowKernel(configuration)
+        let columns = m.columns
         m.rows = rows
-        m.values = [Double](repeating: 0, count: rows * m.columns)
+        m.values = [Double](repeating: 0, count: rows * columns)
         m.startTimes.reserveCapacity(rows); m.endTimes.reserveCapacity(rows)
+        let workers = max(1, min(threadCount, rows / Self.minimumRowsPerThread))
+        let config = configuration
         values.withUnsafeBufferPointer { vp in
             m.values.withUnsafeMutableBufferPointer { op in
-                for r in 0..<rows {
-                    let start = r * h
-                    kernel.compute(base: vp.baseAddress! + start, stride: frameCount, into: op.baseAddress! + r * m.columns)
+                let input = UnsafeSendablePointer(vp.baseAddress!), output = UnsafeSendablePointer(op.baseAddress!)
+                @Sendable func run(_ from: Int, _ to: Int) {
+                    var kernel = WindowKernel(config)
+                    for r in from..<to {
+                        kernel.compute(base: input.pointer + r * h, stride: frameCount, into: output.mutable + r * columns)
+                    }
+                }
+                if workers == 1 {
+                    run(0, rows)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: workers) { w in
+                        run(rows * w / workers, rows * (w + 1) / workers)
+                    }
                 }
             }
         }

@@ -102,8 +102,10 @@ struct PowerSpectrum: Sendable {
                     tw += hl
                     len <<= 1
                 }
-                // Split: X[k] = E[k] + W^k O[k].
-                for k in 0...h {
+                // Split: X[k] = E[k] + W^k O[k]. Bins 1 … h − 1 two at a time (the partner
+                // bins h − k run backwards: loaded as a pair and swapped), the same operations
+                // per bin as the scalar form.
+                @inline(__always) func bin(_ k: Int) {
                     let ka = k == h ? 0 : k, kb = k == 0 ? 0 : h - k
                     let ar = re[ka], ai = im[ka], br_ = re[kb], bi = im[kb]
                     let er = 0.5 * (ar + br_), ei = 0.5 * (ai - bi)
@@ -112,6 +114,23 @@ struct PowerSpectrum: Sendable {
                     let xr = er + c * or - s * oi, xi = ei + c * oi + s * or
                     power[k] = xr * xr + xi * xi
                 }
+                bin(0)
+                var k = 1
+                @inline(__always) func load(_ p: UnsafeMutablePointer<Double>, _ i: Int) -> SIMD2<Double> {
+                    UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self)
+                }
+                while k + 1 < h {
+                    let ar = load(re, k), ai = load(im, k)
+                    let rb = load(re, h &- k &- 1), ib = load(im, h &- k &- 1)
+                    let br_ = SIMD2(rb[1], rb[0]), bi = SIMD2(ib[1], ib[0])
+                    let er = 0.5 * (ar + br_), ei = 0.5 * (ai - bi)
+                    let or = 0.5 * (ai + bi), oi = -0.5 * (ar - br_)
+                    let c = load(sc, k), s = load(ss, k)
+                    let xr = er + c * or - s * oi, xi = ei + c * oi + s * or
+                    UnsafeMutableRawPointer(power).storeBytes(of: xr * xr + xi * xi, toByteOffset: k &* 8, as: SIMD2<Double>.self)
+                    k += 2
+                }
+                while k <= h { bin(k); k += 1 }
             }
         }
     }

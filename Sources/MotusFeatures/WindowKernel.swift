@@ -1,16 +1,44 @@
 import MotusCore
 import MotusSignal
 
+/// Scratch memory and tables of one `WindowKernel`, allocated once (raw pointers, so the
+/// per-window code has no array bounds checks or uniqueness checks). A kernel that finds its
+/// buffers shared (the kernel was copied) makes its own before writing.
+final class KernelBuffers: @unchecked Sendable {
+    let doubles: UnsafeMutablePointer<Double>
+    let floats: UnsafeMutablePointer<Float>
+    let ints: UnsafeMutablePointer<Int>
+    let doubleCount: Int, floatCount: Int, intCount: Int
+
+    init(doubles: Int, floats: Int, ints: Int) {
+        doubleCount = doubles; floatCount = floats; intCount = ints
+        self.doubles = .allocate(capacity: max(1, doubles)); self.doubles.initialize(repeating: 0, count: max(1, doubles))
+        self.floats = .allocate(capacity: max(1, floats)); self.floats.initialize(repeating: 0, count: max(1, floats))
+        self.ints = .allocate(capacity: max(1, ints)); self.ints.initialize(repeating: 0, count: max(1, ints))
+    }
+
+    func copy() -> KernelBuffers {
+        let b = KernelBuffers(doubles: doubleCount, floats: floatCount, ints: intCount)
+        b.doubles.update(from: doubles, count: doubleCount)
+        b.floats.update(from: floats, count: floatCount)
+        b.ints.update(from: ints, count: intCount)
+        return b
+    }
+
+    deinit { doubles.deallocate(); floats.deallocate(); ints.deallocate() }
+}
+
 /// The per-window feature kernel that both extractors run (one code path for batch and live).
 ///
 /// All buffers are allocated at init; `compute` allocates nothing. It reads channel c of the
 /// window at `base + c × stride`, N contiguous values, and writes `featureCount` values.
 ///
-/// Per channel: one pass for sum, Σx², Σ|x|, min, max; one pass for the centred moments and
-/// mean crossings (branch-free), keeping x − mean for the later steps; quartiles by value
-/// buckets (`Selection.quartilesBucketed`); the autocorrelation directly over the lag range
-/// (O(N × lags), eight lags per pass over the data; cheaper than two zero-padded FFTs at
-/// N = 128 on baseline x86-64); the spectrum with `PowerSpectrum` and an inline log.
+/// Per channel: one vectorised pass for sum, Σx², Σ|x|, min, max; one for the centred moments
+/// (keeping x − mean for the later steps) and one for the mean crossings; quartiles by value
+/// buckets (`Selection.quartilesBucketed`); the autocorrelation peak by a single-precision
+/// screen over the lag range whose every undecided comparison, and the peak's value, is
+/// settled in double precision (`autocorrelationPeak`); the spectrum with `PowerSpectrum`,
+/// band sums over precomputed bin ranges and a table-driven log for the entropy.
 /// Definitions of every value are in `Feature`.
 struct WindowKernel: Sendable {
     let configuration: FeatureConfiguration
@@ -26,20 +54,30 @@ struct WindowKernel: Sendable {
     let features: [Feature]
 
     var fft: PowerSpectrum
-    var hann: [Double]                  // N
-    var bandOfBin: [Int]                // bins 0…M/2; −1 = in no band
-    var centered: [Double]              // C × (N + zeroPad): x − mean per channel, then zeros
+    private var buffers: KernelBuffers
+    // Offsets into buffers.doubles.
+    private let oCentered: Int          // C × (N + zeroPad): x − mean per channel, then zeros
+    private let oEnergy: Int            // C: Σ (x − mean)²
+    private let oConstant: Int          // C: 1 when the channel is constant in the window
+    private let oSorted: Int            // 2N: values to select in, then partition scratch
+    private let oFFTInput: Int          // M
+    private let oPower: Int             // M/2 + 1
+    private let oExact: Int             // N: exact r(k), NaN = not computed yet
+    private let oBands: Int             // max(1, bandCount)
+    private let oHann: Int              // N
+    private let oLogTable: Int          // 3 × LogTable.size
+    // Offsets into buffers.ints.
+    private let oBucketWork: Int        // Selection.bucketIntCount(N)
+    private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
+    private let oRise: Int              // N + 1: screened rise flags per lag
+    private let oPeaks: Int             // N: lags of the peaks
+    // Offsets into buffers.floats.
+    private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
+    private let oApprox: Int            // N: approximate r(k)
+
     /// Zeros after each centred channel, so the autocorrelation's vector loop can run past
     /// the end of the shorter lags (products with zeros add exactly nothing).
     static let zeroPad = 16
-    var energy: [Double]                // C: Σ (x − mean)²
-    var isConstant: [Bool]              // C
-    var sorted: [Double]                // 2N: values to select in, then partition scratch
-    var bucketWork: [Int]               // Selection.bucketIntCount(N)
-    var fftInput: [Double]              // M
-    var power: [Double]                 // M/2 + 1
-    var acf: [Double]                   // N
-    var bands: [Double]                 // bandCount
 
     /// Precondition: `configuration.validate()` passed.
     init(_ configuration: FeatureConfiguration) {
@@ -60,89 +98,80 @@ struct WindowKernel: Sendable {
             (configuration.channels.firstIndex(of: $0.first)!, configuration.channels.firstIndex(of: $0.second)!)
         }
         fft = PowerSpectrum(size: fftLength)
-        hann = Window.hann(n)
         let half = fftLength / 2
-        var bob = [Int](repeating: -1, count: half + 1)
+        // Each band is a contiguous run of bins (edges increase, bins increase).
+        var ranges = [Int](repeating: 0, count: 2 * max(1, bandCount))
         if bandCount > 0 {
             let edges = configuration.bandEdgesHz
+            var first = [Int](repeating: -1, count: bandCount), end = [Int](repeating: -1, count: bandCount)
             for k in 1...half {
                 let fk = Double(k) * rate / Double(fftLength)
                 for b in 0..<bandCount {
                     let last = b == bandCount - 1
-                    if fk >= edges[b] && (fk < edges[b + 1] || (last && fk == edges[b + 1])) { bob[k] = b; break }
+                    if fk >= edges[b] && (fk < edges[b + 1] || (last && fk == edges[b + 1])) {
+                        if first[b] < 0 { first[b] = k }
+                        end[b] = k + 1
+                        break
+                    }
                 }
             }
+            for b in 0..<bandCount where first[b] >= 0 { ranges[2 * b] = first[b]; ranges[2 * b + 1] = end[b] }
         }
-        bandOfBin = bob
-        centered = [Double](repeating: 0, count: channelCount * (n + Self.zeroPad))
-        energy = [Double](repeating: 0, count: channelCount)
-        isConstant = [Bool](repeating: false, count: channelCount)
-        sorted = [Double](repeating: 0, count: 2 * n)
-        bucketWork = [Int](repeating: 0, count: Selection.bucketIntCount(n))
-        fftInput = [Double](repeating: 0, count: fftLength)
-        power = [Double](repeating: 0, count: half + 1)
-        acf = [Double](repeating: 0, count: n)
-        bands = [Double](repeating: 0, count: max(1, bandCount))
+        let c = channelCount
+        var o = 0
+        func take(_ count: Int) -> Int { defer { o += count }; return o }
+        oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
+        oFFTInput = take(fftLength); oPower = take(half + 1); oExact = take(n); oBands = take(max(1, bandCount))
+        oHann = take(n); oLogTable = take(3 * LogTable.size)
+        let doubleCount = o
+        o = 0
+        oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
+        let intCount = o
+        o = 0
+        oScaled = take(n + 16); oApprox = take(n)
+        buffers = KernelBuffers(doubles: doubleCount, floats: o, ints: intCount)
+        let hann = Window.hann(n)
+        buffers.doubles.advanced(by: oHann).update(from: hann, count: n)
+        LogTable.fill(buffers.doubles + oLogTable)
+        buffers.ints.advanced(by: oBandRange).update(from: ranges, count: ranges.count)
     }
 
     var featureCount: Int { channelCount * valuesPerChannel + correlationIndices.count }
 
     /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`.
     mutating func compute(base: UnsafePointer<Double>, stride: Int, into out: UnsafeMutablePointer<Double>) {
+        if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         for c in 0..<channelCount {
             computeChannel(c, base + c * stride, out + c * valuesPerChannel)
         }
         var o = out + channelCount * valuesPerChannel
-        centered.withUnsafeBufferPointer { cp in
-            let d = cp.baseAddress!
-            for (a, b) in correlationIndices {
-                if isConstant[a] || isConstant[b] { o.pointee = 0 }
-                else {
-                    let pa = d + a * (n + Self.zeroPad), pb = d + b * (n + Self.zeroPad)
-                    var s0 = 0.0, s1 = 0.0
-                    var i = 0
-                    while i + 1 < n { s0 += pa[i] * pb[i]; s1 += pa[i + 1] * pb[i + 1]; i += 2 }
-                    if i < n { s0 += pa[i] * pb[i] }
-                    let r = (s0 + s1) / (energy[a] * energy[b]).squareRoot()
-                    o.pointee = min(1, max(-1, r))
-                }
-                o += 1
+        let dbl = buffers.doubles
+        let energy = dbl + oEnergy, constant = dbl + oConstant
+        for (a, b) in correlationIndices {
+            if constant[a] != 0 || constant[b] != 0 { o.pointee = 0 }
+            else {
+                let pa = dbl + oCentered + a * (n + Self.zeroPad), pb = dbl + oCentered + b * (n + Self.zeroPad)
+                let r = Kernels.dot(pa, pb, n) / (energy[a] * energy[b]).squareRoot()
+                o.pointee = min(1, max(-1, r))
             }
+            o += 1
         }
     }
 
     private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
         let n = self.n
         let fn = Double(n)
+        let dbl = buffers.doubles
         // Pass 1: sum, Σx², Σ|x|, min, max.
-        var sum = 0.0, sumSq = 0.0, sumAbs = 0.0
-        var lo = x[0], hi = x[0]
-        for i in 0..<n {
-            let v = x[i]
-            sum += v; sumSq += v * v; sumAbs += abs(v)
-            lo = v < lo ? v : lo; hi = v > hi ? v : hi
-        }
+        let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(x, n)
         let mean = sum / fn
         let constant = lo == hi
-        // Pass 2: centred moments and mean crossings.
-        var m2 = 0.0, m3 = 0.0, m4 = 0.0
-        var crossings = 0
-        centered.withUnsafeMutableBufferPointer { cb in
-            let d = cb.baseAddress! + c * (n + Self.zeroPad)
-            let shift = constant ? x[0] : mean
-            var prevNeg = x[0] - shift < 0
-            for i in 0..<n {
-                let e = x[i] - shift
-                d[i] = e
-                let e2 = e * e
-                m2 += e2; m3 += e2 * e; m4 += e2 * e2
-                let neg = e < 0
-                crossings &+= Int(unsafeBitCast(neg != prevNeg, to: UInt8.self))   // branch-free
-                prevNeg = neg
-            }
-        }
-        energy[c] = m2
-        isConstant[c] = constant
+        // Pass 2: centred moments (x − mean kept for the later steps), then mean crossings.
+        let d = dbl + oCentered + c * (n + Self.zeroPad)
+        let (m2, m3, m4) = Kernels.centeredMoments(x, n, shift: constant ? x[0] : mean, into: d)
+        let crossings = Kernels.signChanges(d, n)
+        dbl[oEnergy + c] = m2
+        dbl[oConstant + c] = constant ? 1 : 0
         let variance = m2 / fn
         let std = variance.squareRoot()
         let skew = constant ? 0 : (m3 / fn) / (variance * std)
@@ -150,25 +179,22 @@ struct WindowKernel: Sendable {
 
         var median = 0.0, iqr = 0.0
         if needSort {
-            sorted.withUnsafeMutableBufferPointer { sb in
-                bucketWork.withUnsafeMutableBufferPointer { wb in
-                    let s = sb.baseAddress!
-                    let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: wb.baseAddress!)
-                    median = q.median
-                    iqr = q.q75 - q.q25
-                }
-            }
+            let s = dbl + oSorted
+            let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: buffers.ints + oBucketWork)
+            median = q.median
+            iqr = q.q75 - q.q25
         }
 
         var acfPeak = 0.0, acfLag = 0.0
         if needACF && !constant && lagHi >= lagLo {
-            (acfPeak, acfLag) = autocorrelationPeak(c, m2)
+            (acfPeak, acfLag) = autocorrelationPeak(d, m2)
         }
 
         var domFreq = 0.0, entropy = 0.0
+        let bands = dbl + oBands
         if needSpectrum {
             for b in 0..<bandCount { bands[b] = 0 }
-            if !constant { (domFreq, entropy) = spectrum(c) }
+            if !constant { (domFreq, entropy) = spectrum(d) }
         }
 
         var o = out
@@ -198,91 +224,161 @@ struct WindowKernel: Sendable {
         }
     }
 
-    /// Highest local maximum of the normalised autocorrelation in [lagLo, lagHi]; (0, 0) if none.
-    private mutating func autocorrelationPeak(_ c: Int, _ m2: Double) -> (Double, Double) {
+    /// Highest local maximum of the normalised autocorrelation r(k) = Σ dᵢ dᵢ₊ₖ / m2 in
+    /// [lagLo, lagHi]; (0, 0) if none. `d` is the centred window followed by `zeroPad` zeros.
+    ///
+    /// The exact answer is the one the double-precision sums `Kernels.dot(d, d + k, N − k) / m2`
+    /// give. All lags are first screened in single precision on d / std (so Σ values² = N and
+    /// nothing overflows), with a proven bound ε on |r̃(k) − r(k)|: a comparison between lags
+    /// whose screened values differ by more than 2ε is decided by the screen; any other is
+    /// decided by the double-precision values of both lags. Among the peaks, those within 2ε
+    /// of the screened maximum get their double-precision values, and the first largest wins;
+    /// its value is the double-precision one. So the result is exactly that of evaluating every
+    /// lag in double precision, at about half the cost. Windows whose scale does not fit single
+    /// precision take the double-precision path for every lag.
+    private mutating func autocorrelationPeak(_ d: UnsafePointer<Double>, _ m2: Double) -> (Double, Double) {
         let n = self.n
         let kFrom = lagLo - 1, kTo = min(n - 1, lagHi + 1)   // neighbours for the local-max test
         let lagLo = self.lagLo, lagHi = self.lagHi
-        return centered.withUnsafeBufferPointer { cb in
-            acf.withUnsafeMutableBufferPointer { ab in
-                let d = cb.baseAddress! + c * (n + Self.zeroPad)
-                let r = ab.baseAddress!
-                Kernels.autocorrelation(d, n, kFrom, kTo, into: r)
-                let inv = 1 / m2
-                for k in kFrom...kTo { r[k] *= inv }
-                var best = 0.0, bestLag = 0
-                for k in lagLo...lagHi {
-                    let v = r[k]
-                    if v > r[k - 1] && (k == kTo || v >= r[k + 1]) && (bestLag == 0 || v > best) {
-                        best = v; bestLag = k
-                    }
-                }
-                return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
+        let exact = buffers.doubles + oExact
+        let inv = 1 / m2
+        let scale = (Double(n) / m2).squareRoot()
+        guard m2.isFinite && scale.isFinite && scale > 0 && scale < 1e30 && 1 / scale < 1e30 else {
+            // Every lag in double precision.
+            for k in kFrom...kTo { exact[k] = Kernels.dot(d, d + k, n - k) * inv }
+            var best = 0.0, bestLag = 0
+            for k in lagLo...lagHi {
+                let v = exact[k]
+                if v > exact[k - 1] && (k == kTo || v >= exact[k + 1]) && (bestLag == 0 || v > best) { best = v; bestLag = k }
             }
+            return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
+        }
+        let f = buffers.floats + oScaled, a = buffers.floats + oApprox
+        for i in 0..<n { f[i] = Float(d[i] * scale) }
+        for i in n..<(n + 16) { f[i] = 0 }
+        Kernels.autocorrelationSingle(f, n, kFrom, kTo, into: a)
+        // Bound on |a[k] / N − r(k)|: rounding d / std to single precision (2u per product),
+        // the product (u) and at most N/4 + 6 additions per lane and across lanes, each
+        // relative to Σ|dᵢ dᵢ₊ₖ| / m2 ≤ 1 (Cauchy–Schwarz); u = 2⁻²⁴. Doubled for margin, plus
+        // the double-precision sums' own error.
+        // The screened differences a[k] − a[k − 1] are rounded once more (≤ 2u relative to N).
+        let eps = 2 * (Double(n / 4) + 12) * 0x1p-24 + Double(n) * 0x1p-51
+        for k in kFrom...kTo { exact[k] = .nan }
+        @inline(__always) func exactAt(_ k: Int) -> Double {
+            var v = exact[k]
+            if v.isNaN { v = Kernels.dot(d, d + k, n - k) * inv; exact[k] = v }
+            return v
+        }
+        // rise[k] = r(k) > r(k − 1) for k in lagLo ... lagHi + 1: 1 or 0 when the screen
+        // decides it, 2 when undecided (then settled in double precision).
+        let threshold = Float(2 * eps * Double(n))
+        let rise = buffers.ints + oRise
+        for k in lagLo...(lagHi + 1) {
+            let diff = a[k] - a[k - 1]
+            let up = Int(unsafeBitCast(diff > threshold, to: UInt8.self))
+            let sure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self))
+            rise[k] = up | ((sure ^ 1) << 1)
+        }
+        for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        // Peaks: r(k) > r(k − 1) and r(k) ≥ r(k + 1) (kTo = lagHi + 1 always). Branch-free
+        // collection, with the screened maximum over them.
+        let peaks = buffers.ints + oPeaks
+        var peakCount = 0
+        var top = -Float.infinity
+        for k in lagLo...lagHi {
+            let isPeak = rise[k] & (rise[k + 1] ^ 1)
+            peaks[peakCount] = k
+            peakCount &+= isPeak
+            let v = a[k]
+            top = isPeak != 0 && v > top ? v : top
+        }
+        // Candidates within 2ε of the screened maximum: their double-precision values decide.
+        let floor = Double(top) / Double(n) - 2 * eps
+        var best = 0.0, bestLag = 0
+        for j in 0..<peakCount {
+            let k = peaks[j]
+            guard Double(a[k]) / Double(n) >= floor else { continue }
+            let v = exactAt(k)
+            if bestLag == 0 || v > best { best = v; bestLag = k }
+        }
+        return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
+    }
+
+    /// Power spectrum of the Hann-windowed, mean-removed window `d`; fills the bands, returns
+    /// (dominant frequency, normalised entropy).
+    private mutating func spectrum(_ d: UnsafePointer<Double>) -> (Double, Double) {
+        let n = self.n, m = fftLength, half = m / 2
+        let dbl = buffers.doubles
+        let input = dbl + oFFTInput, w = dbl + oHann, p = dbl + oPower, e = dbl + oBands
+        for i in 0..<n { input[i] = d[i] * w[i] }
+        for i in n..<m { input[i] = 0 }
+        fft.compute(input, into: p)
+        let total = Kernels.sum(p + 1, half)
+        guard total > 0 else {
+            for b in 0..<bandCount { e[b] = 0 }
+            return (0, 0)
+        }
+        let inv = 1 / total
+        let ranges = buffers.ints + oBandRange
+        for b in 0..<bandCount {
+            let s = ranges[2 * b], z = ranges[2 * b + 1]
+            e[b] = s < z ? Kernels.sum(p + s, z - s) * inv : 0
+        }
+        // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
+        let s = LogTable.sumPLogP(p + 1, half, table: dbl + oLogTable)
+        let h = Math.log(total) - s * inv
+        let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
+        // Largest bin (the first of equals), parabolic refinement.
+        let bestK = Kernels.firstMaxIndex(p, from: 1, through: half)
+        var delta = 0.0
+        if bestK > 1 && bestK < half {
+            let a = p[bestK - 1], b = p[bestK], cc = p[bestK + 1]
+            let den = a - 2 * b + cc
+            if den < 0 { delta = 0.5 * (a - cc) / den }
+        }
+        return ((Double(bestK) + delta) * rate / Double(m), entropy)
+    }
+}
+
+/// Natural logarithm by a 128-entry table and a short series, for Σ P log P over a spectrum:
+/// x = 2^e m, m in [1, 2); c = the centre of m's 1/128 interval; log x = e log 2 + log c +
+/// log(1 + r), r = (m − c)/c (|r| < 2⁻⁸), the series to r⁷ (truncation < 1e-20).
+enum LogTable {
+    static let size = 128
+    /// Writes c, 1/c, log c for each interval (3 × size values).
+    static func fill(_ t: UnsafeMutablePointer<Double>) {
+        for i in 0..<size {
+            let c = 1 + (Double(i) + 0.5) / Double(size)
+            t[3 * i] = c; t[3 * i + 1] = 1 / c; t[3 * i + 2] = Math.log(c)
         }
     }
 
-    /// Power spectrum of the Hann-windowed, mean-removed window; fills `bands`, returns
-    /// (dominant frequency, normalised entropy).
-    private mutating func spectrum(_ c: Int) -> (Double, Double) {
-        let n = self.n, m = fftLength, half = m / 2
-        centered.withUnsafeBufferPointer { cb in
-            hann.withUnsafeBufferPointer { hb in
-                fftInput.withUnsafeMutableBufferPointer { ib in
-                    let d = cb.baseAddress! + c * (n + Self.zeroPad), w = hb.baseAddress!, p = ib.baseAddress!
-                    for i in 0..<n { p[i] = d[i] * w[i] }
-                    for i in n..<m { p[i] = 0 }
-                }
-            }
+    /// log x for a positive, finite, normal x (anything else gives garbage, never a trap).
+    @inline(__always)
+    static func log(_ x: Double, table t: UnsafePointer<Double>) -> Double {
+        let bits = x.bitPattern
+        let e = Double(Int((bits >> 52) & 0x7ff) - 1023)
+        let idx = Int((bits >> 45) & 0x7f) &* 3
+        let m = Double(bitPattern: (bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
+        let r = (m - t[idx]) * t[idx + 1]
+        let poly = r + r * r * (-0.5 + r * (1.0 / 3 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6 + r * (1.0 / 7))))))
+        return e * 0.6931471805598903 + (t[idx + 2] + (e * 5.497923018708371e-14 + poly))
+    }
+
+    /// Σ p[k] log p[k], k < count; values below the smallest normal (zeros) add 0.
+    @inline(__always)
+    static func sumPLogP(_ p: UnsafePointer<Double>, _ count: Int, table t: UnsafePointer<Double>) -> Double {
+        var s0 = 0.0, s1 = 0.0
+        var k = 0
+        while k + 1 < count {
+            let a = p[k], b = p[k + 1]
+            let la = log(a >= 2.2250738585072014e-308 ? a : 1, table: t)
+            let lb = log(b >= 2.2250738585072014e-308 ? b : 1, table: t)
+            s0 += a * la; s1 += b * lb
+            k += 2
         }
-        fftInput.withUnsafeBufferPointer { ib in
-            power.withUnsafeMutableBufferPointer { pb in fft.compute(ib.baseAddress!, into: pb.baseAddress!) }
-        }
-        return power.withUnsafeBufferPointer { pb in
-                bandOfBin.withUnsafeBufferPointer { bb in
-                    bands.withUnsafeMutableBufferPointer { eb in
-                        let p = pb.baseAddress!, bob = bb.baseAddress!, e = eb.baseAddress!
-                        var total = 0.0, best = 0.0, bestK = 1
-                        for k in 1...half {
-                            let pk = p[k]
-                            total += pk
-                            if pk > best { best = pk; bestK = k }
-                            let b = bob[k]
-                            if b >= 0 { e[b] += pk }
-                        }
-                        guard total > 0 else {
-                            for b in 0..<bandCount { e[b] = 0 }
-                            return (0, 0)
-                        }
-                        let inv = 1 / total
-                        for b in 0..<bandCount { e[b] *= inv }
-                        // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
-                        var s = 0.0
-                        // Two bins at a time; P = 0 contributes 0 (its log is taken of a tiny
-                        // positive instead, and multiplied by 0).
-                        var acc = SIMD2<Double>()
-                        var k = 1
-                        let tiny = SIMD2<Double>(repeating: 1e-300)
-                        while k + 1 <= half {
-                            let v = SIMD2<Double>(p[k], p[k + 1])
-                            acc += v * Kernels.log(v.replacing(with: tiny, where: v .< tiny))
-                            k += 2
-                        }
-                        s = acc[0] + acc[1]
-                        if k <= half && p[k] > 0 { s += p[k] * Kernels.log(p[k]) }
-                        let h = Math.log(total) - s * inv
-                        let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
-                        // Parabolic refinement of the peak bin.
-                        var delta = 0.0
-                        if bestK > 1 && bestK < half {
-                            let a = p[bestK - 1], b = p[bestK], cc = p[bestK + 1]
-                            let den = a - 2 * b + cc
-                            if den < 0 { delta = 0.5 * (a - cc) / den }
-                        }
-                        return ((Double(bestK) + delta) * rate / Double(m), entropy)
-                    }
-                }
-            }
+        if k < count { let a = p[k]; s0 += a * log(a >= 2.2250738585072014e-308 ? a : 1, table: t) }
+        return s0 + s1
     }
 }
 
@@ -488,11 +584,27 @@ enum Selection {
         // increment wait for the previous one through memory.
         let ids = ints, cnt = ints + n, start = cnt + 4 * buckets, flag = start + (buckets + 1)
         for j in 0..<(4 * buckets) { cnt[j] = 0 }
-        for i in 0..<n {
-            let v = (x[i] - lo) * scale                  // in [0, buckets]; NaN input: last bucket
-            let b = v < Double(buckets) ? Int(v) : buckets - 1
+        // Bucket of a value: (x − lo) × scale in [0, buckets], rounded to nearest by the
+        // 1.5 × 2⁵² trick (no trapping conversion, no branch), clamped to the last bucket. A
+        // monotone map, which is all the method needs. NaN input lands in some bucket.
+        let top = buckets - 1
+        @inline(__always) func bucket(_ v: Double) -> Int {
+            let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
+            return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
+        }
+        let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+        var i = 0
+        while i + 4 <= n {
+            let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
+            ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
+            c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
+            i += 4
+        }
+        while i < n {
+            let b = bucket(x[i])
             ids[i] = b
             cnt[(i & 3) &* buckets &+ b] &+= 1
+            i += 1
         }
         start[0] = 0
         for b in 0..<buckets {
@@ -506,10 +618,20 @@ enum Selection {
             start[b + 1] = offset
             flag[b] = 0
         }
-        for i in 0..<n {
+        i = 0
+        while i + 4 <= n {
+            let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
+            t[c0[j0]] = x[i]; c0[j0] &+= 1
+            t[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
+            t[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
+            t[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
+            i += 4
+        }
+        while i < n {
             let j = (i & 3) &* buckets &+ ids[i]
             t[cnt[j]] = x[i]
             cnt[j] &+= 1
+            i += 1
         }
         // Sort the bucket holding rank r (once); false when it is too big.
         @inline(__always) func ensure(_ r: Int) -> Bool {
@@ -537,4 +659,156 @@ enum Selection {
 
 extension UnsafeMutablePointer where Pointee == Double {
     @inline(__always) func swapAt(_ i: Int, _ j: Int) { let t = self[i]; self[i] = self[j]; self[j] = t }
+}
+
+extension Kernels {
+    @inline(__always) static func load2(_ p: UnsafePointer<Double>, _ i: Int) -> SIMD2<Double> {
+        UnsafeRawPointer(p).loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self)
+    }
+    @inline(__always) static func store2(_ v: SIMD2<Double>, _ p: UnsafeMutablePointer<Double>, _ i: Int) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, toByteOffset: i &* 8, as: SIMD2<Double>.self)
+    }
+
+    /// (Σx, Σx², Σ|x|, min, max) of x[0..<n], n ≥ 1: two-lane vectors, two accumulator sets.
+    /// min and max skip NaN unless x[0] is NaN.
+    @inline(__always)
+    static func basicSums(_ x: UnsafePointer<Double>, _ n: Int) -> (Double, Double, Double, Double, Double) {
+        var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), q0 = SIMD2<Double>(), q1 = SIMD2<Double>()
+        var a0 = SIMD2<Double>(), a1 = SIMD2<Double>()
+        var lo0 = SIMD2<Double>(repeating: x[0]), hi0 = lo0, lo1 = lo0, hi1 = lo0
+        let signMask = SIMD2<UInt64>(repeating: 0x7fff_ffff_ffff_ffff)
+        var i = 0
+        while i + 4 <= n {
+            let u = load2(x, i), v = load2(x, i &+ 2)
+            s0 += u; s1 += v; q0 += u * u; q1 += v * v
+            a0 += unsafeBitCast(unsafeBitCast(u, to: SIMD2<UInt64>.self) & signMask, to: SIMD2<Double>.self)
+            a1 += unsafeBitCast(unsafeBitCast(v, to: SIMD2<UInt64>.self) & signMask, to: SIMD2<Double>.self)
+            lo0.replace(with: u, where: u .< lo0); hi0.replace(with: u, where: u .> hi0)
+            lo1.replace(with: v, where: v .< lo1); hi1.replace(with: v, where: v .> hi1)
+            i += 4
+        }
+        let s = s0 + s1, q = q0 + q1, a = a0 + a1
+        lo0.replace(with: lo1, where: lo1 .< lo0); hi0.replace(with: hi1, where: hi1 .> hi0)
+        var sum = s[0] + s[1], sumSq = q[0] + q[1], sumAbs = a[0] + a[1]
+        var lo = lo0[1] < lo0[0] ? lo0[1] : lo0[0], hi = hi0[1] > hi0[0] ? hi0[1] : hi0[0]
+        while i < n {
+            let v = x[i]
+            sum += v; sumSq += v * v; sumAbs += abs(v)
+            lo = v < lo ? v : lo; hi = v > hi ? v : hi
+            i += 1
+        }
+        return (sum, sumSq, sumAbs, lo, hi)
+    }
+
+    /// Writes d[i] = x[i] − shift and returns (Σd², Σd³, Σd⁴), i < n.
+    @inline(__always)
+    static func centeredMoments(_ x: UnsafePointer<Double>, _ n: Int, shift: Double,
+                                into d: UnsafeMutablePointer<Double>) -> (Double, Double, Double) {
+        let sh = SIMD2<Double>(repeating: shift)
+        var m20 = SIMD2<Double>(), m21 = SIMD2<Double>(), m30 = SIMD2<Double>(), m31 = SIMD2<Double>()
+        var m40 = SIMD2<Double>(), m41 = SIMD2<Double>()
+        var i = 0
+        while i + 4 <= n {
+            let u = load2(x, i) - sh, v = load2(x, i &+ 2) - sh
+            store2(u, d, i); store2(v, d, i &+ 2)
+            let u2 = u * u, v2 = v * v
+            m20 += u2; m21 += v2; m30 += u2 * u; m31 += v2 * v; m40 += u2 * u2; m41 += v2 * v2
+            i += 4
+        }
+        let a = m20 + m21, b = m30 + m31, c = m40 + m41
+        var m2 = a[0] + a[1], m3 = b[0] + b[1], m4 = c[0] + c[1]
+        while i < n {
+            let e = x[i] - shift
+            d[i] = e
+            let e2 = e * e
+            m2 += e2; m3 += e2 * e; m4 += e2 * e2
+            i += 1
+        }
+        return (m2, m3, m4)
+    }
+
+    /// Number of i < n − 1 with (d[i] < 0) ≠ (d[i + 1] < 0).
+    @inline(__always)
+    static func signChanges(_ d: UnsafePointer<Double>, _ n: Int) -> Int {
+        var acc0 = SIMD2<Int64>(), acc1 = SIMD2<Int64>()
+        let zero = SIMD2<Double>(), one = SIMD2<Int64>(repeating: 1), none = SIMD2<Int64>()
+        var i = 0
+        while i + 5 <= n {                       // pairs i … i + 3 read d[i … i + 4]
+            let a = load2(d, i), b = load2(d, i &+ 1), c = load2(d, i &+ 2), e = load2(d, i &+ 3)
+            acc0 &+= none.replacing(with: one, where: (a .< zero) .^ (b .< zero))
+            acc1 &+= none.replacing(with: one, where: (c .< zero) .^ (e .< zero))
+            i += 4
+        }
+        let acc = acc0 &+ acc1
+        var count = Int(acc[0] &+ acc[1])
+        while i + 1 < n {
+            count &+= (d[i] < 0) != (d[i + 1] < 0) ? 1 : 0
+            i += 1
+        }
+        return count
+    }
+
+    /// Σ p[i], i < count (two lanes, two accumulators).
+    @inline(__always)
+    static func sum(_ p: UnsafePointer<Double>, _ count: Int) -> Double {
+        var s0 = SIMD2<Double>(), s1 = SIMD2<Double>()
+        var i = 0
+        while i + 4 <= count { s0 += load2(p, i); s1 += load2(p, i &+ 2); i += 4 }
+        let s = s0 + s1
+        var t = s[0] + s[1]
+        while i < count { t += p[i]; i += 1 }
+        return t
+    }
+
+    /// The first k in from...through with p[k] the largest (values ≤ 0 and NaN never win over
+    /// a positive one); `from` when none is positive.
+    @inline(__always)
+    static func firstMaxIndex(_ p: UnsafePointer<Double>, from: Int, through: Int) -> Int {
+        var m0 = SIMD2<Double>(), m1 = SIMD2<Double>()
+        var k = from
+        while k + 4 <= through + 1 {
+            let u = load2(p, k), v = load2(p, k &+ 2)
+            m0.replace(with: u, where: u .> m0); m1.replace(with: v, where: v .> m1)
+            k += 4
+        }
+        m0.replace(with: m1, where: m1 .> m0)
+        var best = m0[1] > m0[0] ? m0[1] : m0[0]
+        while k <= through { let v = p[k]; best = v > best ? v : best; k += 1 }
+        guard best > 0 else { return from }
+        var j = from
+        while j < through && p[j] != best { j += 1 }
+        return j
+    }
+
+    /// r[k] = Σ_{i < n − k} f[i] f[i + k] for k in kFrom...kTo, in single precision: eight lags
+    /// at a time share each four-lane load of f[i]; `f[n ..< n + 12]` must be zero (products
+    /// with zeros add nothing, so every lag of a block runs over the block's longest range).
+    static func autocorrelationSingle(_ f: UnsafePointer<Float>, _ n: Int, _ kFrom: Int, _ kTo: Int,
+                                      into r: UnsafeMutablePointer<Float>) {
+        let rf = UnsafeRawPointer(f)
+        @inline(__always) func load(_ i: Int) -> SIMD4<Float> { rf.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self) }
+        var k = kFrom
+        while k <= kTo {
+            let count = n - k
+            var s0 = SIMD4<Float>(), s1 = SIMD4<Float>(), s2 = SIMD4<Float>(), s3 = SIMD4<Float>()
+            var s4 = SIMD4<Float>(), s5 = SIMD4<Float>(), s6 = SIMD4<Float>(), s7 = SIMD4<Float>()
+            var i = 0
+            while i < count {                    // i + k + 7 + 3 < n + 12 reads only the zeros past n
+                let x = load(i)
+                let b = i &+ k
+                s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
+                s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
+                i += 4
+            }
+            r[k] = s0.sum()
+            if k + 1 <= kTo { r[k + 1] = s1.sum() }
+            if k + 2 <= kTo { r[k + 2] = s2.sum() }
+            if k + 3 <= kTo { r[k + 3] = s3.sum() }
+            if k + 4 <= kTo { r[k + 4] = s4.sum() }
+            if k + 5 <= kTo { r[k + 5] = s5.sum() }
+            if k + 6 <= kTo { r[k + 6] = s6.sum() }
+            if k + 7 <= kTo { r[k + 7] = s7.sum() }
+            k += 8
+        }
+    }
 }
