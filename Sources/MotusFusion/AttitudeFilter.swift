@@ -174,7 +174,7 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { cachedStep = -1 } }
+    public var settings: Settings { didSet { cachedStep = -1; cacheThresholds() } }
     /// What the filter did with the latest sample.
     @inlinable public var flags: Flags { _flags }
     /// Diagnostics after the latest sample. `motionLevel` and `correctionAngle` are computed
@@ -204,6 +204,9 @@ public struct AttitudeFilter: Sendable {
     /// Low-passed acceleration in the strapdown frame (m/s²), and its value one sample ago.
     @usableFromInline var lowPass: Vector3 = .zero
     @usableFromInline var previousLowPass: Vector3 = .zero
+    /// Unit gravity direction in the device frame (pointing up): `lowPass / |lowPass|`
+    /// rotated back by `strapdown` (or `strapdown⁻¹·(0, 0, 1)` before the first sample).
+    @usableFromInline var up = Vector3(0, 0, 1)
     /// Sum of sample weights and time seen so far during start-up.
     @usableFromInline var startupWeight: Double = 0
     @usableFromInline var startupElapsed: Double = 0
@@ -221,6 +224,9 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var quietWeight: Double = 0
     @usableFromInline var quietGain: Double = 0
     @usableFromInline var movingGain: Double = 0
+    /// `motionThreshold²` and `quietThreshold²` (m²/s⁴), kept with the settings.
+    @usableFromInline var motionThreshold2: Double = 1
+    @usableFromInline var quietThreshold2: Double = 0
     @usableFromInline var restGain: Double = 0
     @usableFromInline var biasGain: Double = 0
     /// Short-term means for rest detection (device frame).
@@ -231,6 +237,7 @@ public struct AttitudeFilter: Sendable {
 
     public init(settings: Settings = .default) {
         self.settings = settings
+        cacheThresholds()
     }
 
     /// Starts from a known attitude (device → reference). Used by tests and by callers that
@@ -238,6 +245,8 @@ public struct AttitudeFilter: Sendable {
     public init(settings: Settings = .default, initialAttitude: Quaternion) {
         self.settings = settings
         self._strapdown = initialAttitude.normalized
+        up = _strapdown.inverseRotate(Vector3(0, 0, 1))
+        cacheThresholds()
     }
 
     /// Attitude, device frame → reference frame (z up). Unit quaternion.
@@ -246,10 +255,11 @@ public struct AttitudeFilter: Sendable {
     /// Gravity in the device frame (m/s²), pointing up: face up reads about (0, 0, +9.81).
     /// It is the low-passed acceleration direction taken back to the device frame, scaled to
     /// `gravityMagnitude` (the tilt itself is not needed for it).
+    /// `update` computes its direction (a unit vector) with the sample, from values it already
+    /// holds in registers, so reading it costs three multiplications.
     @inlinable public var gravity: Vector3 {
-        let n2 = lowPass.squaredNorm
-        let up = n2 > 0 ? lowPass * (settings.gravityMagnitude / n2.squareRoot()) : Vector3(0, 0, settings.gravityMagnitude)
-        return _strapdown.inverseRotate(up)
+        let g = settings.gravityMagnitude
+        return Vector3(up.x * g, up.y * g, up.z * g)
     }
 
     /// Acceleration without gravity (m/s²), device frame: latest acceleration − `gravity`.
@@ -266,77 +276,168 @@ public struct AttitudeFilter: Sendable {
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (ignored for
-    /// the first one). About 25 ns on a 2020s x86 core: no `exp`, trigonometry, division or
-    /// square root per sample while the time step stays the same (see benchmarks/fusion).
+    /// the first one). About 30–40 ns on this project's 2-core AMD EPYC test machine
+    /// (see benchmarks/fusion "Speed"): no `exp`, trigonometry, division or square root per
+    /// sample while the time step stays the same, and no calls: the helpers below are
+    /// always inlined, the rare paths (first sample, a new time step) are out of line.
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
-        guard a.isFinite, w.isFinite else { _flags.sampleSkipped = true; return }
+        // One test for all six inputs: a sum of finite numbers times zero is zero, while
+        // NaN or ±∞ anywhere gives NaN.
+        guard (a.x + a.y + a.z + w.x + w.y + w.z) * 0 == 0 else { _flags.sampleSkipped = true; return }
+        if samples == 0 { updateFirst(acceleration: a, rotationRate: w, dt: dt0); return }
         _flags.sampleSkipped = false
-        var dt = dt0
-        if !(dt > 0) || !dt.isFinite { dt = 0 }
-        if dt > settings.maximumTimeStep { dt = settings.maximumTimeStep }
-        let first = samples == 0
+        // dt ∈ (0, maximumTimeStep], or 0 for a non-positive or non-finite step (NaN fails `>`).
+        var dt = dt0 > 0 ? dt0 : 0
+        if dt > settings.maximumTimeStep { dt = dt == .infinity ? 0 : settings.maximumTimeStep }
         samples &+= 1
         lastAcceleration = a
         if dt > 0 && !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { updateGains(dt) }
 
         // 1. Rest detection and bias learning (device frame).
-        if settings.restBiasEstimation { restDetection(a, w, dt, first: first) } else { _flags.atRest = false; _flags.biasLearning = false }
+        if settings.restBiasEstimation { restDetection(a, w, dt) } else { _flags.atRest = false; _flags.biasLearning = false }
 
         // 2. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
         //    the rates at both ends plus the coning term (second order in the rotation).
         //    Renormalised by one Newton step, q·(3 − |q|²)/2, exact to rounding here.
-        let wc = w - _states.gyroscopeBias
-        if dt > 0 {
-            let r0 = (first ? wc : previousRate) * dt, r1 = wc * dt
-            let r = (r0 + r1) * 0.5 + r0.cross(r1) * (1.0 / 12)
-            let q = _strapdown * Self.exponential(r)
-            let s = 1.5 - 0.5 * (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z)
-            _strapdown = Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
-        }
+        let bias = _states.gyroscopeBias
+        let wc = Vector3(w.x - bias.x, w.y - bias.y, w.z - bias.z)
+        var q = _strapdown
+        if dt > 0 { q = Self.integrate(q, previousRate, wc, dt); _strapdown = q }
         previousRate = wc
-        if first {
-            // Level the strapdown frame on the first sample (see `strapdown`).
-            let v = _strapdown.rotate(a), n = v.norm
-            if n > 1e-9 { _strapdown = (Self.tiltOntoZ(v / n) * _strapdown).normalized }
-        }
 
         // 3. Motion level: mean square deviation of the accelerometer from its short-term mean.
-        if first {
-            motionMean = a; motionVariance = 0; motionElapsed = 0
-        } else {
-            motionElapsed += dt
-            let k = motionGain
-            motionMean += (a - motionMean) * k
-            motionVariance += ((a - motionMean).squaredNorm - motionVariance) * k
-        }
+        motionElapsed += dt
+        let k = motionGain
+        let mx = motionMean.x + (a.x - motionMean.x) * k
+        let my = motionMean.y + (a.y - motionMean.y) * k
+        let mz = motionMean.z + (a.z - motionMean.z) * k
+        motionMean = Vector3(mx, my, mz)
+        let ex = a.x - mx, ey = a.y - my, ez = a.z - mz
+        let variance = motionVariance + ((ex * ex + ey * ey + ez * ez) - motionVariance) * k
+        motionVariance = variance
         // Until one window has been seen the level is unknown: count as moving, so that a
         // jolt at start-up cannot claim the weight of a still sample.
-        let moving = motionVariance > settings.motionThreshold * settings.motionThreshold || motionElapsed < settings.motionWindow
-        let quiet = !moving && motionVariance < settings.quietThreshold * settings.quietThreshold
+        let moving = variance > motionThreshold2 || motionElapsed < settings.motionWindow
+        let quiet = !moving && variance < quietThreshold2
         _flags.accelerationRejected = moving
 
         // 4. Low-pass of the acceleration in the strapdown frame. Each sample weighs
         //    dt / tau; until the weights add up to one the low-pass is their weighted
         //    running mean (fast, unbiased start-up), then a first-order low-pass.
-        let aS = _strapdown.rotate(a)
+        let aS = Self.rotate(q, a)
         let weight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
         _states.accelerationWeight = weight
-        previousLowPass = lowPass
-        if first {
-            lowPass = aS; startupWeight = 0; startupElapsed = 0
-        } else if startupElapsed < settings.startupTime {
-            // Start-up: weighted running mean (still samples weigh more than moving ones).
-            startupElapsed += dt
-            startupWeight += weight
-            if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
+        var lp = lowPass
+        previousLowPass = lp
+        if startupElapsed < settings.startupTime {
+            lp = startupStep(aS, weight, dt)
         } else if dt > 0 {
-            lowPass += (aS - lowPass) * (moving ? movingGain : quiet ? quietGain : stillGain)
+            let g = moving ? movingGain : quiet ? quietGain : stillGain
+            lp = Vector3(lp.x + (aS.x - lp.x) * g, lp.y + (aS.y - lp.y) * g, lp.z + (aS.z - lp.z) * g)
+            lowPass = lp
         }
-        _flags.initialising = startupElapsed < settings.startupTime
-        // 5. The inclination (the tilt taking `lowPass` onto +z) and gravity follow from
-        //    `lowPass` and `strapdown` when asked for: nothing more to do per sample.
+        // 5. Gravity: the low-passed direction rotated back by the strapdown rotation. The
+        //    inclination (the tilt taking `lowPass` onto +z) follows when asked for.
+        setUp(q, lp)
     }
+
+    /// `up = strapdown⁻¹ · (lp / |lp|)`, or `strapdown⁻¹ · (0, 0, 1)` while `lp` is zero.
+    @inlinable @inline(__always)
+    mutating func setUp(_ q: Quaternion, _ lp: Vector3) {
+        let n2 = lp.x * lp.x + lp.y * lp.y + lp.z * lp.z
+        let v = n2 > 0 ? lp * (1 / n2.squareRoot()) : Vector3(0, 0, 1)
+        up = Self.rotate(Quaternion(w: q.w, x: -q.x, y: -q.y, z: -q.z), v)
+    }
+
+    /// Start-up (the first `startupTime` seconds): the low-pass is the weighted running mean
+    /// of the samples so far (still samples weigh more than moving ones). Out of line: it
+    /// runs for a few seconds per recording and holds the per-sample division.
+    @inline(never) @usableFromInline
+    mutating func startupStep(_ aS: Vector3, _ weight: Double, _ dt: Double) -> Vector3 {
+        startupElapsed += dt
+        startupWeight += weight
+        if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
+        _flags.initialising = startupElapsed < settings.startupTime
+        return lowPass
+    }
+
+    /// The first sample: levels the strapdown frame on it (see `strapdown`) and starts the
+    /// means. Out of line, so that `update`'s hot path has no first-sample branches.
+    @inline(never) @usableFromInline
+    mutating func updateFirst(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+        _flags.sampleSkipped = false
+        var dt = dt0
+        if !(dt > 0) || !dt.isFinite { dt = 0 }
+        if dt > settings.maximumTimeStep { dt = settings.maximumTimeStep }
+        samples &+= 1
+        lastAcceleration = a
+        if dt > 0 && !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { updateGains(dt) }
+        _flags.biasLearning = false
+        _flags.atRest = false
+        if settings.restBiasEstimation { restGyroMean = w; restAccMean = a }
+        let wc = w - _states.gyroscopeBias
+        if dt > 0 { _strapdown = Self.integrate(_strapdown, wc, wc, dt) }
+        previousRate = wc
+        let v = _strapdown.rotate(a), n = v.norm
+        if n > 1e-9 { _strapdown = (Self.tiltOntoZ(v / n) * _strapdown).normalized }
+        motionMean = a; motionVariance = 0; motionElapsed = 0
+        let moving = 0 > motionThreshold2 || 0 < settings.motionWindow
+        let quiet = !moving && 0 < quietThreshold2
+        _flags.accelerationRejected = moving
+        _states.accelerationWeight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
+        previousLowPass = lowPass
+        lowPass = _strapdown.rotate(a); startupWeight = 0; startupElapsed = 0
+        _flags.initialising = 0 < settings.startupTime
+        setUp(_strapdown, lowPass)
+    }
+
+    /// `settings` thresholds squared, so that `update` compares squared levels.
+    @usableFromInline
+    mutating func cacheThresholds() {
+        motionThreshold2 = settings.motionThreshold * settings.motionThreshold
+        quietThreshold2 = settings.quietThreshold * settings.quietThreshold
+    }
+
+    /// Strapdown step: `q ⊗ exp(r)` with r = (r0 + r1)/2 + (r0 × r1)/12, r0 = w0·dt,
+    /// r1 = w1·dt, renormalised by one Newton step.
+    @inlinable @inline(__always)
+    static func integrate(_ q0: Quaternion, _ w0: Vector3, _ w1: Vector3, _ dt: Double) -> Quaternion {
+        // (r0 + r1)/2 + (r0 × r1)/12 = (w0 + w1)·dt/2 + (w0 × w1)·dt²/12.
+        let h = dt * 0.5, c = dt * dt * (1.0 / 12)
+        let r = Vector3((w0.x + w1.x) * h + (w0.y * w1.z - w0.z * w1.y) * c,
+                        (w0.y + w1.y) * h + (w0.z * w1.x - w0.x * w1.z) * c,
+                        (w0.z + w1.z) * h + (w0.x * w1.y - w0.y * w1.x) * c)
+        let e = exponential(r)
+        // |q0 ⊗ e|² = |q0|²·|e|²: the Newton factor is computed beside the product, off the
+        // sample-to-sample dependency chain.
+        let n2 = (q0.w * q0.w + q0.x * q0.x + q0.y * q0.y + q0.z * q0.z) * (e.w * e.w + e.x * e.x + e.y * e.y + e.z * e.z)
+        let s = 1.5 - 0.5 * n2
+        let q = mul(q0, e)
+        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
+    }
+
+    /// Hamilton product, written out here so that it is always inlined.
+    @inlinable @inline(__always)
+    static func mul(_ a: Quaternion, _ b: Quaternion) -> Quaternion {
+        Quaternion(
+            w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+            x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+    }
+
+    /// `q ⊗ v ⊗ q*` for a unit `q`, always inlined: v + 2w(u × v) + 2u × (u × v), u = q.xyz.
+    @inlinable @inline(__always)
+    static func rotate(_ q: Quaternion, _ v: Vector3) -> Vector3 {
+        let tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x)
+        return Vector3(v.x + q.w * tx + (q.y * tz - q.z * ty),
+                       v.y + q.w * ty + (q.z * tx - q.x * tz),
+                       v.z + q.w * tz + (q.x * ty - q.y * tx))
+    }
+
+    @inlinable @inline(__always)
+    static func sub(_ a: Vector3, _ b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
 
     /// Recomputes the per-step gains for time step `dt` (> 0).
     @usableFromInline
@@ -361,10 +462,9 @@ public struct AttitudeFilter: Sendable {
         update(acceleration: a, rotationRate: w, dt: previousTime.map { time - $0 } ?? 0)
     }
 
-    @usableFromInline
-    mutating func restDetection(_ a: Vector3, _ w: Vector3, _ dt: Double, first: Bool) {
+    @inlinable @inline(__always)
+    mutating func restDetection(_ a: Vector3, _ w: Vector3, _ dt: Double) {
         _flags.biasLearning = false
-        if first { restGyroMean = w; restAccMean = a; return }
         guard dt > 0 else { return }
         restGyroMean += (w - restGyroMean) * restGain
         restAccMean += (a - restAccMean) * restGain
@@ -384,20 +484,24 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// exp of a rotation vector `r` (rad): the unit quaternion rotating by |r| about r.
-    @inlinable
+    @inlinable @inline(__always)
     static func exponential(_ r: Vector3) -> Quaternion {
-        let theta2 = r.squaredNorm
-        if theta2 < 1e-12 {
-            // Second-order series, exact to rounding for such small angles.
-            return Quaternion(w: 1 - theta2 / 8, x: r.x / 2, y: r.y / 2, z: r.z / 2)
-        }
+        let theta2 = r.x * r.x + r.y * r.y + r.z * r.z
         if theta2 < 0.25 {
-            // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4; truncation < 1e-12.
-            let h = theta2 / 4
-            let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
-            let s = 0.5 * (1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72))))
+            // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4 (Horner, constant
+            // coefficients: no division); truncation < 1e-12, and exact to rounding for
+            // tiny angles (c = 1 − h/2, s = 1/2 − h/12 to first order).
+            let h = theta2 * 0.25
+            let c = 1 + h * (-1.0 / 2 + h * (1.0 / 24 + h * (-1.0 / 720 + h * (1.0 / 40320))))
+            let s = 0.5 + h * (-1.0 / 12 + h * (1.0 / 240 + h * (-1.0 / 10080 + h * (1.0 / 725760))))
             return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         }
+        return largeExponential(r, theta2)
+    }
+
+    /// `exponential` for rotations of half a radian or more in one step (rare: 25 rad/s at 50 Hz).
+    @inline(never) @usableFromInline
+    static func largeExponential(_ r: Vector3, _ theta2: Double) -> Quaternion {
         let theta = theta2.squareRoot()
         let s = Math.sin(theta / 2) / theta
         return Quaternion(w: Math.cos(theta / 2), x: r.x * s, y: r.y * s, z: r.z * s)
