@@ -182,8 +182,8 @@ public struct AttitudeFilter: Sendable {
     public var internalStates: InternalStates {
         var s = _states
         s.motionLevel = motionVariance.squareRoot()
-        let n0 = previousLowPass.norm, n1 = lowPass.norm
-        s.correctionAngle = n0 > 0 && n1 > 0 ? previousLowPass.angle(to: lowPass) : 0
+        let n0 = previousLowPass.norm, n1 = lowPassDevice.norm
+        s.correctionAngle = n0 > 0 && n1 > 0 ? previousLowPass.angle(to: lowPassDevice) : 0
         return s
     }
 
@@ -194,19 +194,27 @@ public struct AttitudeFilter: Sendable {
     /// Tilt correction, strapdown frame → reference frame (z up): the smallest rotation
     /// (about a horizontal axis) taking the low-passed acceleration onto +z.
     @inlinable public var inclination: Quaternion {
-        let n = lowPass.norm
-        return n > 0 ? Self.tiltOntoZ(lowPass / n) : .identity
+        let v = lowPass, n = v.norm
+        return n > 0 ? Self.tiltOntoZ(v / n) : .identity
     }
+    /// Low-passed acceleration in the strapdown frame (m/s²).
+    @inlinable var lowPass: Vector3 { _strapdown.rotate(lowPassDevice) }
 
     @usableFromInline var _flags = Flags()
     @usableFromInline var _states = InternalStates()
     @usableFromInline var _strapdown: Quaternion = .identity
-    /// Low-passed acceleration in the strapdown frame (m/s²), and its value one sample ago.
-    @usableFromInline var lowPass: Vector3 = .zero
+    /// The low-passed acceleration (m/s²), kept in the device frame: the strapdown-frame
+    /// low-pass `lowPass` is `strapdown · lowPassDevice`. Each step turns it by the step's
+    /// rotation backwards (one small rotation), instead of turning every sample into the
+    /// strapdown frame and the result back (two rotations); the two are the same filter.
+    @usableFromInline var lowPassDevice: Vector3 = .zero
+    /// `lowPassDevice` before the latest sample's correction, in the latest device frame.
     @usableFromInline var previousLowPass: Vector3 = .zero
-    /// Unit gravity direction in the device frame (pointing up): `lowPass / |lowPass|`
-    /// rotated back by `strapdown` (or `strapdown⁻¹·(0, 0, 1)` before the first sample).
+    /// Unit gravity direction in the device frame (pointing up): `lowPassDevice / |lowPassDevice|`,
+    /// or `strapdown⁻¹·(0, 0, 1)` while that is zero (before the first sample).
     @usableFromInline var up = Vector3(0, 0, 1)
+    /// `1 / |lowPassDevice|` (s²/m), 0 while unknown (see `setUp`).
+    @usableFromInline var inverseNorm: Double = 0
     /// Sum of sample weights and time seen so far during start-up.
     @usableFromInline var startupWeight: Double = 0
     @usableFromInline var startupElapsed: Double = 0
@@ -253,10 +261,9 @@ public struct AttitudeFilter: Sendable {
     @inlinable public var attitude: Quaternion { inclination * _strapdown }
 
     /// Gravity in the device frame (m/s²), pointing up: face up reads about (0, 0, +9.81).
-    /// It is the low-passed acceleration direction taken back to the device frame, scaled to
-    /// `gravityMagnitude` (the tilt itself is not needed for it).
-    /// `update` computes its direction (a unit vector) with the sample, from values it already
-    /// holds in registers, so reading it costs three multiplications.
+    /// It is the low-passed acceleration's direction, scaled to `gravityMagnitude` (the tilt
+    /// itself is not needed for it). `update` keeps the unit direction, so reading it costs
+    /// three multiplications.
     @inlinable public var gravity: Vector3 {
         let g = settings.gravityMagnitude
         return Vector3(up.x * g, up.y * g, up.z * g)
@@ -276,10 +283,11 @@ public struct AttitudeFilter: Sendable {
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (ignored for
-    /// the first one). About 30–40 ns on this project's 2-core AMD EPYC test machine
-    /// (see benchmarks/fusion "Speed"): no `exp`, trigonometry, division or square root per
-    /// sample while the time step stays the same, and no calls: the helpers below are
-    /// always inlined, the rare paths (first sample, a new time step) are out of line.
+    /// the first one). About 30–45 ns on this project's 2-core AMD EPYC test machine, at
+    /// most Fusion's C `FusionAhrsUpdateNoMagnetometer` in the same run (see
+    /// benchmarks/fusion "Speed"): no `exp`, trigonometry, division, square root or call per
+    /// sample while the time step stays the same; the helpers are always inlined and the
+    /// rare paths (first sample, a new time step, start-up, a fallback) are out of line.
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         // One test for all six inputs: a sum of finite numbers times zero is zero, while
@@ -287,23 +295,27 @@ public struct AttitudeFilter: Sendable {
         guard (a.x + a.y + a.z + w.x + w.y + w.z) * 0 == 0 else { _flags.sampleSkipped = true; return }
         if samples == 0 { updateFirst(acceleration: a, rotationRate: w, dt: dt0); return }
         _flags.sampleSkipped = false
-        // dt ∈ (0, maximumTimeStep], or 0 for a non-positive or non-finite step (NaN fails `>`).
-        var dt = dt0 > 0 ? dt0 : 0
-        if dt > settings.maximumTimeStep { dt = dt == .infinity ? 0 : settings.maximumTimeStep }
+        // The same step as before (within 1e-9, so ≤ maximumTimeStep and > 0) needs nothing;
+        // any other (new, ≤ 0, non-finite, too long) goes through `newStep`.
+        var dt = dt0
+        if !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { dt = newStep(dt0) }
         samples &+= 1
         lastAcceleration = a
-        if dt > 0 && !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { updateGains(dt) }
 
         // 1. Rest detection and bias learning (device frame).
         if settings.restBiasEstimation { restDetection(a, w, dt) } else { _flags.atRest = false; _flags.biasLearning = false }
 
         // 2. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
         //    the rates at both ends plus the coning term (second order in the rotation).
-        //    Renormalised by one Newton step, q·(3 − |q|²)/2, exact to rounding here.
+        //    The device-frame low-pass turns with the device: by the inverse step rotation.
         let bias = _states.gyroscopeBias
         let wc = Vector3(w.x - bias.x, w.y - bias.y, w.z - bias.z)
-        var q = _strapdown
-        if dt > 0 { q = Self.integrate(q, previousRate, wc, dt); _strapdown = q }
+        var lp = lowPassDevice
+        if dt > 0 {
+            let e = Self.stepRotation(previousRate, wc, dt)
+            _strapdown = Self.multiplyRenormalized(_strapdown, e)
+            lp = Self.rotate(Quaternion(w: e.w, x: -e.x, y: -e.y, z: -e.z), lp)
+        }
         previousRate = wc
 
         // 3. Motion level: mean square deviation of the accelerometer from its short-term mean.
@@ -322,44 +334,43 @@ public struct AttitudeFilter: Sendable {
         let quiet = !moving && variance < quietThreshold2
         _flags.accelerationRejected = moving
 
-        // 4. Low-pass of the acceleration in the strapdown frame. Each sample weighs
-        //    dt / tau; until the weights add up to one the low-pass is their weighted
-        //    running mean (fast, unbiased start-up), then a first-order low-pass.
-        let aS = Self.rotate(q, a)
+        // 4. Low-pass of the acceleration in the strapdown frame (held in the device frame).
+        //    Each sample weighs dt / tau; until the weights add up to one the low-pass is
+        //    their weighted running mean (fast, unbiased start-up), then a first-order low-pass.
         let weight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
         _states.accelerationWeight = weight
-        var lp = lowPass
         previousLowPass = lp
         if startupElapsed < settings.startupTime {
-            lp = startupStep(aS, weight, dt)
+            lp = startupStep(a, lp, weight, dt)
         } else if dt > 0 {
             let g = moving ? movingGain : quiet ? quietGain : stillGain
-            lp = Vector3(lp.x + (aS.x - lp.x) * g, lp.y + (aS.y - lp.y) * g, lp.z + (aS.z - lp.z) * g)
-            lowPass = lp
+            lp = Vector3(lp.x + (a.x - lp.x) * g, lp.y + (a.y - lp.y) * g, lp.z + (a.z - lp.z) * g)
         }
-        // 5. Gravity: the low-passed direction rotated back by the strapdown rotation. The
-        //    inclination (the tilt taking `lowPass` onto +z) follows when asked for.
-        setUp(q, lp)
+        lowPassDevice = lp
+        // 5. Gravity is the low-pass's direction. The inclination (the tilt taking `lowPass`
+        //    onto +z) follows from it and `strapdown` when asked for.
+        setUp(lp)
     }
 
-    /// `up = strapdown⁻¹ · (lp / |lp|)`, or `strapdown⁻¹ · (0, 0, 1)` while `lp` is zero.
-    @inlinable @inline(__always)
-    mutating func setUp(_ q: Quaternion, _ lp: Vector3) {
-        let n2 = lp.x * lp.x + lp.y * lp.y + lp.z * lp.z
-        let v = n2 > 0 ? lp * (1 / n2.squareRoot()) : Vector3(0, 0, 1)
-        up = Self.rotate(Quaternion(w: q.w, x: -q.x, y: -q.y, z: -q.z), v)
+    /// The time step to integrate for `dt0` (0 for a non-positive or non-finite one, at most
+    /// `maximumTimeStep`), with the gains recomputed if it differs from `cachedStep`.
+    @inline(never) @usableFromInline
+    mutating func newStep(_ dt0: Double) -> Double {
+        var dt = dt0 > 0 ? dt0 : 0
+        if dt > settings.maximumTimeStep { dt = dt == .infinity ? 0 : settings.maximumTimeStep }
+        if dt > 0 && !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { updateGains(dt) }
+        return dt
     }
 
     /// Start-up (the first `startupTime` seconds): the low-pass is the weighted running mean
     /// of the samples so far (still samples weigh more than moving ones). Out of line: it
     /// runs for a few seconds per recording and holds the per-sample division.
     @inline(never) @usableFromInline
-    mutating func startupStep(_ aS: Vector3, _ weight: Double, _ dt: Double) -> Vector3 {
+    mutating func startupStep(_ a: Vector3, _ lp: Vector3, _ weight: Double, _ dt: Double) -> Vector3 {
         startupElapsed += dt
         startupWeight += weight
-        if startupWeight > 0 { lowPass += (aS - lowPass) * (weight / startupWeight) }
         _flags.initialising = startupElapsed < settings.startupTime
-        return lowPass
+        return startupWeight > 0 ? lp + (a - lp) * (weight / startupWeight) : lp
     }
 
     /// The first sample: levels the strapdown frame on it (see `strapdown`) and starts the
@@ -367,17 +378,14 @@ public struct AttitudeFilter: Sendable {
     @inline(never) @usableFromInline
     mutating func updateFirst(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         _flags.sampleSkipped = false
-        var dt = dt0
-        if !(dt > 0) || !dt.isFinite { dt = 0 }
-        if dt > settings.maximumTimeStep { dt = settings.maximumTimeStep }
+        let dt = newStep(dt0)
         samples &+= 1
         lastAcceleration = a
-        if dt > 0 && !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { updateGains(dt) }
         _flags.biasLearning = false
         _flags.atRest = false
         if settings.restBiasEstimation { restGyroMean = w; restAccMean = a }
         let wc = w - _states.gyroscopeBias
-        if dt > 0 { _strapdown = Self.integrate(_strapdown, wc, wc, dt) }
+        if dt > 0 { _strapdown = Self.multiplyRenormalized(_strapdown, Self.stepRotation(wc, wc, dt)) }
         previousRate = wc
         let v = _strapdown.rotate(a), n = v.norm
         if n > 1e-9 { _strapdown = (Self.tiltOntoZ(v / n) * _strapdown).normalized }
@@ -386,10 +394,11 @@ public struct AttitudeFilter: Sendable {
         let quiet = !moving && 0 < quietThreshold2
         _flags.accelerationRejected = moving
         _states.accelerationWeight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
-        previousLowPass = lowPass
-        lowPass = _strapdown.rotate(a); startupWeight = 0; startupElapsed = 0
+        previousLowPass = lowPassDevice
+        // The strapdown-frame low-pass starts at the sample itself.
+        lowPassDevice = a; startupWeight = 0; startupElapsed = 0
         _flags.initialising = 0 < settings.startupTime
-        setUp(_strapdown, lowPass)
+        setUp(a)
     }
 
     /// `settings` thresholds squared, so that `update` compares squared levels.
@@ -399,20 +408,52 @@ public struct AttitudeFilter: Sendable {
         quietThreshold2 = settings.quietThreshold * settings.quietThreshold
     }
 
-    /// Strapdown step: `q ⊗ exp(r)` with r = (r0 + r1)/2 + (r0 × r1)/12, r0 = w0·dt,
-    /// r1 = w1·dt, renormalised by one Newton step.
+    /// `up = lp / |lp|`. `1 / |lp|` comes from the previous sample's value refined by two
+    /// Newton steps (y ← y·(3 − |lp|²·y²)/2, each squaring the relative error): after
+    /// start-up `lp` moves by a few parts in 10⁴ per sample at most, so the result is exact
+    /// to rounding. When the check |lp|²·y² ≈ 1 fails (start-up, a jump, zero) `exactUp`
+    /// computes it directly.
     @inlinable @inline(__always)
-    static func integrate(_ q0: Quaternion, _ w0: Vector3, _ w1: Vector3, _ dt: Double) -> Quaternion {
+    mutating func setUp(_ lp: Vector3) {
+        let n2 = lp.x * lp.x + lp.y * lp.y + lp.z * lp.z
+        var y = inverseNorm
+        y = y * (1.5 - 0.5 * n2 * (y * y))
+        y = y * (1.5 - 0.5 * n2 * (y * y))
+        if Swift.abs(n2 * (y * y) - 1) < 1e-13 {
+            inverseNorm = y
+            up = Vector3(lp.x * y, lp.y * y, lp.z * y)
+        } else {
+            exactUp(lp, n2)
+        }
+    }
+
+    /// `setUp` with a square root and a division; `strapdown⁻¹·(0, 0, 1)` for a zero `lp`.
+    @inline(never) @usableFromInline
+    mutating func exactUp(_ lp: Vector3, _ n2: Double) {
+        guard n2 > 0 else { inverseNorm = 0; up = _strapdown.inverseRotate(Vector3(0, 0, 1)); return }
+        let y = 1 / n2.squareRoot()
+        inverseNorm = y
+        up = Vector3(lp.x * y, lp.y * y, lp.z * y)
+    }
+
+    /// The rotation over one step, exp(r) with r = (r0 + r1)/2 + (r0 × r1)/12, r0 = w0·dt,
+    /// r1 = w1·dt (trapezoid plus coning term).
+    @inlinable @inline(__always)
+    static func stepRotation(_ w0: Vector3, _ w1: Vector3, _ dt: Double) -> Quaternion {
         // (r0 + r1)/2 + (r0 × r1)/12 = (w0 + w1)·dt/2 + (w0 × w1)·dt²/12.
         let h = dt * 0.5, c = dt * dt * (1.0 / 12)
         let r = Vector3((w0.x + w1.x) * h + (w0.y * w1.z - w0.z * w1.y) * c,
                         (w0.y + w1.y) * h + (w0.z * w1.x - w0.x * w1.z) * c,
                         (w0.z + w1.z) * h + (w0.x * w1.y - w0.y * w1.x) * c)
-        let e = exponential(r)
-        // |q0 ⊗ e|² = |q0|²·|e|²: the Newton factor is computed beside the product, off the
-        // sample-to-sample dependency chain.
-        let n2 = (q0.w * q0.w + q0.x * q0.x + q0.y * q0.y + q0.z * q0.z) * (e.w * e.w + e.x * e.x + e.y * e.y + e.z * e.z)
-        let s = 1.5 - 0.5 * n2
+        return exponential(r)
+    }
+
+    /// `q0 ⊗ e` renormalised by one Newton step on |q0| (|e| = 1 to rounding, so
+    /// |q0 ⊗ e| = |q0|): the factor is computed beside the product, off the
+    /// sample-to-sample dependency chain, and the norm stays within rounding of 1.
+    @inlinable @inline(__always)
+    static func multiplyRenormalized(_ q0: Quaternion, _ e: Quaternion) -> Quaternion {
+        let s = 1.5 - 0.5 * (q0.w * q0.w + q0.x * q0.x + q0.y * q0.y + q0.z * q0.z)
         let q = mul(q0, e)
         return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
     }
@@ -435,9 +476,6 @@ public struct AttitudeFilter: Sendable {
                        v.y + q.w * ty + (q.z * tx - q.x * tz),
                        v.z + q.w * tz + (q.x * ty - q.y * tx))
     }
-
-    @inlinable @inline(__always)
-    static func sub(_ a: Vector3, _ b: Vector3) -> Vector3 { Vector3(a.x - b.x, a.y - b.y, a.z - b.z) }
 
     /// Recomputes the per-step gains for time step `dt` (> 0).
     @usableFromInline
@@ -489,11 +527,11 @@ public struct AttitudeFilter: Sendable {
         let theta2 = r.x * r.x + r.y * r.y + r.z * r.z
         if theta2 < 0.25 {
             // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4 (Horner, constant
-            // coefficients: no division); truncation < 1e-12, and exact to rounding for
+            // coefficients: no division); truncation < 2e-16 (so |exp(r)| = 1 to rounding), and exact to rounding for
             // tiny angles (c = 1 − h/2, s = 1/2 − h/12 to first order).
             let h = theta2 * 0.25
-            let c = 1 + h * (-1.0 / 2 + h * (1.0 / 24 + h * (-1.0 / 720 + h * (1.0 / 40320))))
-            let s = 0.5 + h * (-1.0 / 12 + h * (1.0 / 240 + h * (-1.0 / 10080 + h * (1.0 / 725760))))
+            let c = 1 + h * (-1.0 / 2 + h * (1.0 / 24 + h * (-1.0 / 720 + h * (1.0 / 40320 + h * (-1.0 / 3628800)))))
+            let s = 0.5 + h * (-1.0 / 12 + h * (1.0 / 240 + h * (-1.0 / 10080 + h * (1.0 / 725760 + h * (-1.0 / 79833600)))))
             return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
         }
         return largeExponential(r, theta2)
