@@ -182,6 +182,8 @@ public struct AttitudeFilter: Sendable {
     public var internalStates: InternalStates {
         var s = _states
         s.motionLevel = motionVariance.squareRoot()
+        let moving = _flags.accelerationRejected, quiet = !moving && motionVariance < quietThreshold2
+        s.accelerationWeight = lastStep > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
         let n0 = previousLowPass.norm, n1 = lowPassDevice.norm
         s.correctionAngle = n0 > 0 && n1 > 0 ? previousLowPass.angle(to: lowPassDevice) : 0
         return s
@@ -240,8 +242,13 @@ public struct AttitudeFilter: Sendable {
     /// Short-term means for rest detection (device frame).
     @usableFromInline var restGyroMean: Vector3 = .zero
     @usableFromInline var restAccMean: Vector3 = .zero
+    /// Samples seen, counted only up to the first (the hot path does not need the count).
     @usableFromInline var samples: Int = 0
+    /// Counts samples modulo 256 between renormalisations of `strapdown`.
+    @usableFromInline var renormalisationTick: UInt8 = 0
     @usableFromInline var lastAcceleration: Vector3 = .zero
+    /// The time step (s) integrated by the latest sample.
+    @usableFromInline var lastStep: Double = 0
 
     public init(settings: Settings = .default) {
         self.settings = settings
@@ -290,35 +297,36 @@ public struct AttitudeFilter: Sendable {
     /// rare paths (first sample, a new time step, start-up, a fallback) are out of line.
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
-        // One test for all six inputs: a sum of finite numbers times zero is zero, while
-        // NaN or ±∞ anywhere gives NaN.
-        guard (a.x + a.y + a.z + w.x + w.y + w.z) * 0 == 0 else { _flags.sampleSkipped = true; return }
-        if samples == 0 { updateFirst(acceleration: a, rotationRate: w, dt: dt0); return }
+        // One test on the common path: the same step as before (within 1e-9, so > 0 and
+        // ≤ maximumTimeStep) with finite inputs (a sum of finite numbers times zero is zero,
+        // while NaN or ±∞ anywhere makes the probe NaN). Anything else — the first sample
+        // (`cachedStep` is −1 until then), a new, non-positive, non-finite or too long step,
+        // non-finite input — goes through `unusualSample`, out of line.
+        let probe = dt0 + (a.x + a.y + a.z + w.x + w.y + w.z) * 0
+        if Swift.abs(probe - cachedStep) <= 1e-9 * cachedStep {
+            advance(a, w, dt0, positiveStep: true)
+        } else {
+            unusualSample(acceleration: a, rotationRate: w, dt: dt0)
+        }
+    }
+
+    /// The body of `update` for a finite sample after the first, with the time step `dt`
+    /// already checked and clipped. `positiveStep` (a constant at each use) says that
+    /// `dt > 0`, so that the common path has no tests on it.
+    @inlinable @inline(__always)
+    mutating func advance(_ a: Vector3, _ w: Vector3, _ dt: Double, positiveStep: Bool) {
+        // The order below keeps the chain from the inputs to `up` short (the filter is
+        // bound by its latency, not by its arithmetic): what does not depend on the step
+        // rotation is computed beside it.
+        let stepping = positiveStep || dt > 0
         _flags.sampleSkipped = false
-        // The same step as before (within 1e-9, so ≤ maximumTimeStep and > 0) needs nothing;
-        // any other (new, ≤ 0, non-finite, too long) goes through `newStep`.
-        var dt = dt0
-        if !(Swift.abs(dt - cachedStep) <= 1e-9 * cachedStep) { dt = newStep(dt0) }
-        samples &+= 1
         lastAcceleration = a
+        lastStep = dt
 
         // 1. Rest detection and bias learning (device frame).
         if settings.restBiasEstimation { restDetection(a, w, dt) } else { _flags.atRest = false; _flags.biasLearning = false }
 
-        // 2. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
-        //    the rates at both ends plus the coning term (second order in the rotation).
-        //    The device-frame low-pass turns with the device: by the inverse step rotation.
-        let bias = _states.gyroscopeBias
-        let wc = Vector3(w.x - bias.x, w.y - bias.y, w.z - bias.z)
-        var lp = lowPassDevice
-        if dt > 0 {
-            let e = Self.stepRotation(previousRate, wc, dt)
-            _strapdown = Self.multiplyRenormalized(_strapdown, e)
-            lp = Self.rotate(Quaternion(w: e.w, x: -e.x, y: -e.y, z: -e.z), lp)
-        }
-        previousRate = wc
-
-        // 3. Motion level: mean square deviation of the accelerometer from its short-term mean.
+        // 2. Motion level: mean square deviation of the accelerometer from its short-term mean.
         motionElapsed += dt
         let k = motionGain
         let mx = motionMean.x + (a.x - motionMean.x) * k
@@ -334,22 +342,56 @@ public struct AttitudeFilter: Sendable {
         let quiet = !moving && variance < quietThreshold2
         _flags.accelerationRejected = moving
 
-        // 4. Low-pass of the acceleration in the strapdown frame (held in the device frame).
-        //    Each sample weighs dt / tau; until the weights add up to one the low-pass is
-        //    their weighted running mean (fast, unbiased start-up), then a first-order low-pass.
-        let weight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
-        _states.accelerationWeight = weight
-        previousLowPass = lp
-        if startupElapsed < settings.startupTime {
-            lp = startupStep(a, lp, weight, dt)
-        } else if dt > 0 {
-            let g = moving ? movingGain : quiet ? quietGain : stillGain
-            lp = Vector3(lp.x + (a.x - lp.x) * g, lp.y + (a.y - lp.y) * g, lp.z + (a.z - lp.z) * g)
+        // 3. Low-pass of the acceleration in the strapdown frame, held in the device frame:
+        //    lowPass ← R⁻¹·lowPass + g·(a − R⁻¹·lowPass) = R⁻¹·((1 − g)·lowPass) + g·a, with
+        //    R the step rotation and g = 1 − exp(−dt/τ). Until the weights dt/τ add up to one
+        //    (start-up) the low-pass is their weighted running mean instead (`startupStep`).
+        let inStartup = startupElapsed < settings.startupTime
+        let g = stepping && !inStartup ? (moving ? movingGain : quiet ? quietGain : stillGain) : 0
+        let f = 1 - g
+        let lp0 = lowPassDevice
+        let scaled = Vector3(lp0.x * f, lp0.y * f, lp0.z * f)
+        let corrected = Vector3(scaled.x + a.x * g, scaled.y + a.y * g, scaled.z + a.z * g)
+        var turn = Vector3.zero   // R⁻¹·scaled − scaled
+
+        // 4. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
+        //    the rates at both ends plus the coning term (second order in the rotation),
+        //    e = exp(r) = (c, s·r).
+        let bias = _states.gyroscopeBias
+        let wc = Vector3(w.x - bias.x, w.y - bias.y, w.z - bias.z)
+        if stepping {
+            let r = Self.stepVector(previousRate, wc, dt)
+            // The cross products are ready before c and s (they need only r).
+            let m = Self.cross(r, scaled), n = Self.cross(r, m)
+            let (c, s) = Self.halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z)
+            _strapdown = Self.mul(_strapdown, Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s))
+            renormalisationTick &+= 1
+            if renormalisationTick == 0 { _strapdown = Self.renormalized(_strapdown) }
+            // e⁻¹ = (c, u), u = −s·r: v + 2c(u × v) + 2u × (u × v) = v − 2cs(r × v) + 2s²(r × (r × v)).
+            let alpha = -2 * c * s, beta = 2 * s * s
+            turn = Vector3(m.x * alpha + n.x * beta, m.y * alpha + n.y * beta, m.z * alpha + n.z * beta)
         }
+        previousRate = wc
+        // The low-pass before this sample's correction, turned into the current device frame
+        // and scaled by 1 − g > 0 (its direction is what `internalStates` needs).
+        let turned = Vector3(scaled.x + turn.x, scaled.y + turn.y, scaled.z + turn.z)
+        previousLowPass = turned
+        var lp = Vector3(corrected.x + turn.x, corrected.y + turn.y, corrected.z + turn.z)
+        if inStartup { lp = startupStep(a, turned, stepping ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0, dt) }
         lowPassDevice = lp
         // 5. Gravity is the low-pass's direction. The inclination (the tilt taking `lowPass`
         //    onto +z) follows from it and `strapdown` when asked for.
         setUp(lp)
+    }
+
+    /// Everything but the common case (see `update`): non-finite input (skipped), the first
+    /// sample, and a time step other than `cachedStep`.
+    @inline(never) @usableFromInline
+    mutating func unusualSample(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+        guard a.isFinite, w.isFinite else { _flags.sampleSkipped = true; return }
+        if samples == 0 { updateFirst(acceleration: a, rotationRate: w, dt: dt0); return }
+        let dt = newStep(dt0)
+        advance(a, w, dt, positiveStep: false)
     }
 
     /// The time step to integrate for `dt0` (0 for a non-positive or non-finite one, at most
@@ -379,7 +421,7 @@ public struct AttitudeFilter: Sendable {
     mutating func updateFirst(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         _flags.sampleSkipped = false
         let dt = newStep(dt0)
-        samples &+= 1
+        samples = 1
         lastAcceleration = a
         _flags.biasLearning = false
         _flags.atRest = false
@@ -391,9 +433,8 @@ public struct AttitudeFilter: Sendable {
         if n > 1e-9 { _strapdown = (Self.tiltOntoZ(v / n) * _strapdown).normalized }
         motionMean = a; motionVariance = 0; motionElapsed = 0
         let moving = 0 > motionThreshold2 || 0 < settings.motionWindow
-        let quiet = !moving && 0 < quietThreshold2
         _flags.accelerationRejected = moving
-        _states.accelerationWeight = dt > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
+        lastStep = dt
         previousLowPass = lowPassDevice
         // The strapdown-frame low-pass starts at the sample itself.
         lowPassDevice = a; startupWeight = 0; startupElapsed = 0
@@ -408,17 +449,17 @@ public struct AttitudeFilter: Sendable {
         quietThreshold2 = settings.quietThreshold * settings.quietThreshold
     }
 
-    /// `up = lp / |lp|`. `1 / |lp|` comes from the previous sample's value refined by two
-    /// Newton steps (y ← y·(3 − |lp|²·y²)/2, each squaring the relative error): after
-    /// start-up `lp` moves by a few parts in 10⁴ per sample at most, so the result is exact
-    /// to rounding. When the check |lp|²·y² ≈ 1 fails (start-up, a jump, zero) `exactUp`
-    /// computes it directly.
+    /// `up = lp / |lp|`. `1 / |lp|` comes from the previous sample's value y₀ and the
+    /// series (1 + ε)^(−1/2) = 1 − ε/2 + 3ε²/8 − 5ε³/16 + …, ε = |lp|²·y₀² − 1: after
+    /// start-up `lp` moves by a few parts in 10⁴ per sample at most, so the truncation
+    /// (35ε⁴/128) is below rounding. When the check |lp|²·y² ≈ 1 fails (start-up, a jump,
+    /// zero) `exactUp` computes it directly.
     @inlinable @inline(__always)
     mutating func setUp(_ lp: Vector3) {
         let n2 = lp.x * lp.x + lp.y * lp.y + lp.z * lp.z
-        var y = inverseNorm
-        y = y * (1.5 - 0.5 * n2 * (y * y))
-        y = y * (1.5 - 0.5 * n2 * (y * y))
+        let y0 = inverseNorm
+        let eps = n2 * (y0 * y0) - 1
+        let y = y0 + (y0 * eps) * ((-0.5 + 0.375 * eps) - 0.3125 * (eps * eps))
         if Swift.abs(n2 * (y * y) - 1) < 1e-13 {
             inverseNorm = y
             up = Vector3(lp.x * y, lp.y * y, lp.z * y)
@@ -436,16 +477,34 @@ public struct AttitudeFilter: Sendable {
         up = Vector3(lp.x * y, lp.y * y, lp.z * y)
     }
 
-    /// The rotation over one step, exp(r) with r = (r0 + r1)/2 + (r0 × r1)/12, r0 = w0·dt,
-    /// r1 = w1·dt (trapezoid plus coning term).
+    /// The rotation vector of one step: r = (r0 + r1)/2 + (r0 × r1)/12, r0 = w0·dt,
+    /// r1 = w1·dt (trapezoid plus coning term), = (w0 + w1)·dt/2 + (w0 × w1)·dt²/12.
+    @inlinable @inline(__always)
+    static func stepVector(_ w0: Vector3, _ w1: Vector3, _ dt: Double) -> Vector3 {
+        let h = dt * 0.5, c = dt * dt * (1.0 / 12)
+        return Vector3((w0.x + w1.x) * h + (w0.y * w1.z - w0.z * w1.y) * c,
+                       (w0.y + w1.y) * h + (w0.z * w1.x - w0.x * w1.z) * c,
+                       (w0.z + w1.z) * h + (w0.x * w1.y - w0.y * w1.x) * c)
+    }
+
+    /// The rotation over one step, exp(stepVector(w0, w1, dt)).
     @inlinable @inline(__always)
     static func stepRotation(_ w0: Vector3, _ w1: Vector3, _ dt: Double) -> Quaternion {
-        // (r0 + r1)/2 + (r0 × r1)/12 = (w0 + w1)·dt/2 + (w0 × w1)·dt²/12.
-        let h = dt * 0.5, c = dt * dt * (1.0 / 12)
-        let r = Vector3((w0.x + w1.x) * h + (w0.y * w1.z - w0.z * w1.y) * c,
-                        (w0.y + w1.y) * h + (w0.z * w1.x - w0.x * w1.z) * c,
-                        (w0.z + w1.z) * h + (w0.x * w1.y - w0.y * w1.x) * c)
-        return exponential(r)
+        exponential(stepVector(w0, w1, dt))
+    }
+
+    @inlinable @inline(__always)
+    static func cross(_ a: Vector3, _ b: Vector3) -> Vector3 {
+        Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    }
+
+    /// `q` times one Newton step towards unit norm, (3 − |q|²)/2: exact to rounding for a `q`
+    /// within 1e-8 of unit norm. `update` applies it every 256 samples: a product of unit
+    /// quaternions drifts from unit norm only by rounding (about 1e-16 per product).
+    @inlinable @inline(__always)
+    static func renormalized(_ q: Quaternion) -> Quaternion {
+        let s = 1.5 - 0.5 * (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z)
+        return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
     }
 
     /// `q0 ⊗ e` renormalised by one Newton step on |q0| (|e| = 1 to rounding, so
@@ -521,28 +580,47 @@ public struct AttitudeFilter: Sendable {
         }
     }
 
-    /// exp of a rotation vector `r` (rad): the unit quaternion rotating by |r| about r.
+    /// exp of a rotation vector `r` (rad): the unit quaternion rotating by |r| about r,
+    /// (c, s·r) with `halfAngleTerms`.
     @inlinable @inline(__always)
     static func exponential(_ r: Vector3) -> Quaternion {
-        let theta2 = r.x * r.x + r.y * r.y + r.z * r.z
-        if theta2 < 0.25 {
-            // Taylor series of cos(θ/2) and sin(θ/2)/θ in h = θ²/4 (Horner, constant
-            // coefficients: no division); truncation < 2e-16 (so |exp(r)| = 1 to rounding), and exact to rounding for
-            // tiny angles (c = 1 − h/2, s = 1/2 − h/12 to first order).
-            let h = theta2 * 0.25
-            let c = 1 + h * (-1.0 / 2 + h * (1.0 / 24 + h * (-1.0 / 720 + h * (1.0 / 40320 + h * (-1.0 / 3628800)))))
-            let s = 0.5 + h * (-1.0 / 12 + h * (1.0 / 240 + h * (-1.0 / 10080 + h * (1.0 / 725760 + h * (-1.0 / 79833600)))))
-            return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
-        }
-        return largeExponential(r, theta2)
+        let (c, s) = halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z)
+        return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
     }
 
-    /// `exponential` for rotations of half a radian or more in one step (rare: 25 rad/s at 50 Hz).
-    @inline(never) @usableFromInline
-    static func largeExponential(_ r: Vector3, _ theta2: Double) -> Quaternion {
-        let theta = theta2.squareRoot()
-        let s = Math.sin(theta / 2) / theta
-        return Quaternion(w: Math.cos(theta / 2), x: r.x * s, y: r.y * s, z: r.z * s)
+    /// cos(θ/2) and sin(θ/2)/θ for θ² = `theta2`.
+    ///
+    /// Taylor series in h = θ²/4 with constant coefficients (no division or trigonometry),
+    /// evaluated in Estrin's form (pairs, then h², h⁴: a short dependency chain), used for
+    /// θ < 1/2, where the truncation is below 2e-16 (so c² + s²θ² = 1 to rounding); exact
+    /// to rounding for tiny angles too. Larger rotations (25 rad/s at 50 Hz) are halved
+    /// until they fit and the result squared back, exp(r) = exp(r/2)², all inline: no call,
+    /// so nothing is spilled on the common path.
+    @inlinable @inline(__always)
+    static func halfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
+        let h = theta2 * 0.25
+        if h >= 0.0625 { return largeHalfAngleTerms(theta2) }
+        return halfAngleSeries(h)
+    }
+
+    @inlinable @inline(__always)
+    static func halfAngleSeries(_ h: Double) -> (c: Double, s: Double) {
+        let h2 = h * h, h4 = h2 * h2
+        let c = (1 - 0.5 * h) + h2 * (1.0 / 24 - h * (1.0 / 720)) + h4 * (1.0 / 40320 - h * (1.0 / 3628800))
+        let s = (0.5 - h * (1.0 / 12)) + h2 * (1.0 / 240 - h * (1.0 / 10080)) + h4 * (1.0 / 725760 - h * (1.0 / 79833600))
+        return (c, s)
+    }
+
+    /// `halfAngleTerms` for θ ≥ 1/2 (or non-finite θ): halvings and squarings.
+    @inlinable @inline(__always)
+    static func largeHalfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
+        var h = theta2 * 0.25, scale = 1.0, halvings = 0
+        while h >= 0.0625 && halvings < 64 { h *= 0.25; scale *= 0.5; halvings += 1 }
+        var (c, s) = halfAngleSeries(h)
+        s *= scale
+        // (c, s·r)² = (c² − s²θ², 2cs·r), once per halving.
+        for _ in 0..<halvings { let c2 = c * c - s * s * theta2; s = 2 * c * s; c = c2 }
+        return (c, s)
     }
 
     /// The smallest rotation taking unit vector `u` onto +z (about a horizontal axis).
