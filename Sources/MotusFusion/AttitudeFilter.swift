@@ -174,7 +174,12 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { cachedStep = -1; cacheThresholds() } }
+    public var settings: Settings {
+        didSet {
+            cachedStep = -1; cacheThresholds()
+            if !settings.restBiasEstimation { _flags.atRest = false; _flags.biasLearning = false }
+        }
+    }
     /// What the filter did with the latest sample.
     @inlinable public var flags: Flags { _flags }
     /// Diagnostics after the latest sample. `motionLevel` and `correctionAngle` are computed
@@ -184,8 +189,11 @@ public struct AttitudeFilter: Sendable {
         s.motionLevel = motionVariance.squareRoot()
         let moving = _flags.accelerationRejected, quiet = !moving && motionVariance < quietThreshold2
         s.accelerationWeight = lastStep > 0 ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0
-        let n0 = previousLowPass.norm, n1 = lowPassDevice.norm
-        s.correctionAngle = n0 > 0 && n1 > 0 ? previousLowPass.angle(to: lowPassDevice) : 0
+        // The low-pass before the latest correction (in direction): lowPass − g·a after
+        // start-up, kept explicitly during start-up (`lastGain` is NaN then).
+        let before = lastGain.isNaN ? previousLowPass : lowPassDevice - lastAcceleration * lastGain
+        let n0 = before.norm, n1 = lowPassDevice.norm
+        s.correctionAngle = n0 > 0 && n1 > 0 ? before.angle(to: lowPassDevice) : 0
         return s
     }
 
@@ -212,6 +220,9 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var lowPassDevice: Vector3 = .zero
     /// `lowPassDevice` before the latest sample's correction, in the latest device frame.
     @usableFromInline var previousLowPass: Vector3 = .zero
+    /// The low-pass gain g of the latest sample after start-up; NaN while `previousLowPass`
+    /// holds the low-pass before the latest correction instead.
+    @usableFromInline var lastGain: Double = .nan
     /// Unit gravity direction in the device frame (pointing up): `lowPassDevice / |lowPassDevice|`,
     /// or `strapdown⁻¹·(0, 0, 1)` while that is zero (before the first sample).
     @usableFromInline var up = Vector3(0, 0, 1)
@@ -324,7 +335,8 @@ public struct AttitudeFilter: Sendable {
         lastStep = dt
 
         // 1. Rest detection and bias learning (device frame).
-        if settings.restBiasEstimation { restDetection(a, w, dt) } else { _flags.atRest = false; _flags.biasLearning = false }
+        // (Both flags stay false while it is off: `settings.didSet` clears them.)
+        if settings.restBiasEstimation { restDetection(a, w, dt) }
 
         // 2. Motion level: mean square deviation of the accelerometer from its short-term mean.
         motionElapsed += dt
@@ -352,7 +364,7 @@ public struct AttitudeFilter: Sendable {
         let lp0 = lowPassDevice
         let scaled = Vector3(lp0.x * f, lp0.y * f, lp0.z * f)
         let corrected = Vector3(scaled.x + a.x * g, scaled.y + a.y * g, scaled.z + a.z * g)
-        var turn = Vector3.zero   // R⁻¹·scaled − scaled
+        var turn = Vector3(0, 0, 0)   // R⁻¹·scaled − scaled (not `.zero`: a global's accessor is a call)
 
         // 4. Strapdown integration of the bias-corrected rate over [t − dt, t]: the mean of
         //    the rates at both ends plus the coning term (second order in the rotation),
@@ -363,21 +375,22 @@ public struct AttitudeFilter: Sendable {
             let r = Self.stepVector(previousRate, wc, dt)
             // The cross products are ready before c and s (they need only r).
             let m = Self.cross(r, scaled), n = Self.cross(r, m)
-            let (c, s) = Self.halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z)
+            let (c, s2) = Self.halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z, doubled: true)
+            let s = 0.5 * s2
             _strapdown = Self.mul(_strapdown, Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s))
             renormalisationTick &+= 1
             if renormalisationTick == 0 { _strapdown = Self.renormalized(_strapdown) }
             // e⁻¹ = (c, u), u = −s·r: v + 2c(u × v) + 2u × (u × v) = v − 2cs(r × v) + 2s²(r × (r × v)).
-            let alpha = -2 * c * s, beta = 2 * s * s
-            turn = Vector3(m.x * alpha + n.x * beta, m.y * alpha + n.y * beta, m.z * alpha + n.z * beta)
+            let cs2 = c * s2, beta = s * s2
+            turn = Vector3(n.x * beta - m.x * cs2, n.y * beta - m.y * cs2, n.z * beta - m.z * cs2)
         }
         previousRate = wc
-        // The low-pass before this sample's correction, turned into the current device frame
-        // and scaled by 1 − g > 0 (its direction is what `internalStates` needs).
-        let turned = Vector3(scaled.x + turn.x, scaled.y + turn.y, scaled.z + turn.z)
-        previousLowPass = turned
         var lp = Vector3(corrected.x + turn.x, corrected.y + turn.y, corrected.z + turn.z)
-        if inStartup { lp = startupStep(a, turned, stepping ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0, dt) }
+        lastGain = g
+        if inStartup {
+            // Here g = 0: `lp` is the previous low-pass turned into the current device frame.
+            lp = startupStep(a, lp, stepping ? (moving ? movingWeight : quiet ? quietWeight : stillWeight) : 0, dt)
+        }
         lowPassDevice = lp
         // 5. Gravity is the low-pass's direction. The inclination (the tilt taking `lowPass`
         //    onto +z) follows from it and `strapdown` when asked for.
@@ -409,6 +422,8 @@ public struct AttitudeFilter: Sendable {
     /// runs for a few seconds per recording and holds the per-sample division.
     @inline(never) @usableFromInline
     mutating func startupStep(_ a: Vector3, _ lp: Vector3, _ weight: Double, _ dt: Double) -> Vector3 {
+        previousLowPass = lp
+        lastGain = .nan
         startupElapsed += dt
         startupWeight += weight
         _flags.initialising = startupElapsed < settings.startupTime
@@ -436,6 +451,7 @@ public struct AttitudeFilter: Sendable {
         _flags.accelerationRejected = moving
         lastStep = dt
         previousLowPass = lowPassDevice
+        lastGain = .nan
         // The strapdown-frame low-pass starts at the sample itself.
         lowPassDevice = a; startupWeight = 0; startupElapsed = 0
         _flags.initialising = 0 < settings.startupTime
@@ -459,7 +475,8 @@ public struct AttitudeFilter: Sendable {
         let n2 = lp.x * lp.x + lp.y * lp.y + lp.z * lp.z
         let y0 = inverseNorm
         let eps = n2 * (y0 * y0) - 1
-        let y = y0 + (y0 * eps) * ((-0.5 + 0.375 * eps) - 0.3125 * (eps * eps))
+        // Estrin's form: (y₀ − ½y₀ε) + ε²·(⅜y₀ − ⁵⁄₁₆y₀ε); the y₀ multiples do not wait for ε.
+        let y = (y0 + (-0.5 * y0) * eps) + (eps * eps) * (0.375 * y0 + (-0.3125 * y0) * eps)
         if Swift.abs(n2 * (y * y) - 1) < 1e-13 {
             inverseNorm = y
             up = Vector3(lp.x * y, lp.y * y, lp.z * y)
@@ -584,39 +601,47 @@ public struct AttitudeFilter: Sendable {
     /// (c, s·r) with `halfAngleTerms`.
     @inlinable @inline(__always)
     static func exponential(_ r: Vector3) -> Quaternion {
-        let (c, s) = halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z)
+        let (c, s) = halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z, doubled: false)
         return Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
     }
 
-    /// cos(θ/2) and sin(θ/2)/θ for θ² = `theta2`.
+    /// cos(θ/2) and sin(θ/2)/θ (twice that if `doubled`, a constant at each use) for
+    /// θ² = `theta2`.
     ///
-    /// Taylor series in h = θ²/4 with constant coefficients (no division or trigonometry),
-    /// evaluated in Estrin's form (pairs, then h², h⁴: a short dependency chain), used for
+    /// Taylor series in θ² with constant coefficients (no division or trigonometry),
+    /// evaluated in Estrin's form (pairs, then θ⁴, θ⁸: a short dependency chain), used for
     /// θ < 1/2, where the truncation is below 2e-16 (so c² + s²θ² = 1 to rounding); exact
     /// to rounding for tiny angles too. Larger rotations (25 rad/s at 50 Hz) are halved
     /// until they fit and the result squared back, exp(r) = exp(r/2)², all inline: no call,
     /// so nothing is spilled on the common path.
     @inlinable @inline(__always)
-    static func halfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
-        let h = theta2 * 0.25
-        if h >= 0.0625 { return largeHalfAngleTerms(theta2) }
-        return halfAngleSeries(h)
+    static func halfAngleTerms(_ theta2: Double, doubled: Bool) -> (c: Double, s: Double) {
+        if theta2 >= 0.25 {
+            let (c, s) = largeHalfAngleTerms(theta2)
+            return (c, doubled ? 2 * s : s)
+        }
+        return halfAngleSeries(theta2, doubled: doubled)
     }
 
+    /// The series of `halfAngleTerms` in t = θ²: cos(θ/2) = Σ (−t)ᵏ / (4ᵏ (2k)!),
+    /// sin(θ/2)/θ = ½ Σ (−t)ᵏ / (4ᵏ (2k+1)!), k ≤ 5.
     @inlinable @inline(__always)
-    static func halfAngleSeries(_ h: Double) -> (c: Double, s: Double) {
-        let h2 = h * h, h4 = h2 * h2
-        let c = (1 - 0.5 * h) + h2 * (1.0 / 24 - h * (1.0 / 720)) + h4 * (1.0 / 40320 - h * (1.0 / 3628800))
-        let s = (0.5 - h * (1.0 / 12)) + h2 * (1.0 / 240 - h * (1.0 / 10080)) + h4 * (1.0 / 725760 - h * (1.0 / 79833600))
+    static func halfAngleSeries(_ t: Double, doubled: Bool) -> (c: Double, s: Double) {
+        let t2 = t * t, t4 = t2 * t2
+        let c = (1 - t * (1.0 / 8)) + t2 * (1.0 / 384 - t * (1.0 / 46080)) + t4 * (1.0 / 10321920 - t * (1.0 / 3715891200))
+        // Coefficients of 2·sin(θ/2)/θ: halving them is exact, so `s` is the same either way.
+        let s2 = (1 - t * (1.0 / 24)) + t2 * (1.0 / 1920 - t * (1.0 / 322560)) + t4 * (1.0 / 92897280 - t * (1.0 / 40874803200))
+        if doubled { return (c, s2) }
+        let s = (0.5 - t * (0.5 / 24)) + t2 * (0.5 / 1920 - t * (0.5 / 322560)) + t4 * (0.5 / 92897280 - t * (0.5 / 40874803200))
         return (c, s)
     }
 
     /// `halfAngleTerms` for θ ≥ 1/2 (or non-finite θ): halvings and squarings.
     @inlinable @inline(__always)
     static func largeHalfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
-        var h = theta2 * 0.25, scale = 1.0, halvings = 0
-        while h >= 0.0625 && halvings < 64 { h *= 0.25; scale *= 0.5; halvings += 1 }
-        var (c, s) = halfAngleSeries(h)
+        var t = theta2, scale = 1.0, halvings = 0
+        while t >= 0.25 && halvings < 64 { t *= 0.25; scale *= 0.5; halvings += 1 }
+        var (c, s) = halfAngleSeries(t, doubled: false)
         s *= scale
         // (c, s·r)² = (c² − s²θ², 2cs·r), once per halving.
         for _ in 0..<halvings { let c2 = c * c - s * s * theta2; s = 2 * c * s; c = c2 }
