@@ -248,6 +248,11 @@ public struct AttitudeFilter: Sendable {
     /// `motionThreshold²` and `quietThreshold²` (m²/s⁴), kept with the settings.
     @usableFromInline var motionThreshold2: Double = 1
     @usableFromInline var quietThreshold2: Double = 0
+    /// The rest thresholds squared: rotation (rad²/s²), acceleration (m²/s⁴), and the
+    /// largest distance of the mean rate from the bias (rad²/s²).
+    @usableFromInline var restRotation2: Double = 0
+    @usableFromInline var restAcceleration2: Double = 0
+    @usableFromInline var restBias2: Double = 0
     @usableFromInline var restGain: Double = 0
     @usableFromInline var biasGain: Double = 0
     /// Short-term means for rest detection (device frame).
@@ -463,6 +468,8 @@ public struct AttitudeFilter: Sendable {
     mutating func cacheThresholds() {
         motionThreshold2 = settings.motionThreshold * settings.motionThreshold
         quietThreshold2 = settings.quietThreshold * settings.quietThreshold
+        let rr = settings.restRotationThreshold, ra = settings.restAccelerationThreshold, rb = rr + settings.maximumBias
+        restRotation2 = rr * rr; restAcceleration2 = ra * ra; restBias2 = rb * rb
     }
 
     /// `up = lp / |lp|`. `1 / |lp|` comes from the previous sample's value y₀ and the
@@ -580,21 +587,38 @@ public struct AttitudeFilter: Sendable {
     mutating func restDetection(_ a: Vector3, _ w: Vector3, _ dt: Double) {
         _flags.biasLearning = false
         guard dt > 0 else { return }
-        restGyroMean += (w - restGyroMean) * restGain
-        restAccMean += (a - restAccMean) * restGain
-        let rr = settings.restRotationThreshold, ra = settings.restAccelerationThreshold, rb = rr + settings.maximumBias
-        let still = (w - restGyroMean).squaredNorm < rr * rr
-            && (a - restAccMean).squaredNorm < ra * ra
-            && (restGyroMean - _states.gyroscopeBias).squaredNorm < rb * rb
-        _states.restDuration = still ? _states.restDuration + dt : 0
-        _flags.atRest = _states.restDuration >= settings.restMinimumDuration
-        if _flags.atRest {
-            var b = _states.gyroscopeBias + (w - _states.gyroscopeBias) * biasGain
-            let m = settings.maximumBias
-            b = Vector3(Swift.min(m, Swift.max(-m, b.x)), Swift.min(m, Swift.max(-m, b.y)), Swift.min(m, Swift.max(-m, b.z)))
-            _states.gyroscopeBias = b
-            _flags.biasLearning = true
-        }
+        let k = restGain
+        let gm = Vector3(restGyroMean.x + (w.x - restGyroMean.x) * k, restGyroMean.y + (w.y - restGyroMean.y) * k,
+                         restGyroMean.z + (w.z - restGyroMean.z) * k)
+        let am = Vector3(restAccMean.x + (a.x - restAccMean.x) * k, restAccMean.y + (a.y - restAccMean.y) * k,
+                         restAccMean.z + (a.z - restAccMean.z) * k)
+        restGyroMean = gm
+        restAccMean = am
+        let b = _states.gyroscopeBias
+        let still = Self.squaredDistance(w, gm) < restRotation2
+            && Self.squaredDistance(a, am) < restAcceleration2
+            && Self.squaredDistance(gm, b) < restBias2
+        let duration = still ? _states.restDuration + dt : 0
+        _states.restDuration = duration
+        let atRest = duration >= settings.restMinimumDuration
+        _flags.atRest = atRest
+        if atRest { learnBias(w) }
+    }
+
+    @inlinable @inline(__always)
+    static func squaredDistance(_ a: Vector3, _ b: Vector3) -> Double {
+        let x = a.x - b.x, y = a.y - b.y, z = a.z - b.z
+        return x * x + y * y + z * z
+    }
+
+    /// One step of the bias low-pass towards `w`, clipped to ±`maximumBias` per axis.
+    @usableFromInline
+    mutating func learnBias(_ w: Vector3) {
+        var b = _states.gyroscopeBias + (w - _states.gyroscopeBias) * biasGain
+        let m = settings.maximumBias
+        b = Vector3(Swift.min(m, Swift.max(-m, b.x)), Swift.min(m, Swift.max(-m, b.y)), Swift.min(m, Swift.max(-m, b.z)))
+        _states.gyroscopeBias = b
+        _flags.biasLearning = true
     }
 
     /// exp of a rotation vector `r` (rad): the unit quaternion rotating by |r| about r,
