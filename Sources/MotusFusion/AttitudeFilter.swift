@@ -79,8 +79,9 @@ public struct AttitudeFilter: Sendable {
         /// Largest deviation of the gyroscope (rad/s) from its short-term mean that still
         /// counts as rest. Default 0.035 rad/s (2°/s).
         public var restRotationThreshold: Double
-        /// Largest deviation of the accelerometer (m/s²) from its short-term mean that still
-        /// counts as rest. Default 0.5 m/s².
+        /// Largest deviation of the accelerometer (m/s²) from its short-term mean (the mean
+        /// of the motion level, time constant `motionWindow`) that still counts as rest.
+        /// Default 0.5 m/s².
         public var restAccelerationThreshold: Double
         /// How long (s) the device must stay within both rest thresholds before the bias is
         /// learned. Default 1.5 s.
@@ -255,9 +256,8 @@ public struct AttitudeFilter: Sendable {
     @usableFromInline var restBias2: Double = 0
     @usableFromInline var restGain: Double = 0
     @usableFromInline var biasGain: Double = 0
-    /// Short-term means for rest detection (device frame).
+    /// Short-term mean of the gyroscope for rest detection (device frame).
     @usableFromInline var restGyroMean: Vector3 = .zero
-    @usableFromInline var restAccMean: Vector3 = .zero
     /// Samples seen, counted only up to the first (the hot path does not need the count).
     @usableFromInline var samples: Int = 0
     /// Counts samples modulo 256 between renormalisations of `strapdown`.
@@ -339,11 +339,7 @@ public struct AttitudeFilter: Sendable {
         lastAcceleration = a
         lastStep = dt
 
-        // 1. Rest detection and bias learning (device frame).
-        // (Both flags stay false while it is off: `settings.didSet` clears them.)
-        if settings.restBiasEstimation { restDetection(a, w, dt) }
-
-        // 2. Motion level: mean square deviation of the accelerometer from its short-term mean.
+        // 1. Motion level: mean square deviation of the accelerometer from its short-term mean.
         motionElapsed += dt
         let k = motionGain
         let mx = motionMean.x + (a.x - motionMean.x) * k
@@ -351,8 +347,14 @@ public struct AttitudeFilter: Sendable {
         let mz = motionMean.z + (a.z - motionMean.z) * k
         motionMean = Vector3(mx, my, mz)
         let ex = a.x - mx, ey = a.y - my, ez = a.z - mz
-        let variance = motionVariance + ((ex * ex + ey * ey + ez * ez) - motionVariance) * k
+        let deviation2 = ex * ex + ey * ey + ez * ez
+        let variance = motionVariance + (deviation2 - motionVariance) * k
         motionVariance = variance
+
+        // 2. Rest detection and bias learning (device frame), on the same short-term
+        //    acceleration mean. (Both flags stay false while it is off: `settings.didSet`
+        //    clears them.)
+        if settings.restBiasEstimation { restDetection(deviation2, w, dt) }
         // Until one window has been seen the level is unknown: count as moving, so that a
         // jolt at start-up cannot claim the weight of a still sample.
         let moving = variance > motionThreshold2 || motionElapsed < settings.motionWindow
@@ -445,7 +447,7 @@ public struct AttitudeFilter: Sendable {
         lastAcceleration = a
         _flags.biasLearning = false
         _flags.atRest = false
-        if settings.restBiasEstimation { restGyroMean = w; restAccMean = a }
+        if settings.restBiasEstimation { restGyroMean = w }
         let wc = w - _states.gyroscopeBias
         if dt > 0 { _strapdown = Self.multiplyRenormalized(_strapdown, Self.stepRotation(wc, wc, dt)) }
         previousRate = wc
@@ -584,19 +586,16 @@ public struct AttitudeFilter: Sendable {
     }
 
     @inlinable @inline(__always)
-    mutating func restDetection(_ a: Vector3, _ w: Vector3, _ dt: Double) {
+    mutating func restDetection(_ accelerationDeviation2: Double, _ w: Vector3, _ dt: Double) {
         _flags.biasLearning = false
         guard dt > 0 else { return }
         let k = restGain
         let gm = Vector3(restGyroMean.x + (w.x - restGyroMean.x) * k, restGyroMean.y + (w.y - restGyroMean.y) * k,
                          restGyroMean.z + (w.z - restGyroMean.z) * k)
-        let am = Vector3(restAccMean.x + (a.x - restAccMean.x) * k, restAccMean.y + (a.y - restAccMean.y) * k,
-                         restAccMean.z + (a.z - restAccMean.z) * k)
         restGyroMean = gm
-        restAccMean = am
         let b = _states.gyroscopeBias
         let still = Self.squaredDistance(w, gm) < restRotation2
-            && Self.squaredDistance(a, am) < restAcceleration2
+            && accelerationDeviation2 < restAcceleration2
             && Self.squaredDistance(gm, b) < restBias2
         let duration = still ? _states.restDuration + dt : 0
         _states.restDuration = duration
@@ -612,10 +611,10 @@ public struct AttitudeFilter: Sendable {
     }
 
     /// One step of the bias low-pass towards `w`, clipped to ±`maximumBias` per axis.
-    @usableFromInline
+    @inlinable @inline(__always)
     mutating func learnBias(_ w: Vector3) {
-        var b = _states.gyroscopeBias + (w - _states.gyroscopeBias) * biasGain
-        let m = settings.maximumBias
+        let b0 = _states.gyroscopeBias, k = biasGain, m = settings.maximumBias
+        var b = Vector3(b0.x + (w.x - b0.x) * k, b0.y + (w.y - b0.y) * k, b0.z + (w.z - b0.z) * k)
         b = Vector3(Swift.min(m, Swift.max(-m, b.x)), Swift.min(m, Swift.max(-m, b.y)), Swift.min(m, Swift.max(-m, b.z)))
         _states.gyroscopeBias = b
         _flags.biasLearning = true
