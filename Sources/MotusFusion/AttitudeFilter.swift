@@ -306,8 +306,8 @@ public struct AttitudeFilter: Sendable {
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (ignored for
-    /// the first one). About 30–45 ns on this project's 2-core AMD EPYC test machine, at
-    /// most Fusion's C `FusionAhrsUpdateNoMagnetometer` in the same run (see
+    /// the first one). About 40 ns on this project's test machine (AMD EPYC, 3.2 GHz), as
+    /// fast as Fusion's C `FusionAhrsUpdateNoMagnetometer` timed in the same run (see
     /// benchmarks/fusion "Speed"): no `exp`, trigonometry, division, square root or call per
     /// sample while the time step stays the same; the helpers are always inlined and the
     /// rare paths (first sample, a new time step, start-up, a fallback) are out of line.

@@ -11,7 +11,8 @@ import MotusFusion
 //   [--tau S] [--rejection MPS2] [--bias 0|1] [--lp-tau S] [--kp X] [--ki X] [--beta X]
 //   [--skip S] [--repeats N]
 // Prints one JSON object: overall / odd / even / per activity figures (degrees) and the
-// filter's time per sample (ns), measured on the in-memory arrays (no parsing).
+// filter's time per sample (ns), measured on the in-memory arrays (no parsing); for
+// `--method motus` in a loop written like the C timing driver for Fusion (see README "Speed").
 
 var args = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
