@@ -11,7 +11,8 @@ import MotusFusion
 //   [--tau S] [--rejection MPS2] [--bias 0|1] [--lp-tau S] [--kp X] [--ki X] [--beta X]
 //   [--skip S] [--repeats N]
 // Prints one JSON object: overall / odd / even / per activity figures (degrees) and the
-// filter's time per sample (ns), measured on the in-memory arrays (no parsing).
+// filter's time per sample (ns), measured on the in-memory arrays (no parsing); for
+// `--method motus` in a loop written like the C timing driver for Fusion (see README "Speed").
 
 var args = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
@@ -143,11 +144,59 @@ for f in files {
 
 // Timing: the whole data set, best of `repeats`, output written to a reused buffer.
 func now() -> Double { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9 }
+
+/// The same loop as the C timing driver for Fusion (see README "Speed"): all samples in flat
+/// arrays (acceleration, rotation rate, dt with 0 at the start of each recording, where a new
+/// filter starts), one `update` and one `gravity` per sample, gravity stored; raw pointers, so
+/// no bounds checks that the C loop does not have either.
+@inline(never)
+func timeMotus(_ acc: UnsafePointer<Double>, _ gyr: UnsafePointer<Double>, _ dts: UnsafePointer<Double>,
+               _ n: Int, _ out: UnsafeMutablePointer<Double>) {
+    var filter = AttitudeFilter(settings: settings)
+    for i in 0..<n {
+        let dt = dts[i]
+        if dt == 0 { filter = AttitudeFilter(settings: settings) }
+        let b = 3 * i
+        filter.update(acceleration: Vector3(acc[b], acc[b + 1], acc[b + 2]),
+                      rotationRate: Vector3(gyr[b], gyr[b + 1], gyr[b + 2]), dt: dt)
+        let g = filter.gravity
+        out[b] = g.x; out[b + 1] = g.y; out[b + 2] = g.z
+    }
+}
+
 var best = Double.infinity
-for _ in 0..<repeats {
-    let t0 = now()
-    for f in files { run(f, into: &scratch) }
-    best = min(best, now() - t0)
+if method == "motus" {
+    var acc: [Double] = [], gyr: [Double] = [], dts: [Double] = []
+    for f in files {
+        acc += f.acceleration; gyr += f.rotationRate
+        for i in 0..<f.times.count { dts.append(i == 0 ? 0 : f.times[i] - f.times[i - 1]) }
+    }
+    var out = [Double](repeating: 0, count: acc.count)
+    let n = dts.count
+    acc.withUnsafeBufferPointer { a in gyr.withUnsafeBufferPointer { g in dts.withUnsafeBufferPointer { d in
+        out.withUnsafeMutableBufferPointer { o in
+            for _ in 0..<repeats {
+                let t0 = now()
+                timeMotus(a.baseAddress!, g.baseAddress!, d.baseAddress!, n, o.baseAddress!)
+                best = min(best, now() - t0)
+            }
+        }
+    } } }
+    // The timed loop must give what the evaluation loop gave.
+    var offset = 0
+    for f in files {
+        run(f, into: &scratch)
+        for j in 0..<scratch.count where scratch[j] != out[offset + j] {
+            print("FusionEval: timed loop differs from the evaluation at \(f.name) value \(j)"); exit(1)
+        }
+        offset += scratch.count
+    }
+} else {
+    for _ in 0..<repeats {
+        let t0 = now()
+        for f in files { run(f, into: &scratch) }
+        best = min(best, now() - t0)
+    }
 }
 
 func json(_ s: FusionEvaluation.Summary) -> String {
