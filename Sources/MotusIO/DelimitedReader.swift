@@ -28,15 +28,21 @@ public struct DelimitedReader {
         self.path = path; self.options = options
     }
 
-    /// Reads the whole file: on all cores when it is large (see `readParallel`), else in one pass.
+    /// Reads the whole file: a regular file is mapped and parsed in place, on all cores when
+    /// it is large (see `readParallel`); standard input and pipes are read in one streaming pass.
     public func read() throws(InputError) -> Recording {
-        let workers = min(onlineProcessors(), 8)
-        if workers > 1 && path != "-" && Self.fileSize(path) >= Self.parallelThreshold {
-            return try readParallel(workers: workers)
+        if path != "-" && Self.isRegularFile(path) {
+            let size = Self.fileSize(path)
+            return try readParallel(workers: size >= Self.parallelThreshold ? min(onlineProcessors(), 8) : 1)
         }
         var b = RecordingBuilder()
         try scan(into: &b)
         return b.recording
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     static func fileSize(_ path: String) -> Int {
@@ -143,6 +149,74 @@ public struct DelimitedReader {
         }
 
         mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
+            try fields(line, number)
+            let p = plan
+            let t: Double
+            if p.timeField >= 0 {
+                t = fieldValue[p.timeField] * p.timeScale
+                if t < lastTime - backwardsTolerance { throw backwardsError(line, number, latest: lastTime) }
+                if t > lastTime { lastTime = t }
+            } else {
+                t = Double(row) / p.rate
+            }
+            for si in 0..<streamCount {
+                let o = offset[si], w = offset[si + 1] - o, k = scale[si]
+                for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
+                sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
+            }
+            if let e = p.attitudeFromEuler {
+                let q = DelimitedReader.coreMotionAttitude(roll: fieldValue[e[0]], pitch: fieldValue[e[1]], yaw: fieldValue[e[2]])
+                scratch[0] = q.w; scratch[1] = q.x; scratch[2] = q.y; scratch[3] = q.z
+                sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
+            }
+            row += 1
+        }
+
+        /// The error for a row whose time steps back more than the tolerance from `latest` (SI).
+        /// `fieldStart` must hold this line's field starts (as `fields` leaves them).
+        func backwardsError(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, latest: Double) -> InputError {
+            let s = fieldStart[plan.timeField]
+            return InputError(.timeBackwards, at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                              expected: "a time no more than \(backwardsTolerance) s before the latest (\(latest / plan.timeScale))")
+        }
+
+        /// Parses the first `plan.needed` fields of a data line into `fieldValue` (and their
+        /// starts into `fieldStart`), or throws the exact error. The line must be followed by
+        /// at least 8 readable bytes (`LineCursor` and the whole-file reader pad their buffers).
+        @inline(__always)
+        func fields(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
+            if delimiter != 0x20 && fastFields(line) { return }
+            try slowFields(line, number)
+        }
+
+        /// The common case: every field a plain number directly followed by the delimiter (or
+        /// the line end). False as soon as anything else is seen; `slowFields` then reads the
+        /// line again and gives exactly what it always gave (value or error).
+        @inline(__always)
+        func fastFields(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let L = line.baseAddress else { return false }
+            let n = line.count
+            let needed = plan.needed
+            var i = 0
+            var f = 0
+            while true {
+                fieldStart[f] = i
+                if used[f] {
+                    guard let (v, e) = NumberParser.scanPadded(line, i, n), v.isFinite else { return false }
+                    fieldValue[f] = v
+                    i = e
+                    if i < n && L[i] != delimiter { return false }
+                } else {
+                    i = fieldEnd(line, i)
+                }
+                f &+= 1
+                if f == needed { return true }
+                if i >= n { return false }
+                i &+= 1
+            }
+        }
+
+        func slowFields(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
             let n = line.count
             guard let L = line.baseAddress else {
                 throw InputError(.missingColumn, at: SourceLocation(file: file, line: number, column: 1), found: "0 fields", expected: "at least \(plan.needed) fields")
@@ -193,30 +267,6 @@ public struct DelimitedReader {
                 }
                 f += 1
             }
-            let p = plan
-            let t: Double
-            if p.timeField >= 0 {
-                t = fieldValue[p.timeField] * p.timeScale
-                if t < lastTime - backwardsTolerance {
-                    let s = fieldStart[p.timeField]
-                    throw InputError(.timeBackwards, at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
-                                     expected: "a time no more than \(backwardsTolerance) s before the latest (\(lastTime / p.timeScale))")
-                }
-                if t > lastTime { lastTime = t }
-            } else {
-                t = Double(row) / p.rate
-            }
-            for si in 0..<streamCount {
-                let o = offset[si], w = offset[si + 1] - o, k = scale[si]
-                for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
-                sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
-            }
-            if let e = p.attitudeFromEuler {
-                let q = DelimitedReader.coreMotionAttitude(roll: fieldValue[e[0]], pitch: fieldValue[e[1]], yaw: fieldValue[e[2]])
-                scratch[0] = q.w; scratch[1] = q.x; scratch[2] = q.y; scratch[3] = q.z
-                sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
-            }
-            row += 1
         }
 
         @inline(__always)

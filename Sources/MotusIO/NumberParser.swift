@@ -200,6 +200,82 @@ public enum NumberParser {
         }
     }
 
+    /// The run of decimal digits at `p[i..<limit]`, at most eight of them, found and converted
+    /// with one unaligned 8-byte load (SWAR): the value and how many digits there were.
+    /// Precondition: 8 bytes from `p + i` are readable (bytes past `limit` are loaded but ignored).
+    @inlinable @inline(__always)
+    static func digitRun(_ p: UnsafePointer<UInt8>, _ i: Int, _ limit: Int) -> (value: UInt64, count: Int) {
+        let v = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+        // Byte-wise v - '0'; a byte below '0' borrows from the bytes above it, which only
+        // disturbs bytes after the first non-digit, and those are discarded below.
+        let d = v &- 0x3030_3030_3030_3030
+        // High bit of a lane set when the lane is not 0...9 (d > 9: d + 0x76 reaches 0x80, or d wrapped).
+        let nonDigit = ((d &+ 0x7676_7676_7676_7676) | d) & 0x8080_8080_8080_8080
+        let n = Swift.min(nonDigit.trailingZeroBitCount &>> 3, limit &- i)
+        if n <= 0 { return (0, 0) }
+        // Keep the n digit lanes, moved to the top; the zero lanes below act as leading zeros.
+        var x = d &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
+        x = (x &* 2561) &>> 8
+        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+        return (x, n)
+    }
+
+    /// 10^n for n in 0...8, as an integer.
+    @inlinable @inline(__always)
+    static func smallPowerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
+    /// `scan` for callers that guarantee at least 8 readable bytes past every index below
+    /// `limit` (the delimited reader's buffers are padded so): the common shape of sensor data,
+    /// `[-+]digits[.digits]` with at most 19 digits, is parsed with two or three SWAR digit runs
+    /// and one exact multiplication or division; anything else (exponents, `nan`, spaces, long
+    /// mantissas) goes to `scan`, so the result is always the same as `scan`'s.
+    @inlinable @inline(__always)
+    public static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        guard let b = bytes.baseAddress, start < limit else { return scan(bytes, start, limit) }
+        var i = start
+        let c0 = b[i]
+        let negative = c0 == UInt8(ascii: "-")
+        if negative || c0 == UInt8(ascii: "+") { i &+= 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var run = digitRun(b, i, limit)
+        mantissa = run.value; digits = run.count; i &+= run.count
+        while run.count == 8 && digits <= 19 {
+            run = digitRun(b, i, limit)
+            mantissa = mantissa &* smallPowerOfTen(run.count) &+ run.value
+            digits &+= run.count; i &+= run.count
+        }
+        var exponent = 0
+        if i < limit && b[i] == UInt8(ascii: ".") {
+            i &+= 1
+            repeat {
+                run = digitRun(b, i, limit)
+                mantissa = mantissa &* smallPowerOfTen(run.count) &+ run.value
+                digits &+= run.count; i &+= run.count; exponent &-= run.count
+            } while run.count == 8 && digits <= 19
+        }
+        guard digits > 0 && digits <= 19 && mantissa <= (1 << 53) else { return scan(bytes, start, limit) }
+        if i < limit && (b[i] | 0x20) == UInt8(ascii: "e") { return scan(bytes, start, limit) }
+        // |exponent| <= 19 here: mantissa and 10^|exponent| are exact doubles, so one
+        // correctly rounded operation gives the correctly rounded result (Clinger).
+        var v = Double(mantissa)
+        if exponent < 0 { v /= exactPowerOfTen(-exponent) }
+        return (negative ? -v : v, i)
+    }
+
     /// Parses `bytes[start..<end]` (spaces and tabs around it allowed); nil when it is not a number.
     @inlinable
     public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
