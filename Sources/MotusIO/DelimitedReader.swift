@@ -31,9 +31,15 @@ public struct DelimitedReader {
     /// Reads the whole file: a regular file is mapped and parsed in place, on all cores when
     /// it is large (see `readParallel`); standard input and pipes are read in one streaming pass.
     public func read() throws(InputError) -> Recording {
+        try read(maxThreads: min(onlineProcessors(), 8))
+    }
+
+    /// `read()` on at most `maxThreads` threads (1: only the calling thread). The result does
+    /// not depend on the number of threads.
+    public func read(maxThreads: Int) throws(InputError) -> Recording {
         if path != "-" && Self.isRegularFile(path) {
             let size = Self.fileSize(path)
-            return try readParallel(workers: size >= Self.parallelThreshold ? min(onlineProcessors(), 8) : 1)
+            return try readParallel(workers: size >= Self.parallelThreshold ? max(1, maxThreads) : 1)
         }
         var b = RecordingBuilder()
         try scan(into: &b)
@@ -113,6 +119,11 @@ public struct DelimitedReader {
         let offset: UnsafeMutablePointer<Int>
         let scale: UnsafeMutablePointer<Double>
         let streamCount: Int
+        /// For the whole-file reader: where field f's value goes (`dest[f][row * destStride[f]]`,
+        /// times `destScale[f]`); nil for fields not stored directly.
+        let dest: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
+        let destStride: UnsafeMutablePointer<Int>
+        let destScale: UnsafeMutablePointer<Double>
         var row = 0
         var lastTime = -Double.infinity
 
@@ -141,11 +152,64 @@ public struct DelimitedReader {
                 for f in s.fields { gather[k] = f; k += 1 }
             }
             offset[streamCount] = k
+            dest = .allocate(capacity: plan.needed)
+            dest.initialize(repeating: nil, count: plan.needed)
+            destStride = .allocate(capacity: plan.needed)
+            destStride.initialize(repeating: 0, count: plan.needed)
+            destScale = .allocate(capacity: plan.needed)
+            destScale.initialize(repeating: 0, count: plan.needed)
+        }
+
+        /// Points every used field at its column (`columns[si]` for stream si, `times` for the
+        /// time field) so `directFields` can store rows without staging. False when that cannot
+        /// be done (a field feeding two places, or attitude computed from Euler angles).
+        func setDestinations(times: UnsafeMutablePointer<Double>, columns: [UnsafeMutablePointer<Double>]) -> Bool {
+            if plan.attitudeFromEuler != nil { return false }
+            var uses = [Int](repeating: 0, count: plan.needed)
+            if plan.timeField >= 0 { uses[plan.timeField] += 1 }
+            for s in plan.streams { for f in s.fields { uses[f] += 1 } }
+            if uses.contains(where: { $0 > 1 }) { return false }
+            if plan.timeField >= 0 {
+                dest[plan.timeField] = times; destStride[plan.timeField] = 1; destScale[plan.timeField] = plan.timeScale
+            }
+            for (si, s) in plan.streams.enumerated() {
+                for (c, f) in s.fields.enumerated() {
+                    dest[f] = columns[si] + c; destStride[f] = s.kind.width; destScale[f] = s.scale
+                }
+            }
+            return true
+        }
+
+        /// The whole-file reader's common case: parses a plain row (as `fastFields` does) and
+        /// stores each value, converted, straight into its column at `row`. False (having
+        /// stored some values or none) when the row needs `fields`.
+        @inline(__always)
+        func directFields(_ line: UnsafeBufferPointer<UInt8>, row: Int) -> Bool {
+            guard let L = line.baseAddress else { return false }
+            let n = line.count
+            let needed = plan.needed
+            var i = 0
+            var f = 0
+            while true {
+                if let d = dest[f] {
+                    guard let (v, e) = NumberParser.scanPadded(line, i, n), v.isFinite else { return false }
+                    d[row &* destStride[f]] = v * destScale[f]
+                    i = e
+                    if i < n && L[i] != delimiter { return false }
+                } else {
+                    i = fieldEnd(line, i)
+                }
+                f &+= 1
+                if f == needed { return true }
+                if i >= n { return false }
+                i &+= 1
+            }
         }
 
         func deallocate() {
             used.deallocate(); fieldValue.deallocate(); fieldStart.deallocate(); scratch.deallocate()
             gather.deallocate(); offset.deallocate(); scale.deallocate()
+            dest.deallocate(); destStride.deallocate(); destScale.deallocate()
         }
 
         mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {

@@ -245,14 +245,43 @@ public enum NumberParser {
     @inlinable @inline(__always)
     public static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
         guard let b = bytes.baseAddress, start < limit else { return scan(bytes, start, limit) }
-        var i = start
-        let c0 = b[i]
+        // Branch-free sign (signs of sensor values are random, so a branch would mispredict).
+        let c0 = b[start]
         let negative = c0 == UInt8(ascii: "-")
-        if negative || c0 == UInt8(ascii: "+") { i &+= 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
+        let signBit: UInt64 = negative ? 1 << 63 : 0
+        let i = start &+ ((negative || c0 == UInt8(ascii: "+")) ? 1 : 0)
+        // Straight-line common case: at most 7 integer digits, optionally a point and at most
+        // 7 fraction digits. At most 14 digits: the mantissa is below 2^53 and the power of ten
+        // at most 10^7, both exact, so one correctly rounded division is the correctly rounded
+        // value (Clinger's fast path, as `scan` takes it).
+        let int = digitRun(b, i, limit)
+        if int.count < 8 {
+            let j = i &+ int.count
+            if j < limit && b[j] == UInt8(ascii: ".") {
+                let frac = digitRun(b, j &+ 1, limit)
+                let k = j &+ 1 &+ frac.count
+                if frac.count < 8 && int.count &+ frac.count > 0 && !(k < limit && (b[k] | 0x20) == UInt8(ascii: "e")) {
+                    let v = Double(int.value &* smallPowerOfTen(frac.count) &+ frac.value) / exactPowerOfTen(frac.count)
+                    return (Double(bitPattern: v.bitPattern | signBit), k)
+                }
+            } else if int.count > 0 && !(j < limit && (b[j] | 0x20) == UInt8(ascii: "e")) {
+                let v = Double(int.value)
+                return (Double(bitPattern: v.bitPattern | signBit), j)
+            }
+        }
+        return longerNumber(bytes, start, i, negative, limit)
+    }
+
+    /// `scanPadded` past its straight-line case: digit runs of eight at a time, then `scan`
+    /// for anything but plain `digits[.digits]` of at most 19 digits.
+    @inlinable
+    static func longerNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ afterSign: Int, _ negative: Bool, _ limit: Int) -> (Double, Int)? {
+        let b = bytes.baseAddress!
+        var i = afterSign
         var run = digitRun(b, i, limit)
-        mantissa = run.value; digits = run.count; i &+= run.count
+        var mantissa = run.value
+        var digits = run.count
+        i &+= run.count
         while run.count == 8 && digits <= 19 {
             run = digitRun(b, i, limit)
             mantissa = mantissa &* smallPowerOfTen(run.count) &+ run.value
@@ -269,8 +298,7 @@ public enum NumberParser {
         }
         guard digits > 0 && digits <= 19 && mantissa <= (1 << 53) else { return scan(bytes, start, limit) }
         if i < limit && (b[i] | 0x20) == UInt8(ascii: "e") { return scan(bytes, start, limit) }
-        // |exponent| <= 19 here: mantissa and 10^|exponent| are exact doubles, so one
-        // correctly rounded operation gives the correctly rounded result (Clinger).
+        // |exponent| <= 19: mantissa and 10^|exponent| are exact doubles (Clinger).
         var v = Double(mantissa)
         if exponent < 0 { v /= exactPowerOfTen(-exponent) }
         return (negative ? -v : v, i)
