@@ -118,7 +118,12 @@ extension DelimitedReader {
                 let fv = rows.fieldValue
                 let direct = delimiter != 0x20 && rows.setDestinations(times: times, columns: Array(pointers[1...]))
                 let euler = plan.attitudeFromEuler
+                let directLimit = min(end, readable - 8)
                 while pos < end {
+                    if direct {
+                        let next = rows.directRow(base, pos, directLimit, row: row)
+                        if next >= 0 { pos = next; line0 += 1; row += 1; continue }
+                    }
                     var (line, next) = Self.line(base, pos, end)
                     pos = next
                     line0 += 1

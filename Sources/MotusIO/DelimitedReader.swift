@@ -180,6 +180,36 @@ public struct DelimitedReader {
             return true
         }
 
+        /// `directFields` without finding the line first: parses the row that starts at
+        /// `base[pos]` with numbers bounded by `limit` (8 bytes past `limit` must be readable),
+        /// and returns where the next line starts, or -1 when the row needs the line-by-line
+        /// path (a comment, an unused or unusual field, a short row, `limit` reached). A row
+        /// taken here is exactly one line: numbers and delimiters never contain a newline.
+        @inline(__always)
+        func directRow(_ base: UnsafePointer<UInt8>, _ pos: Int, _ limit: Int, row: Int) -> Int {
+            let bytes = UnsafeBufferPointer(start: base, count: limit)
+            let needed = plan.needed
+            var i = pos
+            var f = 0
+            while true {
+                guard let d = dest[f], let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
+                d[row &* destStride[f]] = v * destScale[f]
+                i = e
+                f &+= 1
+                guard i < limit else { return -1 }
+                let c = base[i]
+                if f == needed {
+                    if c == 0x0A { return i &+ 1 }
+                    if c == 0x0D { return i &+ 1 < limit && base[i &+ 1] == 0x0A ? i &+ 2 : -1 }
+                    if c != delimiter { return -1 }
+                    guard let hit = memchr(base + i, 0x0A, limit - i) else { return -1 }
+                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) &+ 1
+                }
+                if c != delimiter { return -1 }
+                i &+= 1
+            }
+        }
+
         /// The whole-file reader's common case: parses a plain row (as `fastFields` does) and
         /// stores each value, converted, straight into its column at `row`. False (having
         /// stored some values or none) when the row needs `fields`.
@@ -192,7 +222,7 @@ public struct DelimitedReader {
             var f = 0
             while true {
                 if let d = dest[f] {
-                    guard let (v, e) = NumberParser.scanPadded(line, i, n), v.isFinite else { return false }
+                    guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
                     d[row &* destStride[f]] = v * destScale[f]
                     i = e
                     if i < n && L[i] != delimiter { return false }
@@ -266,7 +296,7 @@ public struct DelimitedReader {
             while true {
                 fieldStart[f] = i
                 if used[f] {
-                    guard let (v, e) = NumberParser.scanPadded(line, i, n), v.isFinite else { return false }
+                    guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
                     fieldValue[f] = v
                     i = e
                     if i < n && L[i] != delimiter { return false }

@@ -244,12 +244,26 @@ public enum NumberParser {
     /// mantissas) goes to `scan`, so the result is always the same as `scan`'s.
     @inlinable @inline(__always)
     public static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        scanPadded(bytes, start, limit, finiteOnly: false)
+    }
+
+    /// `scanPadded`, but nil also for a value that is not finite (the readers' fast paths
+    /// then take their careful path, which reports it); the straight-line case never needs
+    /// the check.
+    @inlinable @inline(__always)
+    public static func scanPaddedFinite(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        scanPadded(bytes, start, limit, finiteOnly: true)
+    }
+
+    @inlinable @inline(__always)
+    static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int, finiteOnly: Bool) -> (Double, Int)? {
         guard let b = bytes.baseAddress, start < limit else { return scan(bytes, start, limit) }
-        // Branch-free sign (signs of sensor values are random, so a branch would mispredict).
+        // Branch-free sign (signs of sensor values are random, so a branch would mispredict);
+        // a '+' goes to the general path.
         let c0 = b[start]
         let negative = c0 == UInt8(ascii: "-")
         let signBit: UInt64 = negative ? 1 << 63 : 0
-        let i = start &+ ((negative || c0 == UInt8(ascii: "+")) ? 1 : 0)
+        let i = start &+ (negative ? 1 : 0)
         // Straight-line common case: at most 7 integer digits, optionally a point and at most
         // 7 fraction digits. At most 14 digits: the mantissa is below 2^53 and the power of ten
         // at most 10^7, both exact, so one correctly rounded division is the correctly rounded
@@ -269,15 +283,18 @@ public enum NumberParser {
                 return (Double(bitPattern: v.bitPattern | signBit), j)
             }
         }
-        return longerNumber(bytes, start, i, negative, limit)
+        guard let r = longerNumber(bytes, start, limit) else { return nil }
+        if finiteOnly && !r.0.isFinite { return nil }
+        return r
     }
 
     /// `scanPadded` past its straight-line case: digit runs of eight at a time, then `scan`
     /// for anything but plain `digits[.digits]` of at most 19 digits.
     @inlinable
-    static func longerNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ afterSign: Int, _ negative: Bool, _ limit: Int) -> (Double, Int)? {
+    static func longerNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
         let b = bytes.baseAddress!
-        var i = afterSign
+        let negative = b[start] == UInt8(ascii: "-")
+        var i = start &+ (negative || b[start] == UInt8(ascii: "+") ? 1 : 0)
         var run = digitRun(b, i, limit)
         var mantissa = run.value
         var digits = run.count

@@ -110,6 +110,7 @@ import Foundation
                 for _ in 0..<frac { text += String(rng.next() % 10) }
             }
             if rng.next() % 10 == 0 { text += (rng.next() % 2 == 0 ? "e" : "E") + (rng.next() % 2 == 0 ? "-" : "") + String(rng.next() % 40) }
+            if k % 97 == 0 { text = ["inf", "-inf", "nan", "1e400", "-1e400", "Infinity", "+7.5", "+.5"][k / 97 % 8] }
             let tail = after[Int(rng.next() % UInt64(after.count))]
             var bytes = Array(text.utf8) + [tail]
             // The limit is the number's end or the byte after it; padding follows.
@@ -117,6 +118,9 @@ import Foundation
             bytes += [UInt8](repeating: UInt8(0x30 + rng.next() % 10), count: 16)
             let (fast, slow) = bytes.withUnsafeBufferPointer { b in (NumberParser.scanPadded(b, 0, limit), NumberParser.scan(b, 0, limit)) }
             #expect(fast?.0.bitPattern == slow?.0.bitPattern && fast?.1 == slow?.1, "\(text) + \(tail) limit \(limit)")
+            let finite = bytes.withUnsafeBufferPointer { NumberParser.scanPaddedFinite($0, 0, limit) }
+            let expectedFinite = slow.flatMap { $0.0.isFinite ? $0 : nil }
+            #expect(finite?.0.bitPattern == expectedFinite?.0.bitPattern && finite?.1 == expectedFinite?.1, "finite \(text)")
             if let f = fast, f.1 == text.utf8.count, let d = Double(text) {
                 #expect(f.0.bitPattern == d.bitPattern, "\(text)")
             }
