@@ -265,16 +265,18 @@ public enum NumberParser {
         let signBit: UInt64 = negative ? 1 << 63 : 0
         let i = start &+ (negative ? 1 : 0)
         // Straight-line common case: at most 7 integer digits, optionally a point and at most
-        // 7 fraction digits. At most 14 digits: the mantissa is below 2^53 and the power of ten
-        // at most 10^7, both exact, so one correctly rounded division is the correctly rounded
-        // value (Clinger's fast path, as `scan` takes it).
+        // 8 fraction digits. At most 15 digits: the mantissa is below 10^15 < 2^53 and the power
+        // of ten at most 10^8, both exact, so one correctly rounded division is the correctly
+        // rounded value (Clinger's fast path, as `scan` takes it).
         let int = digitRun(b, i, limit)
         if int.count < 8 {
             let j = i &+ int.count
             if j < limit && b[j] == UInt8(ascii: ".") {
                 let frac = digitRun(b, j &+ 1, limit)
                 let k = j &+ 1 &+ frac.count
-                if frac.count < 8 && int.count &+ frac.count > 0 && !(k < limit && (b[k] | 0x20) == UInt8(ascii: "e")) {
+                let next = k < limit ? b[k] : 0
+                // Up to 8 fraction digits (a ninth digit or an exponent: the general path).
+                if int.count &+ frac.count > 0 && (next | 0x20) != UInt8(ascii: "e") && !(frac.count == 8 && next &- 0x30 < 10) {
                     let v = Double(int.value &* smallPowerOfTen(frac.count) &+ frac.value) / exactPowerOfTen(frac.count)
                     return (Double(bitPattern: v.bitPattern | signBit), k)
                 }
