@@ -12,172 +12,270 @@ extension DelimitedReader {
     /// Files smaller than this are read on one thread.
     static let parallelThreshold = 4 << 20
 
-    /// Reads the whole file into a recording, on all cores for large files: the data rows are
-    /// cut into line-aligned byte ranges, each range is parsed on its own thread into its own
-    /// columns, and the columns are joined in order. The result, and any error (with its
-    /// file, line and column), is exactly what the one-thread `scan` gives.
+    /// Reads the whole file into a recording, on `workers` threads (one for small files).
+    ///
+    /// The file is mapped into memory (or read with one `read` where it cannot be mapped) and
+    /// parsed where it lies, with no per-chunk copies:
+    /// 1. the header (or first data line) decides the plan, on this thread;
+    /// 2. the data rows are cut into line-aligned byte ranges, and each range's lines are
+    ///    counted (one `memchr` per line) — an upper bound for its rows;
+    /// 3. the final columns are allocated once, uninitialised, at the total; each thread
+    ///    parses its range straight into them at its range's row offset (units converted as
+    ///    the values are stored; all streams share one time column);
+    /// 4. one pass over the times, in file order, finds time going backwards; the first
+    ///    problem in file order (that, or a range's parse error) is thrown;
+    /// 5. ranges that held comment or blank lines leave gaps, closed with `memmove`.
+    ///
+    /// The result, and any error (file, line, column, text), is exactly what the one-pass
+    /// `scan` into a `RecordingBuilder` gives.
     func readParallel(workers: Int) throws(InputError) -> Recording {
-        // The header (or first data line) on this thread: it decides the plan.
-        var cursor = try LineCursor(path: path)
-        let size = cursor.fileSize
+        let bytes = try MappedFile(path: path)
+        return try bytes.withLines { (base, size, readable) throws(InputError) -> Recording in
+            try readWhole(base: base, size: size, readable: readable, workers: max(1, workers))
+        }
+    }
+
+    private func readWhole(base: UnsafePointer<UInt8>, size: Int, readable: Int, workers: Int) throws(InputError) -> Recording {
+        // 1. Header (or the first data line with --no-header).
+        var pos = size >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+        var lineNumber = 0
         var plan: Plan? = nil
         var delimiter: UInt8 = 0
-        var dataStart = 0
-        var linesBefore = 0      // lines before the data region
-        while let line = try cursor.next() {
-            if Self.isComment(line) { continue }
+        var dataStart = size
+        var linesBefore = 0
+        while pos < size {
+            let (line, next) = Self.line(base, pos, size)
+            lineNumber += 1
+            if Self.isComment(line) { pos = next; continue }
             delimiter = options.delimiter ?? Self.detectDelimiter(line)
             let splitter = FieldSplitter(delimiter: delimiter)
             let header = options.noHeader ? nil : splitter.strings(line)
             let fieldCount = splitter.split(line) { _, _, _ in }
-            var p = try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber)
+            var p = try makePlan(header: header, fieldCount: fieldCount, line: lineNumber)
             p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
             plan = p
             if options.noHeader {
-                // This line is data: the region starts at it.
-                dataStart = cursor.offset - line.count - 1
-                linesBefore = cursor.lineNumber - 1
-                if dataStart < 0 { dataStart = 0 }
+                dataStart = pos; linesBefore = lineNumber - 1
             } else {
-                dataStart = cursor.offset
-                linesBefore = cursor.lineNumber
+                dataStart = next; linesBefore = lineNumber
             }
             break
         }
         guard let plan else {
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
         }
-        // With --no-header the first data line's length may include a CR; find its true start.
-        if options.noHeader { dataStart = Self.lineStart(path: path, near: dataStart) }
 
-        // Cut the data region at line starts.
+        // 2. Line-aligned ranges, and the lines in each.
         var cuts = [dataStart]
         let span = size - dataStart
-        for k in 1..<workers {
-            let b = Self.nextLineStart(path: path, after: dataStart + span * k / workers, size: size)
+        // Several ranges per thread (each at least 256 KiB): a thread that the scheduler
+        // holds back on a busy machine then delays the whole read by one small range only.
+        let wanted = workers == 1 || span < 1 << 16 ? 1 : max(workers, min(workers * 8, span >> 18))
+        for k in 1..<max(wanted, 1) {
+            let q = dataStart + span * k / wanted
+            guard let hit = memchr(base + q, 0x0A, size - q) else { break }
+            let b = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
             if b > cuts.last! && b < size { cuts.append(b) }
         }
         cuts.append(size)
         let chunks = cuts.count - 1
+        let lineCounts = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
+        lineCounts.initialize(repeating: 0)
+        defer { lineCounts.deallocate() }
+        let fixedCuts = cuts
+        let counts = UncheckedBox(lineCounts)
+        Self.perform(chunks) { k in
+            counts.value[k] = Self.countLines(base, fixedCuts[k], fixedCuts[k + 1])
+        }
+        var rowOffset = [Int](repeating: 0, count: chunks + 1)
+        for k in 0..<chunks { rowOffset[k + 1] = rowOffset[k] + lineCounts[k] }
+        let capacity = rowOffset[chunks]
 
-        let results = (0..<chunks).map { _ in ChunkResult() }
-        let box = UncheckedBox(results)
-        let file = path, tolerance = options.backwardsTolerance
-        let cutsFixed = cuts, delimiterFixed = delimiter
-        DispatchQueue.concurrentPerform(iterations: chunks) { k in
-            let r = box.value[k]
-            do throws(InputError) {
-                var c = try LineCursor(path: file, range: cutsFixed[k]..<cutsFixed[k + 1])
-                var b = RecordingBuilder()
-                for (i, s) in plan.streams.enumerated() { b.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
-                if plan.attitudeFromEuler != nil { b.declare(stream: plan.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
-                let bytes = cutsFixed[k + 1] - cutsFixed[k]
-                b.expectSamples(bytes / max(1, plan.needed * 6) + 16)
-                var rows = RowParser(plan: plan, file: file, delimiter: delimiterFixed, backwardsTolerance: tolerance)
+        // 3. Columns at their final size; each range parses straight into them.
+        let streamCount = plan.streams.count
+        var widths = plan.streams.map { $0.kind.width }
+        if plan.attitudeFromEuler != nil { widths.append(4) }
+        let timeField = plan.timeField, timeScale = plan.timeScale
+        var failure: InputError? = nil
+        let columns = Self.withUninitializedColumns(rows: capacity, widths: [1] + widths) { (pointers: [UnsafeMutablePointer<Double>]) -> Int in
+            let times = pointers[0]
+            let results = (0..<chunks).map { _ in RangeResult() }
+            let box = UncheckedBox((results, pointers, fixedCuts, rowOffset))
+            let file = path, tolerance = options.backwardsTolerance
+            Self.perform(chunks) { k in
+                let (results, pointers, cuts, rowOffset) = box.value
+                let r = results[k]
+                let rows = RowParser(plan: plan, file: file, delimiter: delimiter, backwardsTolerance: tolerance)
                 defer { rows.deallocate() }
-                while let line = try c.next() {
+                let scratch = LineStorage.paddedBuffer(LineStorage.padding)
+                var scratchSize = LineStorage.padding
+                var scratchBuffer = scratch
+                defer { scratchBuffer.deallocate() }
+                var pos = cuts[k]
+                let end = cuts[k + 1]
+                var line0 = linesBefore + rowOffset[k]
+                var row = rowOffset[k]
+                let fv = rows.fieldValue
+                let direct = delimiter != 0x20 && rows.setDestinations(times: times, columns: Array(pointers[1...]))
+                let euler = plan.attitudeFromEuler
+                let directLimit = min(end, readable - 8)
+                while pos < end {
+                    if direct {
+                        let next = rows.directRow(base, pos, directLimit, row: row)
+                        if next >= 0 { pos = next; line0 += 1; row += 1; continue }
+                    }
+                    var (line, next) = Self.line(base, pos, end)
+                    pos = next
+                    line0 += 1
                     if Self.isComment(line) { continue }
-                    try rows.parse(line, c.lineNumber, into: &b)
-                }
-                r.lines = c.lineNumber
-                r.rows = rows.row
-                r.recording = b.recording
-            } catch {
-                r.error = error
-            }
-        }
-
-        // The first failing chunk's error, with its line counted from the top of the file.
-        var linesSoFar = linesBefore
-        for r in results {
-            if var e = r.error {
-                if e.location.line > 0 { e.location.line += linesSoFar }
-                throw e
-            }
-            linesSoFar += r.lines
-        }
-
-        // Check time order across chunk borders as one pass would.
-        var maxTime = -Double.infinity
-        linesSoFar = linesBefore
-        for k in 0..<chunks {
-            let part = results[k].recording!
-            if plan.timeField >= 0, let times = part.streams.first?.times {
-                if k > 0 {
-                    var localMax = -Double.infinity
-                    for (i, t) in times.enumerated() {
-                        if localMax >= maxTime { break }
-                        if t < maxTime - tolerance {
-                            throw Self.backwardsError(path: path, range: cuts[k]..<cuts[k + 1], row: i, linesBefore: linesSoFar,
-                                                      plan: plan, delimiter: delimiter, latest: maxTime, tolerance: tolerance)
+                    if pos + 8 > readable {
+                        // Near the end of the mapping: parse a padded copy.
+                        if line.count > scratchSize {
+                            scratchBuffer.deallocate()
+                            scratchBuffer = LineStorage.paddedBuffer(line.count)
+                            scratchSize = line.count
                         }
-                        localMax = max(localMax, t)
+                        let s = scratchBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        s.update(from: line.baseAddress!, count: line.count)
+                        line = UnsafeBufferPointer(start: s, count: line.count)
+                    }
+                    if direct && rows.directFields(line, row: row) { row += 1; continue }
+                    do throws(InputError) {
+                        try rows.fields(line, line0)
+                    } catch {
+                        r.error = error
+                        break
+                    }
+                    if timeField >= 0 { times[row] = fv[timeField] * timeScale }
+                    for si in 0..<streamCount {
+                        let o = rows.offset[si], w = rows.offset[si + 1] - o, scale = rows.scale[si]
+                        let d = pointers[1 + si] + row * w
+                        for c in 0..<w { d[c] = fv[rows.gather[o + c]] * scale }
+                    }
+                    if let e = euler {
+                        let q = DelimitedReader.coreMotionAttitude(roll: fv[e[0]], pitch: fv[e[1]], yaw: fv[e[2]])
+                        let d = pointers[1 + streamCount] + row * 4
+                        d[0] = q.w; d[1] = q.x; d[2] = q.y; d[3] = q.z
+                    }
+                    row += 1
+                }
+                r.rows = row - rowOffset[k]
+            }
+
+            // 4. The first problem in file order: time going back, or a range's error.
+            var latest = -Double.infinity
+            for k in 0..<chunks {
+                let r = results[k]
+                if timeField >= 0 {
+                    for i in rowOffset[k] ..< rowOffset[k] + r.rows {
+                        let t = times[i]
+                        if t < latest - tolerance {
+                            failure = backwardsError(base: base, size: size, readable: readable, range: fixedCuts[k] ..< fixedCuts[k + 1],
+                                                     row: i - rowOffset[k], lineBase: linesBefore + rowOffset[k],
+                                                     plan: plan, delimiter: delimiter, latest: latest)
+                            return -1
+                        }
+                        if t > latest { latest = t }
                     }
                 }
-                for t in times where t > maxTime { maxTime = t }
+                if let e = r.error { failure = e; return -1 }
             }
-            linesSoFar += results[k].lines
-        }
 
-        // Join: each column is built once, at its final size.
-        let first = results[0].recording!
-        var out = Recording(metadata: RecordingMetadata(nominalRateHz: options.rateHz, source: path))
-        for s in first.streams.indices {
-            let total = results.reduce(0) { $0 + $1.recording!.streams[s].count }
-            var times = [Double](), values = [Double]()
-            if plan.timeField >= 0 {
-                times.reserveCapacity(total)
-                for r in results { times.append(contentsOf: r.recording!.streams[s].times) }
-            } else {
-                // Row i is at i / rate, counted over the whole file.
-                times = (0..<total).map { Double($0) / plan.rate }
+            // 5. Close the gaps left by comment and blank lines.
+            var total = 0
+            for k in 0..<chunks {
+                let n = results[k].rows, from = rowOffset[k]
+                if from != total && n > 0 {
+                    for (c, w) in ([1] + widths).enumerated() {
+                        memmove(pointers[c] + total * w, pointers[c] + from * w, n * w * MemoryLayout<Double>.stride)
+                    }
+                }
+                total += n
             }
-            values.reserveCapacity(total * first.streams[s].width)
-            for r in results { values.append(contentsOf: r.recording!.streams[s].values) }
-            out.streams.append(SensorStream(kind: first.streams[s].kind, name: first.streams[s].name, times: times, values: values))
+            if timeField < 0 {
+                for i in 0..<total { times[i] = Double(i) / plan.rate }
+            }
+            return total
+        }
+        if let failure { throw failure }
+
+        var out = Recording(metadata: RecordingMetadata(nominalRateHz: options.rateHz, source: path))
+        for (si, s) in plan.streams.enumerated() {
+            out.streams.append(SensorStream(kind: s.kind, name: s.kind.rawValue, times: columns[0], values: columns[1 + si]))
+        }
+        if plan.attitudeFromEuler != nil {
+            out.streams.append(SensorStream(kind: .attitude, name: StreamKind.attitude.rawValue, times: columns[0], values: columns[1 + streamCount]))
         }
         return out
     }
 
-    /// The offset just after the first newline at or after `after` (or `size`).
-    static func nextLineStart(path: String, after: Int, size: Int) -> Int {
-        guard let c = try? LineCursor(path: path, range: after..<size, chunkBytes: 1 << 16) else { return size }
-        var cursor = c
-        guard (try? cursor.next()) != nil else { return size }
-        return cursor.offset
+    /// The line starting at `pos` (without its LF and a CR before it) and where the next begins.
+    @inline(__always)
+    static func line(_ base: UnsafePointer<UInt8>, _ pos: Int, _ end: Int) -> (UnsafeBufferPointer<UInt8>, Int) {
+        var e = end, next = end
+        if let hit = memchr(base + pos, 0x0A, end - pos) {
+            e = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)); next = e + 1
+        }
+        if e > pos && base[e - 1] == 0x0D { e -= 1 }
+        return (UnsafeBufferPointer(start: base + pos, count: e - pos), next)
     }
 
-    /// The start of the line containing `offset` (scans back at most 64 KiB).
-    static func lineStart(path: String, near offset: Int) -> Int {
-        var lo = max(0, offset - (1 << 16))
-        guard let c = try? LineCursor(path: path, range: lo..<(offset + 1), chunkBytes: 1 << 17) else { return offset }
-        var cursor = c
-        var start = lo
-        while let _ = try? cursor.next() {
-            let o = cursor.offset
-            if o > offset { break }
-            start = o
+    /// Lines in `base[from..<to]`: LFs, plus one for a last line without one.
+    static func countLines(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int {
+        var n = 0, p = from
+        while p < to, let hit = memchr(base + p, 0x0A, to - p) {
+            n += 1
+            p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
         }
-        lo = start
-        return lo
+        return p < to ? n + 1 : n
     }
 
-    /// Re-reads a chunk to find the line of data row `row` (only on the rare error path).
-    static func backwardsError(path: String, range: Range<Int>, row: Int, linesBefore: Int, plan: Plan, delimiter: UInt8,
-                               latest: Double, tolerance: Double) -> InputError {
-        guard var c = try? LineCursor(path: path, range: range) else {
-            return InputError(.timeBackwards, at: SourceLocation(file: path), found: "", expected: "times in order")
+    /// Runs `body(0..<n)`, on several threads when n > 1.
+    static func perform(_ n: Int, _ body: (Int) -> Void) {
+        if n == 1 { body(0); return }
+        withoutActuallyEscaping(body) { b in
+            let box = UncheckedBox(b)
+            DispatchQueue.concurrentPerform(iterations: n) { box.value($0) }
         }
-        var seen = 0
-        while let line = try? c.next() {
-            if isComment(line) { continue }
+    }
+
+    /// Arrays of `rows * widths[c]` doubles, made without zero-filling: `body` gets their
+    /// storage, fills the first `n * widths[c]` of each and returns n (or -1: all come back empty).
+    static func withUninitializedColumns(rows: Int, widths: [Int], _ body: ([UnsafeMutablePointer<Double>]) -> Int) -> [[Double]] {
+        var pointers: [UnsafeMutablePointer<Double>] = []
+        var filled = 0
+        func level(_ c: Int) -> [[Double]] {
+            if c == widths.count { filled = max(0, body(pointers)); return [] }
+            var inner: [[Double]] = []
+            let a = [Double](unsafeUninitializedCapacity: max(1, rows * widths[c])) { buffer, count in
+                pointers.append(buffer.baseAddress!)
+                inner = level(c + 1)
+                count = filled * widths[c]
+            }
+            return [a] + inner
+        }
+        return level(0)
+    }
+
+    /// Finds data row `row` of a range again (only on this rare error path) for its line and column.
+    private func backwardsError(base: UnsafePointer<UInt8>, size: Int, readable: Int, range: Range<Int>, row: Int, lineBase: Int,
+                                plan: Plan, delimiter: UInt8, latest: Double) -> InputError {
+        let rows = RowParser(plan: plan, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
+        defer { rows.deallocate() }
+        var pos = range.lowerBound, number = lineBase, seen = 0
+        while pos < range.upperBound {
+            let (line, next) = Self.line(base, pos, range.upperBound)
+            pos = next
+            number += 1
+            if Self.isComment(line) { continue }
             if seen == row {
-                let splitter = FieldSplitter(delimiter: delimiter)
-                var s = 0, e = 0
-                splitter.split(line) { f, a, b in if f == plan.timeField { s = a; e = b } }
-                return InputError(.timeBackwards, at: SourceLocation(file: path, line: linesBefore + c.lineNumber, column: s + 1),
-                                  found: line.text(s, e),
-                                  expected: "a time no more than \(tolerance) s before the latest (\(latest / plan.timeScale))")
+                // A padded copy: this line parsed before, so it parses again.
+                var copy = Array(line) + [UInt8](repeating: 0, count: LineStorage.padding)
+                return copy.withUnsafeMutableBufferPointer { b in
+                    let l = UnsafeBufferPointer(start: b.baseAddress!, count: line.count)
+                    try? rows.fields(l, number)
+                    return rows.backwardsError(l, number, latest: latest)
+                }
             }
             seen += 1
         }
@@ -186,11 +284,73 @@ extension DelimitedReader {
 }
 
 /// What one thread of `readParallel` produced.
-final class ChunkResult: @unchecked Sendable {
-    var recording: Recording?
-    var error: InputError?
-    var lines = 0
+final class RangeResult: @unchecked Sendable {
     var rows = 0
+    var error: InputError?
+}
+
+/// A whole file in memory: mapped read-only where possible, else read into a buffer.
+final class MappedFile {
+    let base: UnsafeMutableRawPointer?
+    let size: Int
+    /// Bytes readable from `base` (≥ size: the mapping's last page, or the buffer's padding).
+    let readable: Int
+    let mapped: Bool
+
+    init(path: String) throws(InputError) {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: String(cString: strerror(errno)), expected: "a readable file")
+        }
+        defer { _ = Posix.close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a file")
+        }
+        let n = Int(st.st_size)
+        size = n
+        if n == 0 { base = nil; readable = 0; mapped = false; return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        if let m = mmap(nil, n, PROT_READ, MAP_PRIVATE, fd, 0), m != MAP_FAILED {
+            base = m; mapped = true
+            readable = (n + page - 1) / page * page   // the last page is zero-filled past the end
+            return
+        }
+        // Not mappable: one buffer, read in a loop.
+        let b = UnsafeMutableRawPointer.allocate(byteCount: n + LineStorage.padding, alignment: 16)
+        (b + n).initializeMemory(as: UInt8.self, repeating: 0, count: LineStorage.padding)
+        var got = 0
+        while got < n {
+            let r = Posix.read(fd, b + got, n - got)
+            if r < 0 && errno == EINTR { continue }
+            if r <= 0 { break }
+            got += r
+        }
+        base = b; mapped = false
+        readable = got + LineStorage.padding
+        if got < n {
+            b.deallocate()
+            throw InputError(.unreadable, at: SourceLocation(file: path), found: "\(got) of \(n) bytes", expected: "a readable file")
+        }
+    }
+
+    deinit {
+        guard let base else { return }
+        if mapped { munmap(base, size) } else { base.deallocate() }
+    }
+
+    /// Calls `body(bytes, size, readable)`; the bytes stay valid during the call.
+    func withLines<R>(_ body: (UnsafePointer<UInt8>, Int, Int) throws(InputError) -> R) throws(InputError) -> R {
+        if let base {
+            return try withExtendedLifetime(self) { () throws(InputError) -> R in
+                try body(base.assumingMemoryBound(to: UInt8.self), size, readable)
+            }
+        }
+        var zero: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
+        return try withUnsafeMutableBytes(of: &zero) { (z) throws(InputError) -> R in
+            try body(z.baseAddress!.assumingMemoryBound(to: UInt8.self), 0, 0)
+        }
+    }
 }
 
 /// Hands thread-confined mutable results to `concurrentPerform` (each index has one writer).

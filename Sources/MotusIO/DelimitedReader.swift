@@ -28,15 +28,27 @@ public struct DelimitedReader {
         self.path = path; self.options = options
     }
 
-    /// Reads the whole file: on all cores when it is large (see `readParallel`), else in one pass.
+    /// Reads the whole file: a regular file is mapped and parsed in place, on all cores when
+    /// it is large (see `readParallel`); standard input and pipes are read in one streaming pass.
     public func read() throws(InputError) -> Recording {
-        let workers = min(onlineProcessors(), 8)
-        if workers > 1 && path != "-" && Self.fileSize(path) >= Self.parallelThreshold {
-            return try readParallel(workers: workers)
+        try read(maxThreads: min(onlineProcessors(), 8))
+    }
+
+    /// `read()` on at most `maxThreads` threads (1: only the calling thread). The result does
+    /// not depend on the number of threads.
+    public func read(maxThreads: Int) throws(InputError) -> Recording {
+        if path != "-" && Self.isRegularFile(path) {
+            let size = Self.fileSize(path)
+            return try readParallel(workers: size >= Self.parallelThreshold ? max(1, maxThreads) : 1)
         }
         var b = RecordingBuilder()
         try scan(into: &b)
         return b.recording
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
     static func fileSize(_ path: String) -> Int {
@@ -107,6 +119,11 @@ public struct DelimitedReader {
         let offset: UnsafeMutablePointer<Int>
         let scale: UnsafeMutablePointer<Double>
         let streamCount: Int
+        /// For the whole-file reader: where field f's value goes (`dest[f][row * destStride[f]]`,
+        /// times `destScale[f]`); nil for fields not stored directly.
+        let dest: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
+        let destStride: UnsafeMutablePointer<Int>
+        let destScale: UnsafeMutablePointer<Double>
         var row = 0
         var lastTime = -Double.infinity
 
@@ -135,14 +152,165 @@ public struct DelimitedReader {
                 for f in s.fields { gather[k] = f; k += 1 }
             }
             offset[streamCount] = k
+            dest = .allocate(capacity: plan.needed)
+            dest.initialize(repeating: nil, count: plan.needed)
+            destStride = .allocate(capacity: plan.needed)
+            destStride.initialize(repeating: 0, count: plan.needed)
+            destScale = .allocate(capacity: plan.needed)
+            destScale.initialize(repeating: 0, count: plan.needed)
+        }
+
+        /// Points every used field at its column (`columns[si]` for stream si, `times` for the
+        /// time field) so `directFields` can store rows without staging. False when that cannot
+        /// be done (a field feeding two places, or attitude computed from Euler angles).
+        func setDestinations(times: UnsafeMutablePointer<Double>, columns: [UnsafeMutablePointer<Double>]) -> Bool {
+            if plan.attitudeFromEuler != nil { return false }
+            var uses = [Int](repeating: 0, count: plan.needed)
+            if plan.timeField >= 0 { uses[plan.timeField] += 1 }
+            for s in plan.streams { for f in s.fields { uses[f] += 1 } }
+            if uses.contains(where: { $0 > 1 }) { return false }
+            if plan.timeField >= 0 {
+                dest[plan.timeField] = times; destStride[plan.timeField] = 1; destScale[plan.timeField] = plan.timeScale
+            }
+            for (si, s) in plan.streams.enumerated() {
+                for (c, f) in s.fields.enumerated() {
+                    dest[f] = columns[si] + c; destStride[f] = s.kind.width; destScale[f] = s.scale
+                }
+            }
+            return true
+        }
+
+        /// `directFields` without finding the line first: parses the row that starts at
+        /// `base[pos]` with numbers bounded by `limit` (8 bytes past `limit` must be readable),
+        /// and returns where the next line starts, or -1 when the row needs the line-by-line
+        /// path (a comment, an unused or unusual field, a short row, `limit` reached). A row
+        /// taken here is exactly one line: numbers and delimiters never contain a newline.
+        @inline(__always)
+        func directRow(_ base: UnsafePointer<UInt8>, _ pos: Int, _ limit: Int, row: Int) -> Int {
+            let bytes = UnsafeBufferPointer(start: base, count: limit)
+            let needed = plan.needed
+            var i = pos
+            var f = 0
+            while true {
+                guard let d = dest[f], let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
+                d[row &* destStride[f]] = v * destScale[f]
+                i = e
+                f &+= 1
+                guard i < limit else { return -1 }
+                let c = base[i]
+                if f == needed {
+                    if c == 0x0A { return i &+ 1 }
+                    if c == 0x0D { return i &+ 1 < limit && base[i &+ 1] == 0x0A ? i &+ 2 : -1 }
+                    if c != delimiter { return -1 }
+                    guard let hit = memchr(base + i, 0x0A, limit - i) else { return -1 }
+                    return base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) &+ 1
+                }
+                if c != delimiter { return -1 }
+                i &+= 1
+            }
+        }
+
+        /// The whole-file reader's common case: parses a plain row (as `fastFields` does) and
+        /// stores each value, converted, straight into its column at `row`. False (having
+        /// stored some values or none) when the row needs `fields`.
+        @inline(__always)
+        func directFields(_ line: UnsafeBufferPointer<UInt8>, row: Int) -> Bool {
+            guard let L = line.baseAddress else { return false }
+            let n = line.count
+            let needed = plan.needed
+            var i = 0
+            var f = 0
+            while true {
+                if let d = dest[f] {
+                    guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
+                    d[row &* destStride[f]] = v * destScale[f]
+                    i = e
+                    if i < n && L[i] != delimiter { return false }
+                } else {
+                    i = fieldEnd(line, i)
+                }
+                f &+= 1
+                if f == needed { return true }
+                if i >= n { return false }
+                i &+= 1
+            }
         }
 
         func deallocate() {
             used.deallocate(); fieldValue.deallocate(); fieldStart.deallocate(); scratch.deallocate()
             gather.deallocate(); offset.deallocate(); scale.deallocate()
+            dest.deallocate(); destStride.deallocate(); destScale.deallocate()
         }
 
         mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
+            try fields(line, number)
+            let p = plan
+            let t: Double
+            if p.timeField >= 0 {
+                t = fieldValue[p.timeField] * p.timeScale
+                if t < lastTime - backwardsTolerance { throw backwardsError(line, number, latest: lastTime) }
+                if t > lastTime { lastTime = t }
+            } else {
+                t = Double(row) / p.rate
+            }
+            for si in 0..<streamCount {
+                let o = offset[si], w = offset[si + 1] - o, k = scale[si]
+                for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
+                sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
+            }
+            if let e = p.attitudeFromEuler {
+                let q = DelimitedReader.coreMotionAttitude(roll: fieldValue[e[0]], pitch: fieldValue[e[1]], yaw: fieldValue[e[2]])
+                scratch[0] = q.w; scratch[1] = q.x; scratch[2] = q.y; scratch[3] = q.z
+                sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
+            }
+            row += 1
+        }
+
+        /// The error for a row whose time steps back more than the tolerance from `latest` (SI).
+        /// `fieldStart` must hold this line's field starts (as `fields` leaves them).
+        func backwardsError(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, latest: Double) -> InputError {
+            let s = fieldStart[plan.timeField]
+            return InputError(.timeBackwards, at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                              expected: "a time no more than \(backwardsTolerance) s before the latest (\(latest / plan.timeScale))")
+        }
+
+        /// Parses the first `plan.needed` fields of a data line into `fieldValue` (and their
+        /// starts into `fieldStart`), or throws the exact error. The line must be followed by
+        /// at least 8 readable bytes (`LineCursor` and the whole-file reader pad their buffers).
+        @inline(__always)
+        func fields(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
+            if delimiter != 0x20 && fastFields(line) { return }
+            try slowFields(line, number)
+        }
+
+        /// The common case: every field a plain number directly followed by the delimiter (or
+        /// the line end). False as soon as anything else is seen; `slowFields` then reads the
+        /// line again and gives exactly what it always gave (value or error).
+        @inline(__always)
+        func fastFields(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let L = line.baseAddress else { return false }
+            let n = line.count
+            let needed = plan.needed
+            var i = 0
+            var f = 0
+            while true {
+                fieldStart[f] = i
+                if used[f] {
+                    guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
+                    fieldValue[f] = v
+                    i = e
+                    if i < n && L[i] != delimiter { return false }
+                } else {
+                    i = fieldEnd(line, i)
+                }
+                f &+= 1
+                if f == needed { return true }
+                if i >= n { return false }
+                i &+= 1
+            }
+        }
+
+        func slowFields(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
             let n = line.count
             guard let L = line.baseAddress else {
                 throw InputError(.missingColumn, at: SourceLocation(file: file, line: number, column: 1), found: "0 fields", expected: "at least \(plan.needed) fields")
@@ -193,30 +361,6 @@ public struct DelimitedReader {
                 }
                 f += 1
             }
-            let p = plan
-            let t: Double
-            if p.timeField >= 0 {
-                t = fieldValue[p.timeField] * p.timeScale
-                if t < lastTime - backwardsTolerance {
-                    let s = fieldStart[p.timeField]
-                    throw InputError(.timeBackwards, at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
-                                     expected: "a time no more than \(backwardsTolerance) s before the latest (\(lastTime / p.timeScale))")
-                }
-                if t > lastTime { lastTime = t }
-            } else {
-                t = Double(row) / p.rate
-            }
-            for si in 0..<streamCount {
-                let o = offset[si], w = offset[si + 1] - o, k = scale[si]
-                for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
-                sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
-            }
-            if let e = p.attitudeFromEuler {
-                let q = DelimitedReader.coreMotionAttitude(roll: fieldValue[e[0]], pitch: fieldValue[e[1]], yaw: fieldValue[e[2]])
-                scratch[0] = q.w; scratch[1] = q.x; scratch[2] = q.y; scratch[3] = q.z
-                sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
-            }
-            row += 1
         }
 
         @inline(__always)

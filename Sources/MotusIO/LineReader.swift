@@ -14,7 +14,19 @@ final class LineStorage {
     var buffer: UnsafeMutableRawBufferPointer
     init(fd: Int32, ownsDescriptor: Bool, bytes: Int) {
         self.fd = fd; self.ownsDescriptor = ownsDescriptor
-        buffer = .allocate(byteCount: bytes, alignment: 16)
+        buffer = Self.paddedBuffer(bytes)
+    }
+
+    /// Readable bytes after the end of the buffer, so a line handed out is always followed by
+    /// at least this many (the number parser loads 8 bytes at a time).
+    static let padding = 32
+
+    /// A buffer of `bytes` usable bytes followed by `padding` zero bytes (deallocating the
+    /// returned buffer frees both).
+    static func paddedBuffer(_ bytes: Int) -> UnsafeMutableRawBufferPointer {
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes + padding, alignment: 16)
+        raw.initializeMemory(as: UInt8.self, repeating: 0)
+        return UnsafeMutableRawBufferPointer(rebasing: raw[0..<bytes])
     }
     deinit {
         buffer.deallocate()
@@ -28,7 +40,8 @@ final class LineStorage {
 ///
 /// Lines end at LF; a CR before the LF is dropped (CRLF files), as is a UTF-8 byte-order mark
 /// at the start. The last line need not end with a newline. A returned line is valid until
-/// the next call to `next()`.
+/// the next call to `next()`, and is followed in memory by at least 32 readable bytes (so
+/// parsers may load 8 bytes at a time near its end).
 public struct LineCursor {
     let storage: LineStorage
     public let path: String
@@ -139,7 +152,7 @@ public struct LineCursor {
                 oversized = true
                 return
             }
-            let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: min(buffer.count * 2, maxLineBytes), alignment: 16)
+            let bigger = LineStorage.paddedBuffer(min(buffer.count * 2, maxLineBytes))
             bigger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: filled)
             buffer.deallocate()
             storage.buffer = bigger

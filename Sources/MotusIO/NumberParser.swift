@@ -200,6 +200,129 @@ public enum NumberParser {
         }
     }
 
+    /// The run of decimal digits at `p[i..<limit]`, at most eight of them, found and converted
+    /// with one unaligned 8-byte load (SWAR): the value and how many digits there were.
+    /// Precondition: 8 bytes from `p + i` are readable (bytes past `limit` are loaded but ignored).
+    @inlinable @inline(__always)
+    static func digitRun(_ p: UnsafePointer<UInt8>, _ i: Int, _ limit: Int) -> (value: UInt64, count: Int) {
+        let v = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+        // Byte-wise v - '0'; a byte below '0' borrows from the bytes above it, which only
+        // disturbs bytes after the first non-digit, and those are discarded below.
+        let d = v &- 0x3030_3030_3030_3030
+        // High bit of a lane set when the lane is not 0...9 (d > 9: d + 0x76 reaches 0x80, or d wrapped).
+        let nonDigit = ((d &+ 0x7676_7676_7676_7676) | d) & 0x8080_8080_8080_8080
+        let n = Swift.min(nonDigit.trailingZeroBitCount &>> 3, limit &- i)
+        if n <= 0 { return (0, 0) }
+        // Keep the n digit lanes, moved to the top; the zero lanes below act as leading zeros.
+        var x = d &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
+        x = (x &* 2561) &>> 8
+        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+        return (x, n)
+    }
+
+    /// 10^n for n in 0...8, as an integer.
+    @inlinable @inline(__always)
+    static func smallPowerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
+    }
+
+    /// `scan` for callers that guarantee at least 8 readable bytes past every index below
+    /// `limit` (the delimited reader's buffers are padded so): the common shape of sensor data,
+    /// `[-+]digits[.digits]` with at most 19 digits, is parsed with two or three SWAR digit runs
+    /// and one exact multiplication or division; anything else (exponents, `nan`, spaces, long
+    /// mantissas) goes to `scan`, so the result is always the same as `scan`'s.
+    @inlinable @inline(__always)
+    public static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        scanPadded(bytes, start, limit, finiteOnly: false)
+    }
+
+    /// `scanPadded`, but nil also for a value that is not finite (the readers' fast paths
+    /// then take their careful path, which reports it); the straight-line case never needs
+    /// the check.
+    @inlinable @inline(__always)
+    public static func scanPaddedFinite(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        scanPadded(bytes, start, limit, finiteOnly: true)
+    }
+
+    @inlinable @inline(__always)
+    static func scanPadded(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int, finiteOnly: Bool) -> (Double, Int)? {
+        guard let b = bytes.baseAddress, start < limit else { return scan(bytes, start, limit) }
+        // Branch-free sign (signs of sensor values are random, so a branch would mispredict);
+        // a '+' goes to the general path.
+        let c0 = b[start]
+        let negative = c0 == UInt8(ascii: "-")
+        let signBit: UInt64 = negative ? 1 << 63 : 0
+        let i = start &+ (negative ? 1 : 0)
+        // Straight-line common case: at most 7 integer digits, optionally a point and at most
+        // 8 fraction digits. At most 15 digits: the mantissa is below 10^15 < 2^53 and the power
+        // of ten at most 10^8, both exact, so one correctly rounded division is the correctly
+        // rounded value (Clinger's fast path, as `scan` takes it).
+        let int = digitRun(b, i, limit)
+        if int.count < 8 {
+            let j = i &+ int.count
+            if j < limit && b[j] == UInt8(ascii: ".") {
+                let frac = digitRun(b, j &+ 1, limit)
+                let k = j &+ 1 &+ frac.count
+                let next = k < limit ? b[k] : 0
+                // Up to 8 fraction digits (a ninth digit or an exponent: the general path).
+                if int.count &+ frac.count > 0 && (next | 0x20) != UInt8(ascii: "e") && !(frac.count == 8 && next &- 0x30 < 10) {
+                    let v = Double(int.value &* smallPowerOfTen(frac.count) &+ frac.value) / exactPowerOfTen(frac.count)
+                    return (Double(bitPattern: v.bitPattern | signBit), k)
+                }
+            } else if int.count > 0 && !(j < limit && (b[j] | 0x20) == UInt8(ascii: "e")) {
+                let v = Double(int.value)
+                return (Double(bitPattern: v.bitPattern | signBit), j)
+            }
+        }
+        guard let r = longerNumber(bytes, start, limit) else { return nil }
+        if finiteOnly && !r.0.isFinite { return nil }
+        return r
+    }
+
+    /// `scanPadded` past its straight-line case: digit runs of eight at a time, then `scan`
+    /// for anything but plain `digits[.digits]` of at most 19 digits.
+    @inlinable
+    static func longerNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ limit: Int) -> (Double, Int)? {
+        let b = bytes.baseAddress!
+        let negative = b[start] == UInt8(ascii: "-")
+        var i = start &+ (negative || b[start] == UInt8(ascii: "+") ? 1 : 0)
+        var run = digitRun(b, i, limit)
+        var mantissa = run.value
+        var digits = run.count
+        i &+= run.count
+        while run.count == 8 && digits <= 19 {
+            run = digitRun(b, i, limit)
+            mantissa = mantissa &* smallPowerOfTen(run.count) &+ run.value
+            digits &+= run.count; i &+= run.count
+        }
+        var exponent = 0
+        if i < limit && b[i] == UInt8(ascii: ".") {
+            i &+= 1
+            repeat {
+                run = digitRun(b, i, limit)
+                mantissa = mantissa &* smallPowerOfTen(run.count) &+ run.value
+                digits &+= run.count; i &+= run.count; exponent &-= run.count
+            } while run.count == 8 && digits <= 19
+        }
+        guard digits > 0 && digits <= 19 && mantissa <= (1 << 53) else { return scan(bytes, start, limit) }
+        if i < limit && (b[i] | 0x20) == UInt8(ascii: "e") { return scan(bytes, start, limit) }
+        // |exponent| <= 19: mantissa and 10^|exponent| are exact doubles (Clinger).
+        var v = Double(mantissa)
+        if exponent < 0 { v /= exactPowerOfTen(-exponent) }
+        return (negative ? -v : v, i)
+    }
+
     /// Parses `bytes[start..<end]` (spaces and tabs around it allowed); nil when it is not a number.
     @inlinable
     public static func parseDouble(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {

@@ -72,3 +72,58 @@ import Foundation
         #expect(big.withUTF8 { NumberParser.parseInt($0, 0, $0.count) } == nil)
     }
 }
+
+/// The padded fast path must give exactly what `scan` gives (value bits and end index), and
+/// the correctly rounded value (Swift's `Double(String)`), on every shape of number.
+@Suite struct NumberParserPaddedTests {
+    /// Naive digit run: the reference for the SWAR one.
+    func naiveRun(_ b: [UInt8], _ i: Int, _ limit: Int) -> (UInt64, Int) {
+        var v: UInt64 = 0, n = 0
+        while n < 8 && i + n < limit && b[i + n] >= 0x30 && b[i + n] <= 0x39 { v = v * 10 + UInt64(b[i + n] - 0x30); n += 1 }
+        return (v, n)
+    }
+
+    @Test func digitRunMatchesNaive() {
+        var rng = SplitMix64(seed: 21)
+        let alphabet = Array("0123456789.,-e\n\r /:".utf8)
+        for _ in 0..<100_000 {
+            var b = (0..<24).map { _ in rng.next() % 3 == 0 ? alphabet[Int(rng.next() % UInt64(alphabet.count))] : UInt8(0x30 + rng.next() % 10) }
+            if rng.next() % 5 == 0 { b[Int(rng.next() % 8)] = UInt8(truncatingIfNeeded: rng.next()) }   // any byte
+            let i = Int(rng.next() % 8), limit = i + Int(rng.next() % 10)
+            let got = b.withUnsafeBufferPointer { NumberParser.digitRun($0.baseAddress!, i, limit) }
+            let want = naiveRun(b, i, limit)
+            #expect(got.value == want.0 && got.count == want.1, "\(b) at \(i) limit \(limit)")
+        }
+    }
+
+    @Test func scanPaddedEqualsScanAndDoubleParsing() {
+        var rng = SplitMix64(seed: 22)
+        let after = Array(",;\t \n\re.x-+0".utf8)
+        for k in 0..<300_000 {
+            var text = ""
+            switch rng.next() % 4 { case 0: text += "-"; case 1: text += "+"; default: break }
+            let intDigits = Int(rng.next() % (k % 3 == 0 ? 20 : 9))
+            for _ in 0..<intDigits { text += String(rng.next() % 10) }
+            if rng.next() % 4 != 0 {
+                text += "."
+                let frac = Int(rng.next() % (k % 5 == 0 ? 24 : 9))
+                for _ in 0..<frac { text += String(rng.next() % 10) }
+            }
+            if rng.next() % 10 == 0 { text += (rng.next() % 2 == 0 ? "e" : "E") + (rng.next() % 2 == 0 ? "-" : "") + String(rng.next() % 40) }
+            if k % 97 == 0 { text = ["inf", "-inf", "nan", "1e400", "-1e400", "Infinity", "+7.5", "+.5"][k / 97 % 8] }
+            let tail = after[Int(rng.next() % UInt64(after.count))]
+            var bytes = Array(text.utf8) + [tail]
+            // The limit is the number's end or the byte after it; padding follows.
+            let limit = rng.next() % 2 == 0 ? bytes.count - 1 : bytes.count
+            bytes += [UInt8](repeating: UInt8(0x30 + rng.next() % 10), count: 16)
+            let (fast, slow) = bytes.withUnsafeBufferPointer { b in (NumberParser.scanPadded(b, 0, limit), NumberParser.scan(b, 0, limit)) }
+            #expect(fast?.0.bitPattern == slow?.0.bitPattern && fast?.1 == slow?.1, "\(text) + \(tail) limit \(limit)")
+            let finite = bytes.withUnsafeBufferPointer { NumberParser.scanPaddedFinite($0, 0, limit) }
+            let expectedFinite = slow.flatMap { $0.0.isFinite ? $0 : nil }
+            #expect(finite?.0.bitPattern == expectedFinite?.0.bitPattern && finite?.1 == expectedFinite?.1, "finite \(text)")
+            if let f = fast, f.1 == text.utf8.count, let d = Double(text) {
+                #expect(f.0.bitPattern == d.bitPattern, "\(text)")
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 // motus-bench: in-process timings of Motus library calls, printed as one JSON line per call
 // so compare/run.py can put them beside the Python peers' figures (same inputs, same run).
 //
-//   motus-bench csv FILE [--repeat N]        read a delimited file into a Recording (all columns), wall time
+//   motus-bench csv FILE [--repeat N] [--threads T]   read a delimited file into a Recording (all columns), wall time
 //   motus-bench scan FILE [--repeat N]       one streaming pass (bounded memory) over a file
 //   motus-bench features FRAMES [--basic] [--threads N]  batch features of features_numpy.py's signal (11 channels, 128/64)
 //   motus-bench window [--repeat N]          one streaming window's features + moving/still inference (µs)
@@ -90,10 +90,11 @@ do {
         let file = arg(2)
         var times: [Double] = []
         var rows = 0
+        let threads = args.firstIndex(of: "--threads").flatMap { $0 + 1 < args.count ? Int(args[$0 + 1]) : nil }
         for _ in 0..<repeats {
             let t0 = now()
             if mode == "csv" {
-                let r = try DelimitedReader(path: file).read()
+                let r = try threads.map { try DelimitedReader(path: file).read(maxThreads: $0) } ?? DelimitedReader(path: file).read()
                 rows = r.streams.first?.count ?? 0
             } else {
                 let s = try RecordingLoader.summarize(path: file)
@@ -102,7 +103,7 @@ do {
             times.append(now() - t0)
         }
         times.sort()
-        emit(["mode": mode, "file": file, "rows": rows, "best_s": times[0], "median_s": times[times.count / 2],
+        emit(["mode": mode, "file": file, "rows": rows, "threads": threads ?? 0, "best_s": times[0], "median_s": times[times.count / 2],
               "rows_per_s": Double(rows) / times[times.count / 2], "peak_rss_bytes": peakRSSBytes()])
 
     case "features":
