@@ -42,7 +42,7 @@ extension NativeFormat {
         var cuts = [dataStart]
         let span = size - dataStart
         for k in 1..<workers {
-            let b = DelimitedReader.nextLineStart(path: path, after: dataStart + span * k / workers, size: size)
+            let b = nextLineStart(path: path, after: dataStart + span * k / workers, size: size)
             if b > cuts.last! && b < size { cuts.append(b) }
         }
         cuts.append(size)
@@ -96,6 +96,15 @@ extension NativeFormat {
         out.prepend(labelsAndEventsOf: header)
         out.metadata(parser.metadata)
         return out.recording
+    }
+}
+
+extension NativeFormat {
+    /// The offset just after the first newline at or after `after` (or `size`).
+    static func nextLineStart(path: String, after: Int, size: Int) -> Int {
+        guard var cursor = try? LineCursor(path: path, range: after..<size, chunkBytes: 1 << 16),
+              (try? cursor.next()) != nil else { return size }
+        return cursor.offset
     }
 }
 
