@@ -64,18 +64,6 @@ public struct Pedometer: Sendable {
         public var confirmationSteps: Int = 5
         /// Each interval of the confirming run must lie within [median / r, median × r].
         public var regularityRatio: Double = 1.4
-        /// Candidates in a row that confirm a walk *resuming* within `resumeMemory` seconds of
-        /// the last counted step (a runner starting again after a stop at a crossing): fewer
-        /// than `confirmationSteps`, because the walk they continue vouches for them. Every
-        /// interval must lie within [s / r, s × r] of the step interval s before the stop
-        /// (r = `resumeIntervalRatio`), and every candidate's peak-to-peak must lie within
-        /// [f, 1 / f] of the walk's (f = `resumeAmplitudeFraction`): a jolt and the ringing it
-        /// leaves in the step band are not steps of that walk. Set it to `confirmationSteps` to turn the
-        /// fast resume off.
-        public var resumeConfirmationSteps: Int = 3
-        public var resumeMemory: Double = 600
-        public var resumeIntervalRatio: Double = 1.3
-        public var resumeAmplitudeFraction: Double = 0.5
         /// While walking, candidates closer than this fraction of the step interval are merged.
         public var minimumIntervalFraction: Double = 0.5
         /// Walking stops after this long (s) without a step (or 2.5 step intervals if longer).
@@ -135,13 +123,10 @@ public struct Pedometer: Sendable {
     @usableFromInline var outHead = 0
     static let outCapacity = 128
     @usableFromInline var lastP2P = 0.0
-    /// Running mean of the counted steps' peak-to-peak (m/s²), for the fast resume.
-    @usableFromInline var walkP2P = 0.0
 
     public init(settings: Settings = .default) {
         precondition(settings.internalRateHz > 2 * settings.bandHighHz, "internal rate must exceed twice the band's upper edge")
         precondition(settings.confirmationSteps >= 1, "confirmationSteps must be ≥ 1")
-        precondition(settings.resumeConfirmationSteps >= 2, "resumeConfirmationSteps must be ≥ 2")
         self.settings = settings
         let fs = settings.internalRateHz
         grid = CellAverager(rateHz: fs, maximumGap: settings.maximumInputGap)
@@ -233,7 +218,7 @@ public struct Pedometer: Sendable {
         }
         pendTime[pendCount] = t; pendP2P[pendCount] = p2p; pendCount += 1
         trimIrregular()
-        if pendCount >= settings.confirmationSteps || resumes(at: t) {
+        if pendCount >= settings.confirmationSteps {
             let n = pendCount
             let first = pendTime[0]
             let interval = (pendTime[n - 1] - first) / Double(n - 1)
@@ -246,41 +231,6 @@ public struct Pedometer: Sendable {
             pendCount = 0
             isWalking = true
         }
-    }
-
-    /// True when the pending candidates continue the walk that stopped at `lastStepTime` (see
-    /// `Settings.resumeConfirmationSteps`). The newest `resumeConfirmationSteps` are matched
-    /// against the walk's rhythm and strength; older pending candidates are credited with
-    /// them while their intervals keep that rhythm.
-    @usableFromInline
-    mutating func resumes(at t: Double) -> Bool {
-        let k = settings.resumeConfirmationSteps
-        guard k < settings.confirmationSteps, pendCount >= k, lastStepTime.isFinite,
-              t - lastStepTime <= settings.resumeMemory, walkP2P > 0 else { return false }
-        let r = settings.resumeIntervalRatio, s = stepInterval
-        let first = pendCount - k
-        for i in first..<pendCount {
-            let a = pendP2P[i] / walkP2P
-            if a < settings.resumeAmplitudeFraction || a * settings.resumeAmplitudeFraction > 1 { return false }
-            if i > first {
-                let d = pendTime[i] - pendTime[i - 1]
-                if d * r < s || d > s * r { return false }
-            }
-        }
-        // Older pending candidates are the first steps of the new walk when they keep its
-        // rhythm too (the first steps from standing are often weaker); earlier ones, kept
-        // by the looser regularity test, may be sway before the walk and are dropped.
-        var keep = first
-        while keep > 0 {
-            let d = pendTime[keep] - pendTime[keep - 1]
-            if d * r < s || d > s * r { break }
-            keep -= 1
-        }
-        if keep > 0 {
-            for i in keep..<pendCount { pendTime[i - keep] = pendTime[i]; pendP2P[i - keep] = pendP2P[i] }
-            pendCount -= keep
-        }
-        return true
     }
 
     /// Drops the oldest pending candidates until the intervals of the rest are regular.
@@ -331,10 +281,7 @@ public struct Pedometer: Sendable {
         if outHead == Pedometer.outCapacity { outHead = 0 }
         steps += 1
         lastStepTime = t
-        if !filled {
-            lastP2P = p2p
-            walkP2P = walkP2P == 0 ? p2p : walkP2P + 0.2 * (p2p - walkP2P)
-        }
+        if !filled { lastP2P = p2p }
     }
 }
 
