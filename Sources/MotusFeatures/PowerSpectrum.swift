@@ -16,6 +16,7 @@ struct PowerSpectrum: Sendable {
     private var storage: [Double]
     private let bitReverse: [Int]
     private let twiddleCount: Int
+    private var pairWork: [SIMD2<Double>]   // re | im of the two-input transform (half each)
 
     init(size: Int) {
         precondition(size >= 2 && size & (size - 1) == 0, "size must be a power of two ≥ 2")
@@ -39,6 +40,7 @@ struct PowerSpectrum: Sendable {
         }
         sc[0] = 1; ss[0] = 0; sc[h] = -1; ss[h] = 0
         storage = twr + twi + sc + ss + [Double](repeating: 0, count: 2 * h)
+        pairWork = [SIMD2<Double>](repeating: .zero, count: 2 * h)
         var bits = 0
         while (1 << bits) < h { bits += 1 }
         bitReverse = (0..<h).map { i in
@@ -132,6 +134,69 @@ struct PowerSpectrum: Sendable {
                 }
                 while k <= h { bin(k); k += 1 }
             }
+        }
+    }
+
+    /// `compute` for two inputs at once: lane 0 of every two-lane operation is `input0`'s
+    /// transform, lane 1 `input1`'s, with the same operations in the same order as `compute`
+    /// (so the same powers, bit for bit), but every step vectorised across the pair: the
+    /// packing, the first stage and the split need no shuffles.
+    mutating func compute(_ input0: UnsafePointer<Double>, _ input1: UnsafePointer<Double>,
+                          into power0: UnsafeMutablePointer<Double>, _ power1: UnsafeMutablePointer<Double>) {
+        let h = half, tc = twiddleCount
+        typealias V = SIMD2<Double>
+        bitReverse.withUnsafeBufferPointer { brb in
+          pairWork.withUnsafeMutableBufferPointer { wb in
+            storage.withUnsafeMutableBufferPointer { sb in
+                let br = brb.baseAddress!
+                let twr = sb.baseAddress!, twi = twr + tc
+                let sc = twi + tc, ss = sc + (h + 1)
+                let re = wb.baseAddress!, im = re + h
+                for j in 0..<h {
+                    let r = br[j]
+                    re[r] = V(input0[2 &* j], input1[2 &* j]); im[r] = V(input0[2 &* j &+ 1], input1[2 &* j &+ 1])
+                }
+                if h >= 2 {
+                    var a = 0
+                    while a < h {
+                        let xr = re[a], xi = im[a], yr = re[a &+ 1], yi = im[a &+ 1]
+                        re[a] = xr + yr; im[a] = xi + yi
+                        re[a &+ 1] = xr - yr; im[a &+ 1] = xi - yi
+                        a += 2
+                    }
+                }
+                var len = 4, tw = 0
+                while len <= h {
+                    let hl = len / 2
+                    let wr = twr + tw, wi = twi + tw
+                    var start = 0
+                    while start < h {
+                        let pr = re + start, pi = im + start, qr = pr + hl, qi = pi + hl
+                        for j in 0..<hl {
+                            let c = V(repeating: wr[j]), s = V(repeating: wi[j])
+                            let br_ = qr[j], bi = qi[j]
+                            let tr = c * br_ - s * bi, ti = c * bi + s * br_
+                            let ar = pr[j], ai = pi[j]
+                            qr[j] = ar - tr; qi[j] = ai - ti
+                            pr[j] = ar + tr; pi[j] = ai + ti
+                        }
+                        start += len
+                    }
+                    tw += hl
+                    len <<= 1
+                }
+                for k in 0...h {
+                    let ka = k == h ? 0 : k, kb = k == 0 ? 0 : h &- k
+                    let ar = re[ka], ai = im[ka], br_ = re[kb], bi = im[kb]
+                    let er = 0.5 * (ar + br_), ei = 0.5 * (ai - bi)
+                    let or = 0.5 * (ai + bi), oi = -0.5 * (ar - br_)
+                    let c = V(repeating: sc[k]), s = V(repeating: ss[k])
+                    let xr = er + c * or - s * oi, xi = ei + c * oi + s * or
+                    let p = xr * xr + xi * xi
+                    power0[k] = p[0]; power1[k] = p[1]
+                }
+            }
+          }
         }
     }
 }

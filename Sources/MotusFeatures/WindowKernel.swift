@@ -50,6 +50,15 @@ struct WindowKernel: Sendable {
     let needSort: Bool, needSpectrum: Bool, needACF: Bool
     let lagLo: Int, lagHi: Int          // lagHi < lagLo: no lag range
     let bandCount: Int
+    /// Positions in a channel's values of the dominant frequency, the first band energy and the
+    /// spectral entropy (−1: not extracted). The spectra run after the per-channel pass, two
+    /// channels per transform (`PowerSpectrum.compute(_:_:into:_:)`).
+    let domPosition: Int, bandPosition: Int, entropyPosition: Int
+    /// H when windows are two hop blocks (N = 2H) and quartiles are needed: then the
+    /// extractors sort each block once (`sortBlocks`) and pass the two sorted blocks of a window
+    /// to `compute`, whose quartiles are picked from them by `Selection.quartilesOfSorted`.
+    /// 0 otherwise.
+    let blockLength: Int
     let correlationIndices: [(Int, Int)]
     let features: [Feature]
 
@@ -60,8 +69,8 @@ struct WindowKernel: Sendable {
     private let oEnergy: Int            // C: Σ (x − mean)²
     private let oConstant: Int          // C: 1 when the channel is constant in the window
     private let oSorted: Int            // 2N: values to select in, then partition scratch
-    private let oFFTInput: Int          // M
-    private let oPower: Int             // M/2 + 1
+    private let oFFTInput: Int          // 2M: two channels' windowed inputs
+    private let oPower: Int             // 2 (M/2 + 1): their powers
     private let oExact: Int             // N: exact r(k), NaN = not computed yet
     private let oBands: Int             // max(1, bandCount)
     private let oHann: Int              // N
@@ -71,6 +80,7 @@ struct WindowKernel: Sendable {
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
     private let oRise: Int              // N + 1: screened rise flags per lag
     private let oPeaks: Int             // N: lags of the peaks
+    private let oSortInts: Int          // Selection.sortIntCount(blockLength)
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -94,6 +104,18 @@ struct WindowKernel: Sendable {
         needACF = f.contains(.autocorrelationPeak) || f.contains(.autocorrelationLag)
         if let r = configuration.lagRange { lagLo = r.lowerBound; lagHi = r.upperBound } else { lagLo = 1; lagHi = 0 }
         bandCount = f.contains(.bandEnergy) ? configuration.bandCount : 0
+        var dp = -1, bp = -1, ep = -1, pos = 0
+        for feature in configuration.features {
+            switch feature {
+            case .dominantFrequency: dp = pos
+            case .bandEnergy: bp = pos
+            case .spectralEntropy: ep = pos
+            default: break
+            }
+            pos += feature == .bandEnergy ? configuration.bandCount : 1
+        }
+        domPosition = dp; bandPosition = bp; entropyPosition = ep
+        blockLength = needSort && configuration.hopLength * 2 == n && n >= 4 ? configuration.hopLength : 0
         correlationIndices = configuration.correlations.map {
             (configuration.channels.firstIndex(of: $0.first)!, configuration.channels.firstIndex(of: $0.second)!)
         }
@@ -121,11 +143,12 @@ struct WindowKernel: Sendable {
         var o = 0
         func take(_ count: Int) -> Int { defer { o += count }; return o }
         oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
-        oFFTInput = take(fftLength); oPower = take(half + 1); oExact = take(n); oBands = take(max(1, bandCount))
+        oFFTInput = take(2 * fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
         oHann = take(n); oLogTable = take(3 * LogTable.size)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
+        oSortInts = take(blockLength > 0 ? Selection.sortIntCount(blockLength) : 0)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
@@ -138,12 +161,33 @@ struct WindowKernel: Sendable {
 
     var featureCount: Int { channelCount * valuesPerChannel + correlationIndices.count }
 
-    /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`.
-    mutating func compute(base: UnsafePointer<Double>, stride: Int, into out: UnsafeMutablePointer<Double>) {
+    /// Sorts the block of `blockLength` values of each channel (channel c at
+    /// `base + c × stride`) into `sorted + c × blockLength`. Precondition: `blockLength > 0`.
+    mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
+        let h = blockLength, ints = buffers.ints + oSortInts
         for c in 0..<channelCount {
-            computeChannel(c, base + c * stride, out + c * valuesPerChannel)
+            Selection.sortBucketed(base + c * stride, h, into: sorted + c * h, ints: ints)
         }
+    }
+
+    /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`. With
+    /// `sortedFirst` and `sortedSecond` (when `blockLength > 0`): channel c's first and second
+    /// half of the window, sorted, at `sortedFirst + c × blockLength` and `sortedSecond + c ×
+    /// blockLength` (from `sortBlocks`); the values are the same either way.
+    mutating func compute(base: UnsafePointer<Double>, stride: Int,
+                          sortedFirst: UnsafePointer<Double>? = nil, sortedSecond: UnsafePointer<Double>? = nil,
+                          into out: UnsafeMutablePointer<Double>) {
+        if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
+        let h = blockLength
+        for c in 0..<channelCount {
+            if let a = sortedFirst, let b = sortedSecond, h > 0 {
+                computeChannel(c, base + c * stride, a + c * h, b + c * h, out + c * valuesPerChannel)
+            } else {
+                computeChannel(c, base + c * stride, nil, nil, out + c * valuesPerChannel)
+            }
+        }
+        if needSpectrum { spectra(out) }
         var o = out + channelCount * valuesPerChannel
         let dbl = buffers.doubles
         let energy = dbl + oEnergy, constant = dbl + oConstant
@@ -158,7 +202,8 @@ struct WindowKernel: Sendable {
         }
     }
 
-    private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
+    private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
+                                         _ sortedB: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<Double>) {
         let n = self.n
         let fn = Double(n)
         let dbl = buffers.doubles
@@ -178,7 +223,11 @@ struct WindowKernel: Sendable {
         let kurt = constant ? 0 : (m4 / fn) / (variance * variance) - 3
 
         var median = 0.0, iqr = 0.0
-        if needSort {
+        if let a = sortedA, let b = sortedB {
+            let q = Selection.quartilesOfSorted(a, blockLength, b, blockLength)
+            median = q.median
+            iqr = q.q75 - q.q25
+        } else if needSort {
             let s = dbl + oSorted
             let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: buffers.ints + oBucketWork)
             median = q.median
@@ -190,12 +239,8 @@ struct WindowKernel: Sendable {
             (acfPeak, acfLag) = autocorrelationPeak(d, m2)
         }
 
-        var domFreq = 0.0, entropy = 0.0
-        let bands = dbl + oBands
-        if needSpectrum {
-            for b in 0..<bandCount { bands[b] = 0 }
-            if !constant { (domFreq, entropy) = spectrum(d) }
-        }
+        // The spectral values are written by `spectra` after all channels.
+        let domFreq = 0.0, entropy = 0.0
 
         var o = out
         for f in features {
@@ -216,7 +261,7 @@ struct WindowKernel: Sendable {
             case .autocorrelationLag: o.pointee = acfLag
             case .dominantFrequency: o.pointee = domFreq
             case .bandEnergy:
-                for b in 0..<bandCount { o[b] = bands[b] }
+                for b in 0..<bandCount { o[b] = 0 }
                 o += bandCount - 1
             case .spectralEntropy: o.pointee = entropy
             }
@@ -304,15 +349,49 @@ struct WindowKernel: Sendable {
         return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
     }
 
-    /// Power spectrum of the Hann-windowed, mean-removed window `d`; fills the bands, returns
-    /// (dominant frequency, normalised entropy).
-    private mutating func spectrum(_ d: UnsafePointer<Double>) -> (Double, Double) {
-        let n = self.n, m = fftLength, half = m / 2
+    /// The spectral values of every non-constant channel (constant ones keep their zeros),
+    /// two channels per transform: channel c's values at `out + c × valuesPerChannel`.
+    private mutating func spectra(_ out: UnsafeMutablePointer<Double>) {
         let dbl = buffers.doubles
-        let input = dbl + oFFTInput, w = dbl + oHann, p = dbl + oPower, e = dbl + oBands
-        for i in 0..<n { input[i] = d[i] * w[i] }
-        for i in n..<m { input[i] = 0 }
-        fft.compute(input, into: p)
+        let n = self.n, m = fftLength, half = m / 2
+        let w = dbl + oHann
+        let input0 = dbl + oFFTInput, input1 = input0 + m
+        let power0 = dbl + oPower, power1 = power0 + (half + 1)
+        @inline(__always) func windowed(_ c: Int, _ input: UnsafeMutablePointer<Double>) {
+            let d = dbl + oCentered + c * (n + Self.zeroPad)
+            for i in 0..<n { input[i] = d[i] * w[i] }
+            for i in n..<m { input[i] = 0 }
+        }
+        var pending = -1                      // a non-constant channel waiting for a partner
+        for c in 0..<channelCount where dbl[oConstant + c] == 0 {
+            if pending < 0 { pending = c; continue }
+            windowed(pending, input0); windowed(c, input1)
+            fft.compute(input0, input1, into: power0, power1)
+            summarize(power0, out + pending * valuesPerChannel)
+            summarize(power1, out + c * valuesPerChannel)
+            pending = -1
+        }
+        if pending >= 0 {
+            windowed(pending, input0)
+            fft.compute(input0, into: power0)
+            summarize(power0, out + pending * valuesPerChannel)
+        }
+    }
+
+    /// From the power spectrum `p` of a Hann-windowed, mean-removed window: writes the band
+    /// energies, dominant frequency and normalised entropy at their positions in `out`.
+    private mutating func summarize(_ p: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
+        let e = buffers.doubles + oBands
+        let (dom, entropy) = spectrum(p, bands: e)
+        if domPosition >= 0 { out[domPosition] = dom }
+        if entropyPosition >= 0 { out[entropyPosition] = entropy }
+        if bandPosition >= 0 { for b in 0..<bandCount { out[bandPosition + b] = e[b] } }
+    }
+
+    /// Bands, (dominant frequency, normalised entropy) of the power spectrum `p` (M/2 + 1 bins).
+    private func spectrum(_ p: UnsafePointer<Double>, bands e: UnsafeMutablePointer<Double>) -> (Double, Double) {
+        let m = fftLength, half = m / 2
+        let dbl = buffers.doubles
         let total = Kernels.sum(p + 1, half)
         guard total > 0 else {
             for b in 0..<bandCount { e[b] = 0 }
@@ -384,33 +463,6 @@ enum LogTable {
 
 /// Small numeric helpers on raw pointers.
 enum Kernels {
-    /// r[k] = Σ_{i < n − k} d[i] d[i + k] for k in kFrom...kTo (unnormalised). Eight lags at a
-    /// time share each load of d[i] (two-lane vectors, eight accumulators), all over the range
-    /// of the block's shortest lag: `d[n ..< n + 8]` must be zero, so the longer lags' extra
-    /// products are exact zeros. O(n × lags).
-    static func autocorrelation(_ d: UnsafePointer<Double>, _ n: Int, _ kFrom: Int, _ kTo: Int, into r: UnsafeMutablePointer<Double>) {
-        let rd = UnsafeRawPointer(d)
-        @inline(__always) func load(_ i: Int) -> SIMD2<Double> { rd.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) }
-        var k = kFrom
-        while k + 7 <= kTo {
-            let count = n - k                // pairs of lag k; i + 1 + k + 7 ≤ n + 7 stays in the zeros
-            var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
-            var s4 = SIMD2<Double>(), s5 = SIMD2<Double>(), s6 = SIMD2<Double>(), s7 = SIMD2<Double>()
-            var i = 0
-            while i < count {
-                let x = load(i)
-                let b = i &+ k
-                s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
-                s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
-                i += 2
-            }
-            r[k] = s0[0] + s0[1]; r[k + 1] = s1[0] + s1[1]; r[k + 2] = s2[0] + s2[1]; r[k + 3] = s3[0] + s3[1]
-            r[k + 4] = s4[0] + s4[1]; r[k + 5] = s5[0] + s5[1]; r[k + 6] = s6[0] + s6[1]; r[k + 7] = s7[0] + s7[1]
-            k += 8
-        }
-        while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
-    }
-
     /// Natural logarithm without a library call, for x > 0 finite (subnormals and other
     /// inputs go to `Math.log`): x = 2^e m with m in [√½, √2), log m = 2 atanh(s),
     /// s = (m − 1)/(m + 1), |s| ≤ 0.172, by its series to s²¹ (truncation < 3e-17 relative).
@@ -655,6 +707,119 @@ enum Selection {
 
     @inline(__always)
     static func interpolate(_ a: Double, _ b: Double, _ f: Double) -> Double { f == 0 ? a : a + f * (b - a) }
+
+    /// Int scratch needed by `sortBucketed` for n values.
+    static func sortIntCount(_ n: Int) -> Int { n + 5 * max(1, n) + 1 }
+
+    /// Sorts `x[0..<n]` (not modified) into `out[0..<n]`, ascending: a branch-free counting sort
+    /// into n equal-width value buckets (four interleaved histograms, as in `quartilesBucketed`),
+    /// then an insertion sort, which only moves values within their bucket (O(n) for spread
+    /// values; O(n²) at worst, for values crowded into one bucket). Every value is kept; NaN
+    /// values stay where the buckets put them (the order around them is then unspecified, no
+    /// trap). Scratch: `ints`, `sortIntCount(n)` values.
+    static func sortBucketed(_ x: UnsafePointer<Double>, _ n: Int, into out: UnsafeMutablePointer<Double>,
+                             ints: UnsafeMutablePointer<Int>) {
+        guard n > 0 else { return }
+        var lo = x[0], hi = x[0]
+        for i in 1..<max(1, n) { let v = x[i]; lo = v < lo ? v : lo; hi = v > hi ? v : hi }
+        let buckets = n
+        let scale = Double(buckets) / (hi - lo)
+        if hi > lo && scale.isFinite {
+            let ids = ints, cnt = ints + n
+            for j in 0..<(4 * buckets) { cnt[j] = 0 }
+            let top = buckets - 1
+            @inline(__always) func bucket(_ v: Double) -> Int {
+                let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
+                return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
+            }
+            let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+            var i = 0
+            while i + 4 <= n {
+                let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
+                ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
+                c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
+                i += 4
+            }
+            while i < n {
+                let b = bucket(x[i])
+                ids[i] = b
+                cnt[(i & 3) &* buckets &+ b] &+= 1
+                i += 1
+            }
+            var offset = 0
+            for b in 0..<buckets {
+                for lane in 0..<4 {
+                    let j = lane &* buckets &+ b
+                    let c = cnt[j]
+                    cnt[j] = offset
+                    offset &+= c
+                }
+            }
+            i = 0
+            while i + 4 <= n {
+                let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
+                out[c0[j0]] = x[i]; c0[j0] &+= 1
+                out[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
+                out[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
+                out[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
+                i += 4
+            }
+            while i < n {
+                let j = (i & 3) &* buckets &+ ids[i]
+                out[cnt[j]] = x[i]
+                cnt[j] &+= 1
+                i += 1
+            }
+        } else {
+            out.update(from: x, count: n)
+        }
+        // Insertion sort (values are already in bucket order).
+        var i = 1
+        while i < n {
+            let v = out[i]
+            var j = i
+            while j > 0 && out[j &- 1] > v { out[j] = out[j &- 1]; j &-= 1 }
+            out[j] = v
+            i += 1
+        }
+    }
+
+    /// The value of rank k (0-based) among the sorted `a[0..<p]` and `b[0..<q]` together, and
+    /// the one of rank k + 1 (the same value when k + 1 = p + q). O(log min(p, q)).
+    /// Precondition: k < p + q.
+    @inline(__always)
+    static func mergedRank(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int) -> (Double, Double) {
+        // i values from a and k + 1 − i from b are the k + 1 smallest when
+        // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞).
+        var lo = max(0, k + 1 - q), hi = min(k + 1, p)
+        while lo < hi {
+            let i = (lo + hi) >> 1                 // i < hi ≤ p, k − i ≥ 0 …
+            let j = k + 1 - i                      // … and j ≥ 1
+            if j - 1 < q && b[j - 1] > a[i] { lo = i + 1 } else { hi = i }
+        }
+        let i = lo, j = k + 1 - i
+        let fromA = i > 0 ? a[i - 1] : -Double.infinity, fromB = j > 0 ? b[j - 1] : -Double.infinity
+        let v = i == 0 ? fromB : (j == 0 ? fromA : max(fromA, fromB))
+        if k + 1 >= p + q { return (v, v) }
+        let nextA = i < p ? a[i] : Double.infinity, nextB = j < q ? b[j] : Double.infinity
+        let w = i >= p ? nextB : (j >= q ? nextA : min(nextA, nextB))
+        return (v, w)
+    }
+
+    /// numpy-style linear quartiles of the union of the sorted `a[0..<p]` and `b[0..<q]`
+    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation.
+    static func quartilesOfSorted(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int)
+        -> (q25: Double, median: Double, q75: Double) {
+        let n = p + q
+        let h = Double(n - 1)
+        let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
+        let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
+        let (v25, w25) = mergedRank(a, p, b, q, k25)
+        let (v50, w50) = mergedRank(a, p, b, q, k50)
+        let (v75, w75) = mergedRank(a, p, b, q, k75)
+        return (interpolate(v25, w25, h25 - Double(k25)), interpolate(v50, w50, h50 - Double(k50)),
+                interpolate(v75, w75, h75 - Double(k75)))
+    }
 }
 
 extension UnsafeMutablePointer where Pointee == Double {

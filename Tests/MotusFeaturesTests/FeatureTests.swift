@@ -212,6 +212,28 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
                     }
                     #expect(b.q25 == q.q25 && b.median == q.median && b.q75 == q.q75, "bucketed n=\(n) pattern \(pattern)")
                 }
+                // Sorted blocks: the bucketed sort against the library sort, then the quartiles
+                // of every split into two sorted parts against the reference percentiles.
+                var sorted = [Double](repeating: .nan, count: n)
+                var sortInts = [Int](repeating: -7, count: Selection.sortIntCount(n))
+                xs.withUnsafeBufferPointer { xp in
+                    sorted.withUnsafeMutableBufferPointer { sp in
+                        sortInts.withUnsafeMutableBufferPointer { Selection.sortBucketed(xp.baseAddress!, n, into: sp.baseAddress!, ints: $0.baseAddress!) }
+                    }
+                }
+                #expect(sorted == want, "sortBucketed n=\(n) pattern \(pattern)")
+                for p in Set([0, 1, n / 2, n / 3, n - 1, n].filter { $0 >= 0 && $0 <= n }) {
+                    let a = Array(xs[..<p]).sorted(), b = Array(xs[p...]).sorted()
+                    let q = a.withUnsafeBufferPointer { ap in
+                        b.withUnsafeBufferPointer { bp in
+                            Selection.quartilesOfSorted(ap.baseAddress ?? UnsafePointer(bitPattern: 8)!, p,
+                                                        bp.baseAddress ?? UnsafePointer(bitPattern: 8)!, n - p)
+                        }
+                    }
+                    #expect(q.q25 == Reference.percentile(want, 0.25), "merged n=\(n) split \(p) pattern \(pattern)")
+                    #expect(q.median == Reference.percentile(want, 0.5), "merged n=\(n) split \(p) pattern \(pattern)")
+                    #expect(q.q75 == Reference.percentile(want, 0.75), "merged n=\(n) split \(p) pattern \(pattern)")
+                }
             }
         }
     }
