@@ -8,24 +8,26 @@ final class KernelBuffers: @unchecked Sendable {
     let doubles: UnsafeMutablePointer<Double>
     let floats: UnsafeMutablePointer<Float>
     let ints: UnsafeMutablePointer<Int>
-    let doubleCount: Int, floatCount: Int, intCount: Int
+    let vectors: UnsafeMutablePointer<SIMD2<Double>>
+    let doubleCount: Int, floatCount: Int, intCount: Int, vectorCount: Int
 
-    init(doubles: Int, floats: Int, ints: Int) {
-        doubleCount = doubles; floatCount = floats; intCount = ints
+    init(doubles: Int, floats: Int, ints: Int, vectors: Int = 0) {
+        doubleCount = doubles; floatCount = floats; intCount = ints; vectorCount = vectors
+        self.vectors = .allocate(capacity: max(1, vectors)); self.vectors.initialize(repeating: .zero, count: max(1, vectors))
         self.doubles = .allocate(capacity: max(1, doubles)); self.doubles.initialize(repeating: 0, count: max(1, doubles))
         self.floats = .allocate(capacity: max(1, floats)); self.floats.initialize(repeating: 0, count: max(1, floats))
         self.ints = .allocate(capacity: max(1, ints)); self.ints.initialize(repeating: 0, count: max(1, ints))
     }
 
     func copy() -> KernelBuffers {
-        let b = KernelBuffers(doubles: doubleCount, floats: floatCount, ints: intCount)
+        let b = KernelBuffers(doubles: doubleCount, floats: floatCount, ints: intCount, vectors: vectorCount)
         b.doubles.update(from: doubles, count: doubleCount)
         b.floats.update(from: floats, count: floatCount)
         b.ints.update(from: ints, count: intCount)
         return b
     }
 
-    deinit { doubles.deallocate(); floats.deallocate(); ints.deallocate() }
+    deinit { doubles.deallocate(); floats.deallocate(); ints.deallocate(); vectors.deallocate() }
 }
 
 /// The per-window feature kernel that both extractors run (one code path for batch and live).
@@ -152,7 +154,8 @@ struct WindowKernel: Sendable {
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
-        buffers = KernelBuffers(doubles: doubleCount, floats: o, ints: intCount)
+        buffers = KernelBuffers(doubles: doubleCount, floats: o, ints: intCount,
+                                vectors: blockLength > 0 ? Selection.networkSize(blockLength) : 0)
         let hann = Window.hann(n)
         buffers.doubles.advanced(by: oHann).update(from: hann, count: n)
         LogTable.fill(buffers.doubles + oLogTable)
@@ -166,8 +169,18 @@ struct WindowKernel: Sendable {
     mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         let h = blockLength, ints = buffers.ints + oSortInts
-        for c in 0..<channelCount {
+        var c = 0
+        if h <= Selection.maximumNetworkLength {
+            // Two channels per sorting network (one per lane).
+            while c + 1 < channelCount {
+                Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
+                                   work: buffers.vectors)
+                c += 2
+            }
+        }
+        while c < channelCount {
             Selection.sortBucketed(base + c * stride, h, into: sorted + c * h, ints: ints)
+            c += 1
         }
     }
 
@@ -707,6 +720,51 @@ enum Selection {
 
     @inline(__always)
     static func interpolate(_ a: Double, _ b: Double, _ f: Double) -> Double { f == 0 ? a : a + f * (b - a) }
+
+    /// Longest blocks `sortPair` is used for.
+    static let maximumNetworkLength = 256
+    /// Two-lane scratch needed by `sortPair` for n values: n rounded up to a power of two.
+    static func networkSize(_ n: Int) -> Int { var m = 1; while m < n { m <<= 1 }; return m }
+
+    /// Sorts `x0[0..<n]` into `out0` and `x1[0..<n]` into `out1` (ascending) with one bitonic
+    /// sorting network whose two lanes are the two inputs: a fixed sequence of compare-exchanges
+    /// (no branch on the data), padded with +∞ to a power of two. Scratch: `work`,
+    /// `networkSize(n)` values. Compare-exchanges leave NaN where they are (no trap; the
+    /// order is then unspecified).
+    static func sortPair(_ x0: UnsafePointer<Double>, _ x1: UnsafePointer<Double>, _ n: Int,
+                         into out0: UnsafeMutablePointer<Double>, _ out1: UnsafeMutablePointer<Double>,
+                         work w: UnsafeMutablePointer<SIMD2<Double>>) {
+        typealias V = SIMD2<Double>
+        let size = networkSize(n)
+        for i in 0..<n { w[i] = V(x0[i], x1[i]) }
+        for i in n..<size { w[i] = V(repeating: .infinity) }
+        @inline(__always) func exchange(_ p: Int, _ q: Int) {
+            let a = w[p], b = w[q]
+            let swap = b .< a
+            w[p] = a.replacing(with: b, where: swap); w[q] = b.replacing(with: a, where: swap)
+        }
+        var k = 2
+        while k <= size {
+            // Merge sorted runs of k/2 into runs of k: the first step compares mirrored
+            // positions (so both runs count as ascending), the others halve the distance.
+            var block = 0
+            while block < size {
+                for t in 0..<(k / 2) { exchange(block &+ t, block &+ k &- 1 &- t) }
+                block &+= k
+            }
+            var j = k / 4
+            while j >= 1 {
+                block = 0
+                while block < size {
+                    for t in 0..<j { exchange(block &+ t, block &+ t &+ j) }
+                    block &+= 2 &* j
+                }
+                j >>= 1
+            }
+            k <<= 1
+        }
+        for i in 0..<n { let v = w[i]; out0[i] = v[0]; out1[i] = v[1] }
+    }
 
     /// Int scratch needed by `sortBucketed` for n values.
     static func sortIntCount(_ n: Int) -> Int { n + 5 * max(1, n) + 1 }

@@ -222,6 +222,21 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
                     }
                 }
                 #expect(sorted == want, "sortBucketed n=\(n) pattern \(pattern)")
+                // The two-lane sorting network, with a reversed copy in the other lane.
+                if n >= 1 {
+                    let rev = Array(xs.reversed())
+                    var o0 = [Double](repeating: .nan, count: n), o1 = o0
+                    var work = [SIMD2<Double>](repeating: .zero, count: Selection.networkSize(n))
+                    xs.withUnsafeBufferPointer { xp in rev.withUnsafeBufferPointer { rp in
+                        o0.withUnsafeMutableBufferPointer { p0 in o1.withUnsafeMutableBufferPointer { p1 in
+                            work.withUnsafeMutableBufferPointer {
+                                Selection.sortPair(xp.baseAddress!, rp.baseAddress!, n, into: p0.baseAddress!, p1.baseAddress!,
+                                                   work: $0.baseAddress!)
+                            }
+                        } }
+                    } }
+                    #expect(o0 == want && o1 == want, "sortPair n=\(n) pattern \(pattern)")
+                }
                 for p in Set([0, 1, n / 2, n / 3, n - 1, n].filter { $0 >= 0 && $0 <= n }) {
                     let a = Array(xs[..<p]).sorted(), b = Array(xs[p...]).sorted()
                     let q = a.withUnsafeBufferPointer { ap in
