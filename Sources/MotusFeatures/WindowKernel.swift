@@ -331,20 +331,27 @@ struct WindowKernel: Sendable {
         // decides it, 2 when undecided (then settled in double precision).
         let threshold = Float(2 * eps * Double(n))
         let rise = buffers.ints + oRise
+        var undecided = 0
         for k in lagLo...(lagHi + 1) {
-            let diff = a[k] - a[k - 1]
+            let diff = a[k] - a[k &- 1]
             let up = Int(unsafeBitCast(diff > threshold, to: UInt8.self))
-            let sure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self))
-            rise[k] = up | ((sure ^ 1) << 1)
+            let unsure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self)) ^ 1
+            rise[k] = up | (unsure << 1)
+            undecided |= unsure
         }
-        for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        if undecided != 0 {
+            for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        }
         // Peaks: r(k) > r(k − 1) and r(k) ≥ r(k + 1) (kTo = lagHi + 1 always). Branch-free
         // collection, with the screened maximum over them.
         let peaks = buffers.ints + oPeaks
         var peakCount = 0
         var top = -Float.infinity
+        var riseHere = rise[lagLo]
         for k in lagLo...lagHi {
-            let isPeak = rise[k] & (rise[k + 1] ^ 1)
+            let riseNext = rise[k &+ 1]
+            let isPeak = riseHere & (riseNext ^ 1)
+            riseHere = riseNext
             peaks[peakCount] = k
             peakCount &+= isPeak
             let v = a[k]
