@@ -185,16 +185,19 @@ struct PowerSpectrum: Sendable {
                     tw += hl
                     len <<= 1
                 }
-                for k in 0...h {
-                    let ka = k == h ? 0 : k, kb = k == 0 ? 0 : h &- k
+                let half = V(repeating: 0.5), minusHalf = V(repeating: -0.5)
+                @inline(__always) func bin(_ k: Int, _ ka: Int, _ kb: Int) {
                     let ar = re[ka], ai = im[ka], br_ = re[kb], bi = im[kb]
-                    let er = 0.5 * (ar + br_), ei = 0.5 * (ai - bi)
-                    let or = 0.5 * (ai + bi), oi = -0.5 * (ar - br_)
+                    let er: V = half * (ar + br_), ei: V = half * (ai - bi)
+                    let or: V = half * (ai + bi), oi: V = minusHalf * (ar - br_)
                     let c = V(repeating: sc[k]), s = V(repeating: ss[k])
-                    let xr = er + c * or - s * oi, xi = ei + c * oi + s * or
-                    let p = xr * xr + xi * xi
+                    let xr: V = er + c * or - s * oi, xi: V = ei + c * oi + s * or
+                    let p: V = xr * xr + xi * xi
                     power0[k] = p[0]; power1[k] = p[1]
                 }
+                bin(0, 0, 0)
+                for k in 1..<max(1, h) { bin(k, k, h &- k) }
+                bin(h, 0, 0)
             }
           }
         }

@@ -750,7 +750,31 @@ enum Selection {
             let swap = b .< a
             w[p] = a.replacing(with: b, where: swap); w[q] = b.replacing(with: a, where: swap)
         }
-        var k = 2
+        @inline(__always) func cx(_ a: inout V, _ b: inout V) {
+            let swap = b .< a
+            let lo = a.replacing(with: b, where: swap), hi = b.replacing(with: a, where: swap)
+            a = lo; b = hi
+        }
+        // The steps whose distances are below 8 run on eight values held in registers (the
+        // same compare-exchanges; those of one step are disjoint, so their order is free).
+        let grouped = size >= 8
+        if grouped {
+            var g = 0
+            while g < size {
+                var v0 = w[g], v1 = w[g &+ 1], v2 = w[g &+ 2], v3 = w[g &+ 3]
+                var v4 = w[g &+ 4], v5 = w[g &+ 5], v6 = w[g &+ 6], v7 = w[g &+ 7]
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)                    // k = 2
+                cx(&v0, &v3); cx(&v1, &v2); cx(&v4, &v7); cx(&v5, &v6)                    // k = 4
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)
+                cx(&v0, &v7); cx(&v1, &v6); cx(&v2, &v5); cx(&v3, &v4)                    // k = 8
+                cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7)
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)
+                w[g] = v0; w[g &+ 1] = v1; w[g &+ 2] = v2; w[g &+ 3] = v3
+                w[g &+ 4] = v4; w[g &+ 5] = v5; w[g &+ 6] = v6; w[g &+ 7] = v7
+                g &+= 8
+            }
+        }
+        var k = grouped ? 16 : 2
         while k <= size {
             // Merge sorted runs of k/2 into runs of k: the first step compares mirrored
             // positions (so both runs count as ascending), the others halve the distance.
@@ -760,13 +784,26 @@ enum Selection {
                 block &+= k
             }
             var j = k / 4
-            while j >= 1 {
+            while j >= (grouped ? 8 : 1) {
                 block = 0
                 while block < size {
                     for t in 0..<j { exchange(block &+ t, block &+ t &+ j) }
                     block &+= 2 &* j
                 }
                 j >>= 1
+            }
+            if grouped {
+                var g = 0
+                while g < size {
+                    var v0 = w[g], v1 = w[g &+ 1], v2 = w[g &+ 2], v3 = w[g &+ 3]
+                    var v4 = w[g &+ 4], v5 = w[g &+ 5], v6 = w[g &+ 6], v7 = w[g &+ 7]
+                    cx(&v0, &v4); cx(&v1, &v5); cx(&v2, &v6); cx(&v3, &v7)               // j = 4
+                    cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7)               // j = 2
+                    cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)               // j = 1
+                    w[g] = v0; w[g &+ 1] = v1; w[g &+ 2] = v2; w[g &+ 3] = v3
+                    w[g &+ 4] = v4; w[g &+ 5] = v5; w[g &+ 6] = v6; w[g &+ 7] = v7
+                    g &+= 8
+                }
             }
             k <<= 1
         }
