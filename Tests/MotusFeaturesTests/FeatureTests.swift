@@ -139,6 +139,16 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
             x.withUnsafeBufferPointer { xp in got.withUnsafeMutableBufferPointer { ps.compute(xp.baseAddress!, into: $0.baseAddress!) } }
             let scale = want.max()!
             for k in want.indices { #expect(abs(got[k] - want[k]) <= 1e-12 * scale, "m=\(m) k=\(k): \(got[k]) vs \(want[k])") }
+            // Two inputs in one transform (one per lane): each the single transform, bit for bit.
+            let y = (0..<m).map { i in Math.sin(0.3 * Double(i)) + 0.1 * rng.normal() }
+            var got0 = [Double](repeating: .nan, count: m / 2 + 1), got1 = got0, single1 = got0
+            x.withUnsafeBufferPointer { xp in y.withUnsafeBufferPointer { yp in
+                got0.withUnsafeMutableBufferPointer { g0 in got1.withUnsafeMutableBufferPointer { g1 in
+                    ps.compute(xp.baseAddress!, yp.baseAddress!, into: g0.baseAddress!, g1.baseAddress!)
+                } }
+                single1.withUnsafeMutableBufferPointer { ps.compute(yp.baseAddress!, into: $0.baseAddress!) }
+            } }
+            #expect(got0 == got && got1 == single1, "pair transform, m=\(m)")
         }
     }
 
