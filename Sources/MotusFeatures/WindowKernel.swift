@@ -894,10 +894,12 @@ enum Selection {
         // i values from a and k + 1 − i from b are the k + 1 smallest when
         // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞).
         var lo = max(0, k + 1 - q), hi = min(k + 1, p)
-        while lo < hi {
+        while lo < hi {                            // the step is a conditional move
             let i = (lo + hi) >> 1                 // i < hi ≤ p, k − i ≥ 0 …
-            let j = k + 1 - i                      // … and j ≥ 1
-            if j - 1 < q && b[j - 1] > a[i] { lo = i + 1 } else { hi = i }
+            let j = k + 1 - i                      // … and 1 ≤ j ≤ q
+            let greater = b[j - 1] > a[i]
+            lo = greater ? i + 1 : lo
+            hi = greater ? hi : i
         }
         let i = lo, j = k + 1 - i
         let fromA = i > 0 ? a[i - 1] : -Double.infinity, fromB = j > 0 ? b[j - 1] : -Double.infinity
