@@ -330,6 +330,51 @@ struct WindowKernel: Sendable {
         // rise[k] = r(k) > r(k − 1) for k in lagLo ... lagHi + 1: 1 or 0 when the screen
         // decides it, 2 when undecided (then settled in double precision).
         let threshold = Float(2 * eps * Double(n))
+        // Usual case first: every comparison decided by the screen. One vectorised pass gives
+        // each lag's screened value if it is a peak (else −∞) into `f` (free after the screen)
+        // and their maximum; any undecided comparison sends the window to the general path.
+        do {
+            typealias F4 = SIMD4<Float>
+            let thr = F4(repeating: threshold), ninf = F4(repeating: -.infinity)
+            let absMask = SIMD4<UInt32>(repeating: 0x7fff_ffff)
+            let ra = UnsafeRawPointer(a), rf = UnsafeMutableRawPointer(f)
+            @inline(__always) func load(_ i: Int) -> F4 { ra.loadUnaligned(fromByteOffset: i &* 4, as: F4.self) }
+            var unsure = SIMDMask<SIMD4<Int32>>(repeating: false)
+            var topV = ninf
+            var k = lagLo
+            while k &+ 3 <= lagHi {
+                let prev = load(k &- 1), cur = load(k), next = load(k &+ 1)
+                let dPrev = cur - prev, dNext = next - cur
+                let absPrev = unsafeBitCast(unsafeBitCast(dPrev, to: SIMD4<UInt32>.self) & absMask, to: F4.self)
+                unsure = unsure .| .!(absPrev .> thr)
+                let isPeak = (dPrev .> thr) .& .!(dNext .> thr)
+                let cand = ninf.replacing(with: cur, where: isPeak)
+                rf.storeBytes(of: cand, toByteOffset: k &* 4, as: F4.self)
+                topV = topV.replacing(with: cand, where: cand .> topV)
+                k &+= 4
+            }
+            var top = topV.max()
+            var undecided = any(unsure)
+            while k <= lagHi {
+                let dPrev = a[k] - a[k &- 1], dNext = a[k &+ 1] - a[k]
+                undecided = undecided || !(abs(dPrev) > threshold)
+                let cand = dPrev > threshold && !(dNext > threshold) ? a[k] : -Float.infinity
+                f[k] = cand
+                top = cand > top ? cand : top
+                k &+= 1
+            }
+            undecided = undecided || !(abs(a[lagHi &+ 1] - a[lagHi]) > threshold)
+            if !undecided {
+                if top == -.infinity { return (0, 0) }
+                let floor = Double(top) / Double(n) - 2 * eps
+                var best = 0.0, bestLag = 0
+                for k in lagLo...lagHi where f[k] != -.infinity && Double(f[k]) / Double(n) >= floor {
+                    let v = exactAt(k)
+                    if bestLag == 0 || v > best { best = v; bestLag = k }
+                }
+                return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
+            }
+        }
         let rise = buffers.ints + oRise
         var undecided = 0
         for k in lagLo...(lagHi + 1) {
@@ -354,8 +399,10 @@ struct WindowKernel: Sendable {
             riseHere = riseNext
             peaks[peakCount] = k
             peakCount &+= isPeak
-            let v = a[k]
-            top = isPeak != 0 && v > top ? v : top
+            // a[k] when a peak, else −∞, by bit masks (a branch here mispredicts).
+            let mask = UInt32(truncatingIfNeeded: 0 &- isPeak)
+            let v = Float(bitPattern: (a[k].bitPattern & mask) | ((-Float.infinity).bitPattern & ~mask))
+            top = v > top ? v : top
         }
         // Candidates within 2ε of the screened maximum: their double-precision values decide.
         let floor = Double(top) / Double(n) - 2 * eps
