@@ -7,7 +7,9 @@ import MotusCore
 /// contiguous twiddles, a twiddle-free first stage and two butterflies per step, and giving
 /// the power directly; the feature kernel runs one per channel and window, and
 /// `RealFFT.forward` (array accesses with bounds checks) was its largest cost. Tested against
-/// `RealFFT` to 1e-12 of the peak. Everything is allocated at init; `compute` allocates nothing.
+/// `RealFFT` to 1e-12 of the peak. `compute(_:_:into:_:)` transforms two inputs at once, one per
+/// lane, with the same operations (bit for bit the single results), two stages per pass.
+/// Everything is allocated at init; `compute` allocates nothing.
 struct PowerSpectrum: Sendable {
     let size: Int
     let half: Int

@@ -36,11 +36,15 @@ final class KernelBuffers: @unchecked Sendable {
 /// window at `base + c × stride`, N contiguous values, and writes `featureCount` values.
 ///
 /// Per channel: one vectorised pass for sum, Σx², Σ|x|, min, max; one for the centred moments
-/// (keeping x − mean for the later steps) and one for the mean crossings; quartiles by value
-/// buckets (`Selection.quartilesBucketed`); the autocorrelation peak by a single-precision
-/// screen over the lag range whose every undecided comparison, and the peak's value, is
-/// settled in double precision (`autocorrelationPeak`); the spectrum with `PowerSpectrum`,
-/// band sums over precomputed bin ranges and a table-driven log for the entropy.
+/// (keeping x − mean for the later steps) and one for the mean crossings; quartiles: when
+/// N = 2H the extractors sort each hop block once (`sortBlocks`: a bitonic network, two
+/// channels per run, one per lane) and the window's quartiles are picked from its two sorted
+/// halves by binary search (`Selection.quartilesOfSorted`), otherwise by value buckets
+/// (`Selection.quartilesBucketed`), the same exact order statistics either way; the
+/// autocorrelation peak by a single-precision screen over the lag range whose every undecided
+/// comparison, and the peak's value, is settled in double precision (`autocorrelationPeak`).
+/// After all channels, the spectra, two channels per transform (`PowerSpectrum`, one channel
+/// per lane), band sums over precomputed bin ranges and a table-driven log for the entropy.
 /// Definitions of every value are in `Feature`.
 struct WindowKernel: Sendable {
     let configuration: FeatureConfiguration
