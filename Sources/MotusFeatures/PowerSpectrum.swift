@@ -145,6 +145,14 @@ struct PowerSpectrum: Sendable {
     /// packing, the first stage and the split need no shuffles.
     mutating func compute(_ input0: UnsafePointer<Double>, _ input1: UnsafePointer<Double>,
                           into power0: UnsafeMutablePointer<Double>, _ power1: UnsafeMutablePointer<Double>) {
+        compute(input0, input1, window: nil, count: size, into: power0, power1)
+    }
+
+    /// The same with input c's value i = `xc[i] × window[i]` for i < count and 0 after (count
+    /// ≤ M; no window: the values themselves), read while packing (no windowed copy).
+    mutating func compute(_ input0: UnsafePointer<Double>, _ input1: UnsafePointer<Double>,
+                          window: UnsafePointer<Double>?, count: Int,
+                          into power0: UnsafeMutablePointer<Double>, _ power1: UnsafeMutablePointer<Double>) {
         let h = half, tc = twiddleCount
         typealias V = SIMD2<Double>
         bitReverse.withUnsafeBufferPointer { brb in
@@ -154,9 +162,15 @@ struct PowerSpectrum: Sendable {
                 let twr = sb.baseAddress!, twi = twr + tc
                 let sc = twi + tc, ss = sc + (h + 1)
                 let re = wb.baseAddress!, im = re + h
+                @inline(__always) func value(_ i: Int) -> V {
+                    if i >= count { return V() }
+                    guard let w = window else { return V(input0[i], input1[i]) }
+                    let wi = w[i]
+                    return V(input0[i] * wi, input1[i] * wi)
+                }
                 for j in 0..<h {
                     let r = br[j]
-                    re[r] = V(input0[2 &* j], input1[2 &* j]); im[r] = V(input0[2 &* j &+ 1], input1[2 &* j &+ 1])
+                    re[r] = value(2 &* j); im[r] = value(2 &* j &+ 1)
                 }
                 // Stages two at a time (len, 2 len) on four points held in registers: the same
                 // butterflies, twiddles and operations as one stage after the other.

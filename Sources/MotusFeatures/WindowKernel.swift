@@ -60,6 +60,8 @@ struct WindowKernel: Sendable {
     /// spectral entropy (−1: not extracted). The spectra run after the per-channel pass, two
     /// channels per transform (`PowerSpectrum.compute(_:_:into:_:)`).
     let domPosition: Int, bandPosition: Int, entropyPosition: Int
+    /// log(M/2), the entropy's normaliser.
+    let logHalf: Double
     /// H when windows are two hop blocks (N = 2H) and quartiles are needed: then the
     /// extractors sort each block once (`sortBlocks`) and pass the two sorted blocks of a window
     /// to `compute`, whose quartiles are picked from them by `Selection.quartilesOfSorted`.
@@ -75,7 +77,7 @@ struct WindowKernel: Sendable {
     private let oEnergy: Int            // C: Σ (x − mean)²
     private let oConstant: Int          // C: 1 when the channel is constant in the window
     private let oSorted: Int            // 2N: values to select in, then partition scratch
-    private let oFFTInput: Int          // 2M: two channels' windowed inputs
+    private let oFFTInput: Int          // M: a lone channel's windowed input
     private let oPower: Int             // 2 (M/2 + 1): their powers
     private let oExact: Int             // N: exact r(k), NaN = not computed yet
     private let oBands: Int             // max(1, bandCount)
@@ -121,6 +123,7 @@ struct WindowKernel: Sendable {
             pos += feature == .bandEnergy ? configuration.bandCount : 1
         }
         domPosition = dp; bandPosition = bp; entropyPosition = ep
+        logHalf = Math.log(Double(configuration.fftLength / 2))
         blockLength = needSort && configuration.hopLength * 2 == n && n >= 4 ? configuration.hopLength : 0
         correlationIndices = configuration.correlations.map {
             (configuration.channels.firstIndex(of: $0.first)!, configuration.channels.firstIndex(of: $0.second)!)
@@ -149,7 +152,7 @@ struct WindowKernel: Sendable {
         var o = 0
         func take(_ count: Int) -> Int { defer { o += count }; return o }
         oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
-        oFFTInput = take(2 * fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
+        oFFTInput = take(fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
         oHann = take(n); oLogTable = take(3 * LogTable.size)
         let doubleCount = o
         o = 0
@@ -180,6 +183,12 @@ struct WindowKernel: Sendable {
                 Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
                                    work: buffers.vectors)
                 c += 2
+            }
+            if c < channelCount {
+                // The odd one out in both lanes (both lanes write the same values).
+                let x = base + c * stride, o = sorted + c * h
+                Selection.sortPair(x, x, h, into: o, o, work: buffers.vectors)
+                c += 1
             }
         }
         while c < channelCount {
@@ -426,7 +435,7 @@ struct WindowKernel: Sendable {
         let dbl = buffers.doubles
         let n = self.n, m = fftLength, half = m / 2
         let w = dbl + oHann
-        let input0 = dbl + oFFTInput, input1 = input0 + m
+        let input0 = dbl + oFFTInput
         let power0 = dbl + oPower, power1 = power0 + (half + 1)
         @inline(__always) func windowed(_ c: Int, _ input: UnsafeMutablePointer<Double>) {
             let d = dbl + oCentered + c * (n + Self.zeroPad)
@@ -436,8 +445,8 @@ struct WindowKernel: Sendable {
         var pending = -1                      // a non-constant channel waiting for a partner
         for c in 0..<channelCount where dbl[oConstant + c] == 0 {
             if pending < 0 { pending = c; continue }
-            windowed(pending, input0); windowed(c, input1)
-            fft.compute(input0, input1, into: power0, power1)
+            fft.compute(dbl + oCentered + pending * (n + Self.zeroPad), dbl + oCentered + c * (n + Self.zeroPad),
+                        window: w, count: n, into: power0, power1)
             summarize(power0, out + pending * valuesPerChannel)
             summarize(power1, out + c * valuesPerChannel)
             pending = -1
@@ -477,7 +486,7 @@ struct WindowKernel: Sendable {
         // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
         let s = LogTable.sumPLogP(p + 1, half, table: dbl + oLogTable)
         let h = Math.log(total) - s * inv
-        let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
+        let entropy = half > 1 ? max(0, h / logHalf) : 0
         // Largest bin (the first of equals), parabolic refinement.
         let bestK = Kernels.firstMaxIndex(p, from: 1, through: half)
         var delta = 0.0
