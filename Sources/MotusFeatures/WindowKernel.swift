@@ -1060,12 +1060,13 @@ extension Kernels {
     @inline(__always)
     static func signChanges(_ d: UnsafePointer<Double>, _ n: Int) -> Int {
         var acc0 = SIMD2<Int64>(), acc1 = SIMD2<Int64>()
-        let zero = SIMD2<Double>(), one = SIMD2<Int64>(repeating: 1), none = SIMD2<Int64>()
+        let zero = SIMD2<Double>()
         var i = 0
         while i + 5 <= n {                       // pairs i … i + 3 read d[i … i + 4]
             let a = load2(d, i), b = load2(d, i &+ 1), c = load2(d, i &+ 2), e = load2(d, i &+ 3)
-            acc0 &+= none.replacing(with: one, where: (a .< zero) .^ (b .< zero))
-            acc1 &+= none.replacing(with: one, where: (c .< zero) .^ (e .< zero))
+            // A true lane of a mask is −1: subtracting the masks counts them.
+            acc0 &-= unsafeBitCast((a .< zero) .^ (b .< zero), to: SIMD2<Int64>.self)
+            acc1 &-= unsafeBitCast((c .< zero) .^ (e .< zero), to: SIMD2<Int64>.self)
             i += 4
         }
         let acc = acc0 &+ acc1
