@@ -112,8 +112,25 @@ public struct FeatureExtractor: Sendable {
                 let input = UnsafeSendablePointer(vp.baseAddress!), output = UnsafeSendablePointer(op.baseAddress!)
                 @Sendable func run(_ from: Int, _ to: Int) {
                     var kernel = WindowKernel(config)
-                    for r in from..<to {
-                        kernel.compute(base: input.pointer + r * h, stride: frameCount, into: output.mutable + r * columns)
+                    let bh = kernel.blockLength
+                    if bh > 0 {
+                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted once,
+                        // into slot (block index mod 2).
+                        let slot = config.channels.count * bh
+                        let sorted = UnsafeMutablePointer<Double>.allocate(capacity: 2 * slot)
+                        defer { sorted.deallocate() }
+                        kernel.sortBlocks(base: input.pointer + from * h, stride: frameCount, into: sorted + (from & 1) * slot)
+                        for r in from..<to {
+                            let next = sorted + ((r + 1) & 1) * slot
+                            kernel.sortBlocks(base: input.pointer + (r + 1) * h, stride: frameCount, into: next)
+                            kernel.compute(base: input.pointer + r * h, stride: frameCount,
+                                           sortedFirst: sorted + (r & 1) * slot, sortedSecond: next,
+                                           into: output.mutable + r * columns)
+                        }
+                    } else {
+                        for r in from..<to {
+                            kernel.compute(base: input.pointer + r * h, stride: frameCount, into: output.mutable + r * columns)
+                        }
                     }
                 }
                 if workers == 1 {

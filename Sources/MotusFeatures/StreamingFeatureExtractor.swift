@@ -14,6 +14,10 @@ public struct StreamingFeatureExtractor: Sendable {
     private let channels: [FeatureChannel]
     private let n: Int, hop: Int
     private var ring: [Double]            // channels × 2N
+    /// When N = 2H (`kernel.blockLength` > 0): each channel's hop blocks sorted, block b in
+    /// slot b mod 2 (channels × H per slot), sorted once, when a window first needs it.
+    private var sorted: [Double]
+    private var sortedBlock: (Int, Int) = (-1, -1)   // block index held by slot 0 and slot 1
     /// Frames pushed since init or `reset`.
     public private(set) var framesSeen = 0
     private var ready = false
@@ -27,6 +31,7 @@ public struct StreamingFeatureExtractor: Sendable {
         n = configuration.windowLength
         hop = configuration.hopLength
         ring = [Double](repeating: 0, count: channels.count * 2 * n)
+        sorted = [Double](repeating: 0, count: 2 * channels.count * kernel.blockLength)
     }
 
     public var featureCount: Int { configuration.featureCount }
@@ -37,7 +42,7 @@ public struct StreamingFeatureExtractor: Sendable {
     /// Index (in frames pushed) of the first frame of the latest completed window.
     public var windowStartFrame: Int { framesSeen - n }
 
-    public mutating func reset() { framesSeen = 0; ready = false }
+    public mutating func reset() { framesSeen = 0; ready = false; sortedBlock = (-1, -1) }
 
     /// Adds one frame; returns true when it completes a window (then call `features(into:)`
     /// before the next push).
@@ -68,9 +73,27 @@ public struct StreamingFeatureExtractor: Sendable {
         precondition(out.count >= kernel.featureCount, "output buffer too small")
         let start = framesSeen % n     // oldest frame of the window, in the first copy
         let stride = 2 * n
-        ring.withUnsafeBufferPointer { rb in
-            kernel.compute(base: rb.baseAddress! + start, stride: stride, into: out.baseAddress!)
+        let h = kernel.blockLength
+        guard h > 0 else {
+            ring.withUnsafeBufferPointer { rb in
+                kernel.compute(base: rb.baseAddress! + start, stride: stride, into: out.baseAddress!)
+            }
+            return
         }
+        // The window is blocks b − 1 and b (frames counted from the first push).
+        let b = framesSeen / h - 1
+        let slot = channels.count * h
+        ring.withUnsafeBufferPointer { rb in
+            sorted.withUnsafeMutableBufferPointer { sb in
+                let first = sb.baseAddress! + ((b - 1) & 1) * slot, second = sb.baseAddress! + (b & 1) * slot
+                let held = ((b - 1) & 1) == 0 ? sortedBlock.0 : sortedBlock.1
+                if held != b - 1 { kernel.sortBlocks(base: rb.baseAddress! + start, stride: stride, into: first) }
+                kernel.sortBlocks(base: rb.baseAddress! + start + h, stride: stride, into: second)
+                kernel.compute(base: rb.baseAddress! + start, stride: stride, sortedFirst: first, sortedSecond: second,
+                               into: out.baseAddress!)
+            }
+        }
+        if b & 1 == 0 { sortedBlock.0 = b; sortedBlock.1 = b - 1 } else { sortedBlock.1 = b; sortedBlock.0 = b - 1 }
     }
 
     /// The latest window's features as an array (allocates; for tests and tools).

@@ -8,24 +8,26 @@ final class KernelBuffers: @unchecked Sendable {
     let doubles: UnsafeMutablePointer<Double>
     let floats: UnsafeMutablePointer<Float>
     let ints: UnsafeMutablePointer<Int>
-    let doubleCount: Int, floatCount: Int, intCount: Int
+    let vectors: UnsafeMutablePointer<SIMD2<Double>>
+    let doubleCount: Int, floatCount: Int, intCount: Int, vectorCount: Int
 
-    init(doubles: Int, floats: Int, ints: Int) {
-        doubleCount = doubles; floatCount = floats; intCount = ints
+    init(doubles: Int, floats: Int, ints: Int, vectors: Int = 0) {
+        doubleCount = doubles; floatCount = floats; intCount = ints; vectorCount = vectors
+        self.vectors = .allocate(capacity: max(1, vectors)); self.vectors.initialize(repeating: .zero, count: max(1, vectors))
         self.doubles = .allocate(capacity: max(1, doubles)); self.doubles.initialize(repeating: 0, count: max(1, doubles))
         self.floats = .allocate(capacity: max(1, floats)); self.floats.initialize(repeating: 0, count: max(1, floats))
         self.ints = .allocate(capacity: max(1, ints)); self.ints.initialize(repeating: 0, count: max(1, ints))
     }
 
     func copy() -> KernelBuffers {
-        let b = KernelBuffers(doubles: doubleCount, floats: floatCount, ints: intCount)
+        let b = KernelBuffers(doubles: doubleCount, floats: floatCount, ints: intCount, vectors: vectorCount)
         b.doubles.update(from: doubles, count: doubleCount)
         b.floats.update(from: floats, count: floatCount)
         b.ints.update(from: ints, count: intCount)
         return b
     }
 
-    deinit { doubles.deallocate(); floats.deallocate(); ints.deallocate() }
+    deinit { doubles.deallocate(); floats.deallocate(); ints.deallocate(); vectors.deallocate() }
 }
 
 /// The per-window feature kernel that both extractors run (one code path for batch and live).
@@ -34,11 +36,15 @@ final class KernelBuffers: @unchecked Sendable {
 /// window at `base + c × stride`, N contiguous values, and writes `featureCount` values.
 ///
 /// Per channel: one vectorised pass for sum, Σx², Σ|x|, min, max; one for the centred moments
-/// (keeping x − mean for the later steps) and one for the mean crossings; quartiles by value
-/// buckets (`Selection.quartilesBucketed`); the autocorrelation peak by a single-precision
-/// screen over the lag range whose every undecided comparison, and the peak's value, is
-/// settled in double precision (`autocorrelationPeak`); the spectrum with `PowerSpectrum`,
-/// band sums over precomputed bin ranges and a table-driven log for the entropy.
+/// (keeping x − mean for the later steps) and one for the mean crossings; quartiles: when
+/// N = 2H the extractors sort each hop block once (`sortBlocks`: a bitonic network, two
+/// channels per run, one per lane) and the window's quartiles are picked from its two sorted
+/// halves by binary search (`Selection.quartilesOfSorted`), otherwise by value buckets
+/// (`Selection.quartilesBucketed`), the same exact order statistics either way; the
+/// autocorrelation peak by a single-precision screen over the lag range whose every undecided
+/// comparison, and the peak's value, is settled in double precision (`autocorrelationPeak`).
+/// After all channels, the spectra, two channels per transform (`PowerSpectrum`, one channel
+/// per lane), band sums over precomputed bin ranges and a table-driven log for the entropy.
 /// Definitions of every value are in `Feature`.
 struct WindowKernel: Sendable {
     let configuration: FeatureConfiguration
@@ -50,6 +56,17 @@ struct WindowKernel: Sendable {
     let needSort: Bool, needSpectrum: Bool, needACF: Bool
     let lagLo: Int, lagHi: Int          // lagHi < lagLo: no lag range
     let bandCount: Int
+    /// Positions in a channel's values of the dominant frequency, the first band energy and the
+    /// spectral entropy (−1: not extracted). The spectra run after the per-channel pass, two
+    /// channels per transform (`PowerSpectrum.compute(_:_:into:_:)`).
+    let domPosition: Int, bandPosition: Int, entropyPosition: Int
+    /// log(M/2), the entropy's normaliser.
+    let logHalf: Double
+    /// H when windows are two hop blocks (N = 2H) and quartiles are needed: then the
+    /// extractors sort each block once (`sortBlocks`) and pass the two sorted blocks of a window
+    /// to `compute`, whose quartiles are picked from them by `Selection.quartilesOfSorted`.
+    /// 0 otherwise.
+    let blockLength: Int
     let correlationIndices: [(Int, Int)]
     let features: [Feature]
 
@@ -60,8 +77,8 @@ struct WindowKernel: Sendable {
     private let oEnergy: Int            // C: Σ (x − mean)²
     private let oConstant: Int          // C: 1 when the channel is constant in the window
     private let oSorted: Int            // 2N: values to select in, then partition scratch
-    private let oFFTInput: Int          // M
-    private let oPower: Int             // M/2 + 1
+    private let oFFTInput: Int          // M: a lone channel's windowed input
+    private let oPower: Int             // 2 (M/2 + 1): their powers
     private let oExact: Int             // N: exact r(k), NaN = not computed yet
     private let oBands: Int             // max(1, bandCount)
     private let oHann: Int              // N
@@ -71,6 +88,7 @@ struct WindowKernel: Sendable {
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
     private let oRise: Int              // N + 1: screened rise flags per lag
     private let oPeaks: Int             // N: lags of the peaks
+    private let oSortInts: Int          // Selection.sortIntCount(blockLength)
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -94,6 +112,19 @@ struct WindowKernel: Sendable {
         needACF = f.contains(.autocorrelationPeak) || f.contains(.autocorrelationLag)
         if let r = configuration.lagRange { lagLo = r.lowerBound; lagHi = r.upperBound } else { lagLo = 1; lagHi = 0 }
         bandCount = f.contains(.bandEnergy) ? configuration.bandCount : 0
+        var dp = -1, bp = -1, ep = -1, pos = 0
+        for feature in configuration.features {
+            switch feature {
+            case .dominantFrequency: dp = pos
+            case .bandEnergy: bp = pos
+            case .spectralEntropy: ep = pos
+            default: break
+            }
+            pos += feature == .bandEnergy ? configuration.bandCount : 1
+        }
+        domPosition = dp; bandPosition = bp; entropyPosition = ep
+        logHalf = Math.log(Double(configuration.fftLength / 2))
+        blockLength = needSort && configuration.hopLength * 2 == n && n >= 4 ? configuration.hopLength : 0
         correlationIndices = configuration.correlations.map {
             (configuration.channels.firstIndex(of: $0.first)!, configuration.channels.firstIndex(of: $0.second)!)
         }
@@ -121,15 +152,17 @@ struct WindowKernel: Sendable {
         var o = 0
         func take(_ count: Int) -> Int { defer { o += count }; return o }
         oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
-        oFFTInput = take(fftLength); oPower = take(half + 1); oExact = take(n); oBands = take(max(1, bandCount))
+        oFFTInput = take(fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
         oHann = take(n); oLogTable = take(3 * LogTable.size)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
+        oSortInts = take(blockLength > 0 ? Selection.sortIntCount(blockLength) : 0)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
-        buffers = KernelBuffers(doubles: doubleCount, floats: o, ints: intCount)
+        buffers = KernelBuffers(doubles: doubleCount, floats: o, ints: intCount,
+                                vectors: blockLength > 0 ? Selection.networkSize(blockLength) : 0)
         let hann = Window.hann(n)
         buffers.doubles.advanced(by: oHann).update(from: hann, count: n)
         LogTable.fill(buffers.doubles + oLogTable)
@@ -138,12 +171,49 @@ struct WindowKernel: Sendable {
 
     var featureCount: Int { channelCount * valuesPerChannel + correlationIndices.count }
 
-    /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`.
-    mutating func compute(base: UnsafePointer<Double>, stride: Int, into out: UnsafeMutablePointer<Double>) {
+    /// Sorts the block of `blockLength` values of each channel (channel c at
+    /// `base + c × stride`) into `sorted + c × blockLength`. Precondition: `blockLength > 0`.
+    mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
-        for c in 0..<channelCount {
-            computeChannel(c, base + c * stride, out + c * valuesPerChannel)
+        let h = blockLength, ints = buffers.ints + oSortInts
+        var c = 0
+        if h <= Selection.maximumNetworkLength {
+            // Two channels per sorting network (one per lane).
+            while c + 1 < channelCount {
+                Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
+                                   work: buffers.vectors)
+                c += 2
+            }
+            if c < channelCount {
+                // The odd one out in both lanes (both lanes write the same values).
+                let x = base + c * stride, o = sorted + c * h
+                Selection.sortPair(x, x, h, into: o, o, work: buffers.vectors)
+                c += 1
+            }
         }
+        while c < channelCount {
+            Selection.sortBucketed(base + c * stride, h, into: sorted + c * h, ints: ints)
+            c += 1
+        }
+    }
+
+    /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`. With
+    /// `sortedFirst` and `sortedSecond` (when `blockLength > 0`): channel c's first and second
+    /// half of the window, sorted, at `sortedFirst + c × blockLength` and `sortedSecond + c ×
+    /// blockLength` (from `sortBlocks`); the values are the same either way.
+    mutating func compute(base: UnsafePointer<Double>, stride: Int,
+                          sortedFirst: UnsafePointer<Double>? = nil, sortedSecond: UnsafePointer<Double>? = nil,
+                          into out: UnsafeMutablePointer<Double>) {
+        if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
+        let h = blockLength
+        for c in 0..<channelCount {
+            if let a = sortedFirst, let b = sortedSecond, h > 0 {
+                computeChannel(c, base + c * stride, a + c * h, b + c * h, out + c * valuesPerChannel)
+            } else {
+                computeChannel(c, base + c * stride, nil, nil, out + c * valuesPerChannel)
+            }
+        }
+        if needSpectrum { spectra(out) }
         var o = out + channelCount * valuesPerChannel
         let dbl = buffers.doubles
         let energy = dbl + oEnergy, constant = dbl + oConstant
@@ -158,7 +228,8 @@ struct WindowKernel: Sendable {
         }
     }
 
-    private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
+    private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
+                                         _ sortedB: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<Double>) {
         let n = self.n
         let fn = Double(n)
         let dbl = buffers.doubles
@@ -178,7 +249,11 @@ struct WindowKernel: Sendable {
         let kurt = constant ? 0 : (m4 / fn) / (variance * variance) - 3
 
         var median = 0.0, iqr = 0.0
-        if needSort {
+        if let a = sortedA, let b = sortedB {
+            let q = Selection.quartilesOfSorted(a, blockLength, b, blockLength)
+            median = q.median
+            iqr = q.q75 - q.q25
+        } else if needSort {
             let s = dbl + oSorted
             let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: buffers.ints + oBucketWork)
             median = q.median
@@ -190,12 +265,8 @@ struct WindowKernel: Sendable {
             (acfPeak, acfLag) = autocorrelationPeak(d, m2)
         }
 
-        var domFreq = 0.0, entropy = 0.0
-        let bands = dbl + oBands
-        if needSpectrum {
-            for b in 0..<bandCount { bands[b] = 0 }
-            if !constant { (domFreq, entropy) = spectrum(d) }
-        }
+        // The spectral values are written by `spectra` after all channels.
+        let domFreq = 0.0, entropy = 0.0
 
         var o = out
         for f in features {
@@ -216,7 +287,7 @@ struct WindowKernel: Sendable {
             case .autocorrelationLag: o.pointee = acfLag
             case .dominantFrequency: o.pointee = domFreq
             case .bandEnergy:
-                for b in 0..<bandCount { o[b] = bands[b] }
+                for b in 0..<bandCount { o[b] = 0 }
                 o += bandCount - 1
             case .spectralEntropy: o.pointee = entropy
             }
@@ -272,25 +343,79 @@ struct WindowKernel: Sendable {
         // rise[k] = r(k) > r(k − 1) for k in lagLo ... lagHi + 1: 1 or 0 when the screen
         // decides it, 2 when undecided (then settled in double precision).
         let threshold = Float(2 * eps * Double(n))
-        let rise = buffers.ints + oRise
-        for k in lagLo...(lagHi + 1) {
-            let diff = a[k] - a[k - 1]
-            let up = Int(unsafeBitCast(diff > threshold, to: UInt8.self))
-            let sure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self))
-            rise[k] = up | ((sure ^ 1) << 1)
+        // Usual case first: every comparison decided by the screen. One vectorised pass gives
+        // each lag's screened value if it is a peak (else −∞) into `f` (free after the screen)
+        // and their maximum; any undecided comparison sends the window to the general path.
+        do {
+            typealias F4 = SIMD4<Float>
+            let thr = F4(repeating: threshold), ninf = F4(repeating: -.infinity)
+            let absMask = SIMD4<UInt32>(repeating: 0x7fff_ffff)
+            let ra = UnsafeRawPointer(a), rf = UnsafeMutableRawPointer(f)
+            @inline(__always) func load(_ i: Int) -> F4 { ra.loadUnaligned(fromByteOffset: i &* 4, as: F4.self) }
+            var unsure = SIMDMask<SIMD4<Int32>>(repeating: false)
+            var topV = ninf
+            var k = lagLo
+            while k &+ 3 <= lagHi {
+                let prev = load(k &- 1), cur = load(k), next = load(k &+ 1)
+                let dPrev = cur - prev, dNext = next - cur
+                let absPrev = unsafeBitCast(unsafeBitCast(dPrev, to: SIMD4<UInt32>.self) & absMask, to: F4.self)
+                unsure = unsure .| .!(absPrev .> thr)
+                let isPeak = (dPrev .> thr) .& .!(dNext .> thr)
+                let cand = ninf.replacing(with: cur, where: isPeak)
+                rf.storeBytes(of: cand, toByteOffset: k &* 4, as: F4.self)
+                topV = topV.replacing(with: cand, where: cand .> topV)
+                k &+= 4
+            }
+            var top = topV.max()
+            var undecided = any(unsure)
+            while k <= lagHi {
+                let dPrev = a[k] - a[k &- 1], dNext = a[k &+ 1] - a[k]
+                undecided = undecided || !(abs(dPrev) > threshold)
+                let cand = dPrev > threshold && !(dNext > threshold) ? a[k] : -Float.infinity
+                f[k] = cand
+                top = cand > top ? cand : top
+                k &+= 1
+            }
+            undecided = undecided || !(abs(a[lagHi &+ 1] - a[lagHi]) > threshold)
+            if !undecided {
+                if top == -.infinity { return (0, 0) }
+                let floor = Double(top) / Double(n) - 2 * eps
+                var best = 0.0, bestLag = 0
+                for k in lagLo...lagHi where f[k] != -.infinity && Double(f[k]) / Double(n) >= floor {
+                    let v = exactAt(k)
+                    if bestLag == 0 || v > best { best = v; bestLag = k }
+                }
+                return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
+            }
         }
-        for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        let rise = buffers.ints + oRise
+        var undecided = 0
+        for k in lagLo...(lagHi + 1) {
+            let diff = a[k] - a[k &- 1]
+            let up = Int(unsafeBitCast(diff > threshold, to: UInt8.self))
+            let unsure = Int(unsafeBitCast(abs(diff) > threshold, to: UInt8.self)) ^ 1
+            rise[k] = up | (unsure << 1)
+            undecided |= unsure
+        }
+        if undecided != 0 {
+            for k in lagLo...(lagHi + 1) where rise[k] > 1 { rise[k] = exactAt(k) > exactAt(k - 1) ? 1 : 0 }
+        }
         // Peaks: r(k) > r(k − 1) and r(k) ≥ r(k + 1) (kTo = lagHi + 1 always). Branch-free
         // collection, with the screened maximum over them.
         let peaks = buffers.ints + oPeaks
         var peakCount = 0
         var top = -Float.infinity
+        var riseHere = rise[lagLo]
         for k in lagLo...lagHi {
-            let isPeak = rise[k] & (rise[k + 1] ^ 1)
+            let riseNext = rise[k &+ 1]
+            let isPeak = riseHere & (riseNext ^ 1)
+            riseHere = riseNext
             peaks[peakCount] = k
             peakCount &+= isPeak
-            let v = a[k]
-            top = isPeak != 0 && v > top ? v : top
+            // a[k] when a peak, else −∞, by bit masks (a branch here mispredicts).
+            let mask = UInt32(truncatingIfNeeded: 0 &- isPeak)
+            let v = Float(bitPattern: (a[k].bitPattern & mask) | ((-Float.infinity).bitPattern & ~mask))
+            top = v > top ? v : top
         }
         // Candidates within 2ε of the screened maximum: their double-precision values decide.
         let floor = Double(top) / Double(n) - 2 * eps
@@ -304,15 +429,49 @@ struct WindowKernel: Sendable {
         return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
     }
 
-    /// Power spectrum of the Hann-windowed, mean-removed window `d`; fills the bands, returns
-    /// (dominant frequency, normalised entropy).
-    private mutating func spectrum(_ d: UnsafePointer<Double>) -> (Double, Double) {
-        let n = self.n, m = fftLength, half = m / 2
+    /// The spectral values of every non-constant channel (constant ones keep their zeros),
+    /// two channels per transform: channel c's values at `out + c × valuesPerChannel`.
+    private mutating func spectra(_ out: UnsafeMutablePointer<Double>) {
         let dbl = buffers.doubles
-        let input = dbl + oFFTInput, w = dbl + oHann, p = dbl + oPower, e = dbl + oBands
-        for i in 0..<n { input[i] = d[i] * w[i] }
-        for i in n..<m { input[i] = 0 }
-        fft.compute(input, into: p)
+        let n = self.n, m = fftLength, half = m / 2
+        let w = dbl + oHann
+        let input0 = dbl + oFFTInput
+        let power0 = dbl + oPower, power1 = power0 + (half + 1)
+        @inline(__always) func windowed(_ c: Int, _ input: UnsafeMutablePointer<Double>) {
+            let d = dbl + oCentered + c * (n + Self.zeroPad)
+            for i in 0..<n { input[i] = d[i] * w[i] }
+            for i in n..<m { input[i] = 0 }
+        }
+        var pending = -1                      // a non-constant channel waiting for a partner
+        for c in 0..<channelCount where dbl[oConstant + c] == 0 {
+            if pending < 0 { pending = c; continue }
+            fft.compute(dbl + oCentered + pending * (n + Self.zeroPad), dbl + oCentered + c * (n + Self.zeroPad),
+                        window: w, count: n, into: power0, power1)
+            summarize(power0, out + pending * valuesPerChannel)
+            summarize(power1, out + c * valuesPerChannel)
+            pending = -1
+        }
+        if pending >= 0 {
+            windowed(pending, input0)
+            fft.compute(input0, into: power0)
+            summarize(power0, out + pending * valuesPerChannel)
+        }
+    }
+
+    /// From the power spectrum `p` of a Hann-windowed, mean-removed window: writes the band
+    /// energies, dominant frequency and normalised entropy at their positions in `out`.
+    private mutating func summarize(_ p: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
+        let e = buffers.doubles + oBands
+        let (dom, entropy) = spectrum(p, bands: e)
+        if domPosition >= 0 { out[domPosition] = dom }
+        if entropyPosition >= 0 { out[entropyPosition] = entropy }
+        if bandPosition >= 0 { for b in 0..<bandCount { out[bandPosition + b] = e[b] } }
+    }
+
+    /// Bands, (dominant frequency, normalised entropy) of the power spectrum `p` (M/2 + 1 bins).
+    private func spectrum(_ p: UnsafePointer<Double>, bands e: UnsafeMutablePointer<Double>) -> (Double, Double) {
+        let m = fftLength, half = m / 2
+        let dbl = buffers.doubles
         let total = Kernels.sum(p + 1, half)
         guard total > 0 else {
             for b in 0..<bandCount { e[b] = 0 }
@@ -327,7 +486,7 @@ struct WindowKernel: Sendable {
         // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
         let s = LogTable.sumPLogP(p + 1, half, table: dbl + oLogTable)
         let h = Math.log(total) - s * inv
-        let entropy = half > 1 ? max(0, h / Math.log(Double(half))) : 0
+        let entropy = half > 1 ? max(0, h / logHalf) : 0
         // Largest bin (the first of equals), parabolic refinement.
         let bestK = Kernels.firstMaxIndex(p, from: 1, through: half)
         var delta = 0.0
@@ -340,11 +499,11 @@ struct WindowKernel: Sendable {
     }
 }
 
-/// Natural logarithm by a 128-entry table and a short series, for Σ P log P over a spectrum:
-/// x = 2^e m, m in [1, 2); c = the centre of m's 1/128 interval; log x = e log 2 + log c +
-/// log(1 + r), r = (m − c)/c (|r| < 2⁻⁸), the series to r⁷ (truncation < 1e-20).
+/// Natural logarithm by a 512-entry table and a short series, for Σ P log P over a spectrum:
+/// x = 2^e m, m in [1, 2); c = the centre of m's 1/512 interval; log x = e log 2 + log c +
+/// log(1 + r), r = (m − c)/c (|r| ≤ 2⁻¹⁰), the series to r⁴ (truncation ≤ 2⁻⁵⁰/5 < 2e-16).
 enum LogTable {
-    static let size = 128
+    static let size = 512
     /// Writes c, 1/c, log c for each interval (3 × size values).
     static func fill(_ t: UnsafeMutablePointer<Double>) {
         for i in 0..<size {
@@ -358,10 +517,10 @@ enum LogTable {
     static func log(_ x: Double, table t: UnsafePointer<Double>) -> Double {
         let bits = x.bitPattern
         let e = Double(Int((bits >> 52) & 0x7ff) - 1023)
-        let idx = Int((bits >> 45) & 0x7f) &* 3
+        let idx = Int((bits >> 43) & 0x1ff) &* 3
         let m = Double(bitPattern: (bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
         let r = (m - t[idx]) * t[idx + 1]
-        let poly = r + r * r * (-0.5 + r * (1.0 / 3 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6 + r * (1.0 / 7))))))
+        let poly = r + r * r * (-0.5 + r * (1.0 / 3 - 0.25 * r))
         return e * 0.6931471805598903 + (t[idx + 2] + (e * 5.497923018708371e-14 + poly))
     }
 
@@ -384,33 +543,6 @@ enum LogTable {
 
 /// Small numeric helpers on raw pointers.
 enum Kernels {
-    /// r[k] = Σ_{i < n − k} d[i] d[i + k] for k in kFrom...kTo (unnormalised). Eight lags at a
-    /// time share each load of d[i] (two-lane vectors, eight accumulators), all over the range
-    /// of the block's shortest lag: `d[n ..< n + 8]` must be zero, so the longer lags' extra
-    /// products are exact zeros. O(n × lags).
-    static func autocorrelation(_ d: UnsafePointer<Double>, _ n: Int, _ kFrom: Int, _ kTo: Int, into r: UnsafeMutablePointer<Double>) {
-        let rd = UnsafeRawPointer(d)
-        @inline(__always) func load(_ i: Int) -> SIMD2<Double> { rd.loadUnaligned(fromByteOffset: i &* 8, as: SIMD2<Double>.self) }
-        var k = kFrom
-        while k + 7 <= kTo {
-            let count = n - k                // pairs of lag k; i + 1 + k + 7 ≤ n + 7 stays in the zeros
-            var s0 = SIMD2<Double>(), s1 = SIMD2<Double>(), s2 = SIMD2<Double>(), s3 = SIMD2<Double>()
-            var s4 = SIMD2<Double>(), s5 = SIMD2<Double>(), s6 = SIMD2<Double>(), s7 = SIMD2<Double>()
-            var i = 0
-            while i < count {
-                let x = load(i)
-                let b = i &+ k
-                s0 += x * load(b); s1 += x * load(b &+ 1); s2 += x * load(b &+ 2); s3 += x * load(b &+ 3)
-                s4 += x * load(b &+ 4); s5 += x * load(b &+ 5); s6 += x * load(b &+ 6); s7 += x * load(b &+ 7)
-                i += 2
-            }
-            r[k] = s0[0] + s0[1]; r[k + 1] = s1[0] + s1[1]; r[k + 2] = s2[0] + s2[1]; r[k + 3] = s3[0] + s3[1]
-            r[k + 4] = s4[0] + s4[1]; r[k + 5] = s5[0] + s5[1]; r[k + 6] = s6[0] + s6[1]; r[k + 7] = s7[0] + s7[1]
-            k += 8
-        }
-        while k <= kTo { r[k] = dot(d, d + k, n - k); k += 1 }
-    }
-
     /// Natural logarithm without a library call, for x > 0 finite (subnormals and other
     /// inputs go to `Math.log`): x = 2^e m with m in [√½, √2), log m = 2 atanh(s),
     /// s = (m − 1)/(m + 1), |s| ≤ 0.172, by its series to s²¹ (truncation < 3e-17 relative).
@@ -655,6 +787,203 @@ enum Selection {
 
     @inline(__always)
     static func interpolate(_ a: Double, _ b: Double, _ f: Double) -> Double { f == 0 ? a : a + f * (b - a) }
+
+    /// Longest blocks `sortPair` is used for.
+    static let maximumNetworkLength = 256
+    /// Two-lane scratch needed by `sortPair` for n values: n rounded up to a power of two.
+    static func networkSize(_ n: Int) -> Int { var m = 1; while m < n { m <<= 1 }; return m }
+
+    /// Sorts `x0[0..<n]` into `out0` and `x1[0..<n]` into `out1` (ascending) with one bitonic
+    /// sorting network whose two lanes are the two inputs: a fixed sequence of compare-exchanges
+    /// (no branch on the data), padded with +∞ to a power of two. Scratch: `work`,
+    /// `networkSize(n)` values. Compare-exchanges leave NaN where they are (no trap; the
+    /// order is then unspecified).
+    static func sortPair(_ x0: UnsafePointer<Double>, _ x1: UnsafePointer<Double>, _ n: Int,
+                         into out0: UnsafeMutablePointer<Double>, _ out1: UnsafeMutablePointer<Double>,
+                         work w: UnsafeMutablePointer<SIMD2<Double>>) {
+        typealias V = SIMD2<Double>
+        let size = networkSize(n)
+        for i in 0..<n { w[i] = V(x0[i], x1[i]) }
+        for i in n..<size { w[i] = V(repeating: .infinity) }
+        @inline(__always) func exchange(_ p: Int, _ q: Int) {
+            let a = w[p], b = w[q]
+            let swap = b .< a
+            w[p] = a.replacing(with: b, where: swap); w[q] = b.replacing(with: a, where: swap)
+        }
+        @inline(__always) func cx(_ a: inout V, _ b: inout V) {
+            let swap = b .< a
+            let lo = a.replacing(with: b, where: swap), hi = b.replacing(with: a, where: swap)
+            a = lo; b = hi
+        }
+        // The steps whose distances are below 8 run on eight values held in registers (the
+        // same compare-exchanges; those of one step are disjoint, so their order is free).
+        let grouped = size >= 8
+        if grouped {
+            var g = 0
+            while g < size {
+                var v0 = w[g], v1 = w[g &+ 1], v2 = w[g &+ 2], v3 = w[g &+ 3]
+                var v4 = w[g &+ 4], v5 = w[g &+ 5], v6 = w[g &+ 6], v7 = w[g &+ 7]
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)                    // k = 2
+                cx(&v0, &v3); cx(&v1, &v2); cx(&v4, &v7); cx(&v5, &v6)                    // k = 4
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)
+                cx(&v0, &v7); cx(&v1, &v6); cx(&v2, &v5); cx(&v3, &v4)                    // k = 8
+                cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7)
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)
+                w[g] = v0; w[g &+ 1] = v1; w[g &+ 2] = v2; w[g &+ 3] = v3
+                w[g &+ 4] = v4; w[g &+ 5] = v5; w[g &+ 6] = v6; w[g &+ 7] = v7
+                g &+= 8
+            }
+        }
+        var k = grouped ? 16 : 2
+        while k <= size {
+            // Merge sorted runs of k/2 into runs of k: the first step compares mirrored
+            // positions (so both runs count as ascending), the others halve the distance.
+            var block = 0
+            while block < size {
+                for t in 0..<(k / 2) { exchange(block &+ t, block &+ k &- 1 &- t) }
+                block &+= k
+            }
+            var j = k / 4
+            while j >= (grouped ? 8 : 1) {
+                block = 0
+                while block < size {
+                    for t in 0..<j { exchange(block &+ t, block &+ t &+ j) }
+                    block &+= 2 &* j
+                }
+                j >>= 1
+            }
+            if grouped {
+                var g = 0
+                while g < size {
+                    var v0 = w[g], v1 = w[g &+ 1], v2 = w[g &+ 2], v3 = w[g &+ 3]
+                    var v4 = w[g &+ 4], v5 = w[g &+ 5], v6 = w[g &+ 6], v7 = w[g &+ 7]
+                    cx(&v0, &v4); cx(&v1, &v5); cx(&v2, &v6); cx(&v3, &v7)               // j = 4
+                    cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7)               // j = 2
+                    cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7)               // j = 1
+                    w[g] = v0; w[g &+ 1] = v1; w[g &+ 2] = v2; w[g &+ 3] = v3
+                    w[g &+ 4] = v4; w[g &+ 5] = v5; w[g &+ 6] = v6; w[g &+ 7] = v7
+                    g &+= 8
+                }
+            }
+            k <<= 1
+        }
+        for i in 0..<n { let v = w[i]; out0[i] = v[0]; out1[i] = v[1] }
+    }
+
+    /// Int scratch needed by `sortBucketed` for n values.
+    static func sortIntCount(_ n: Int) -> Int { n + 5 * max(1, n) + 1 }
+
+    /// Sorts `x[0..<n]` (not modified) into `out[0..<n]`, ascending: a branch-free counting sort
+    /// into n equal-width value buckets (four interleaved histograms, as in `quartilesBucketed`),
+    /// then an insertion sort, which only moves values within their bucket (O(n) for spread
+    /// values; O(n²) at worst, for values crowded into one bucket). Every value is kept; NaN
+    /// values stay where the buckets put them (the order around them is then unspecified, no
+    /// trap). Scratch: `ints`, `sortIntCount(n)` values.
+    static func sortBucketed(_ x: UnsafePointer<Double>, _ n: Int, into out: UnsafeMutablePointer<Double>,
+                             ints: UnsafeMutablePointer<Int>) {
+        guard n > 0 else { return }
+        var lo = x[0], hi = x[0]
+        for i in 1..<max(1, n) { let v = x[i]; lo = v < lo ? v : lo; hi = v > hi ? v : hi }
+        let buckets = n
+        let scale = Double(buckets) / (hi - lo)
+        if hi > lo && scale.isFinite {
+            let ids = ints, cnt = ints + n
+            for j in 0..<(4 * buckets) { cnt[j] = 0 }
+            let top = buckets - 1
+            @inline(__always) func bucket(_ v: Double) -> Int {
+                let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
+                return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
+            }
+            let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+            var i = 0
+            while i + 4 <= n {
+                let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
+                ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
+                c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
+                i += 4
+            }
+            while i < n {
+                let b = bucket(x[i])
+                ids[i] = b
+                cnt[(i & 3) &* buckets &+ b] &+= 1
+                i += 1
+            }
+            var offset = 0
+            for b in 0..<buckets {
+                for lane in 0..<4 {
+                    let j = lane &* buckets &+ b
+                    let c = cnt[j]
+                    cnt[j] = offset
+                    offset &+= c
+                }
+            }
+            i = 0
+            while i + 4 <= n {
+                let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
+                out[c0[j0]] = x[i]; c0[j0] &+= 1
+                out[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
+                out[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
+                out[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
+                i += 4
+            }
+            while i < n {
+                let j = (i & 3) &* buckets &+ ids[i]
+                out[cnt[j]] = x[i]
+                cnt[j] &+= 1
+                i += 1
+            }
+        } else {
+            out.update(from: x, count: n)
+        }
+        // Insertion sort (values are already in bucket order).
+        var i = 1
+        while i < n {
+            let v = out[i]
+            var j = i
+            while j > 0 && out[j &- 1] > v { out[j] = out[j &- 1]; j &-= 1 }
+            out[j] = v
+            i += 1
+        }
+    }
+
+    /// The value of rank k (0-based) among the sorted `a[0..<p]` and `b[0..<q]` together, and
+    /// the one of rank k + 1 (the same value when k + 1 = p + q). O(log min(p, q)).
+    /// Precondition: k < p + q.
+    @inline(__always)
+    static func mergedRank(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int) -> (Double, Double) {
+        // i values from a and k + 1 − i from b are the k + 1 smallest when
+        // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞).
+        var lo = max(0, k + 1 - q), hi = min(k + 1, p)
+        while lo < hi {                            // the step is a conditional move
+            let i = (lo + hi) >> 1                 // i < hi ≤ p, k − i ≥ 0 …
+            let j = k + 1 - i                      // … and 1 ≤ j ≤ q
+            let greater = b[j - 1] > a[i]
+            lo = greater ? i + 1 : lo
+            hi = greater ? hi : i
+        }
+        let i = lo, j = k + 1 - i
+        let fromA = i > 0 ? a[i - 1] : -Double.infinity, fromB = j > 0 ? b[j - 1] : -Double.infinity
+        let v = i == 0 ? fromB : (j == 0 ? fromA : max(fromA, fromB))
+        if k + 1 >= p + q { return (v, v) }
+        let nextA = i < p ? a[i] : Double.infinity, nextB = j < q ? b[j] : Double.infinity
+        let w = i >= p ? nextB : (j >= q ? nextA : min(nextA, nextB))
+        return (v, w)
+    }
+
+    /// numpy-style linear quartiles of the union of the sorted `a[0..<p]` and `b[0..<q]`
+    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation.
+    static func quartilesOfSorted(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int)
+        -> (q25: Double, median: Double, q75: Double) {
+        let n = p + q
+        let h = Double(n - 1)
+        let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
+        let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
+        let (v25, w25) = mergedRank(a, p, b, q, k25)
+        let (v50, w50) = mergedRank(a, p, b, q, k50)
+        let (v75, w75) = mergedRank(a, p, b, q, k75)
+        return (interpolate(v25, w25, h25 - Double(k25)), interpolate(v50, w50, h50 - Double(k50)),
+                interpolate(v75, w75, h75 - Double(k75)))
+    }
 }
 
 extension UnsafeMutablePointer where Pointee == Double {
@@ -731,12 +1060,13 @@ extension Kernels {
     @inline(__always)
     static func signChanges(_ d: UnsafePointer<Double>, _ n: Int) -> Int {
         var acc0 = SIMD2<Int64>(), acc1 = SIMD2<Int64>()
-        let zero = SIMD2<Double>(), one = SIMD2<Int64>(repeating: 1), none = SIMD2<Int64>()
+        let zero = SIMD2<Double>()
         var i = 0
         while i + 5 <= n {                       // pairs i … i + 3 read d[i … i + 4]
             let a = load2(d, i), b = load2(d, i &+ 1), c = load2(d, i &+ 2), e = load2(d, i &+ 3)
-            acc0 &+= none.replacing(with: one, where: (a .< zero) .^ (b .< zero))
-            acc1 &+= none.replacing(with: one, where: (c .< zero) .^ (e .< zero))
+            // A true lane of a mask is −1: subtracting the masks counts them.
+            acc0 &-= unsafeBitCast((a .< zero) .^ (b .< zero), to: SIMD2<Int64>.self)
+            acc1 &-= unsafeBitCast((c .< zero) .^ (e .< zero), to: SIMD2<Int64>.self)
             i += 4
         }
         let acc = acc0 &+ acc1

@@ -139,6 +139,16 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
             x.withUnsafeBufferPointer { xp in got.withUnsafeMutableBufferPointer { ps.compute(xp.baseAddress!, into: $0.baseAddress!) } }
             let scale = want.max()!
             for k in want.indices { #expect(abs(got[k] - want[k]) <= 1e-12 * scale, "m=\(m) k=\(k): \(got[k]) vs \(want[k])") }
+            // Two inputs in one transform (one per lane): each the single transform, bit for bit.
+            let y = (0..<m).map { i in Math.sin(0.3 * Double(i)) + 0.1 * rng.normal() }
+            var got0 = [Double](repeating: .nan, count: m / 2 + 1), got1 = got0, single1 = got0
+            x.withUnsafeBufferPointer { xp in y.withUnsafeBufferPointer { yp in
+                got0.withUnsafeMutableBufferPointer { g0 in got1.withUnsafeMutableBufferPointer { g1 in
+                    ps.compute(xp.baseAddress!, yp.baseAddress!, into: g0.baseAddress!, g1.baseAddress!)
+                } }
+                single1.withUnsafeMutableBufferPointer { ps.compute(yp.baseAddress!, into: $0.baseAddress!) }
+            } }
+            #expect(got0 == got && got1 == single1, "pair transform, m=\(m)")
         }
     }
 
@@ -211,6 +221,43 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
                         }
                     }
                     #expect(b.q25 == q.q25 && b.median == q.median && b.q75 == q.q75, "bucketed n=\(n) pattern \(pattern)")
+                }
+                // Sorted blocks: the bucketed sort against the library sort, then the quartiles
+                // of every split into two sorted parts against the reference percentiles.
+                var sorted = [Double](repeating: .nan, count: n)
+                var sortInts = [Int](repeating: -7, count: Selection.sortIntCount(n))
+                xs.withUnsafeBufferPointer { xp in
+                    sorted.withUnsafeMutableBufferPointer { sp in
+                        sortInts.withUnsafeMutableBufferPointer { Selection.sortBucketed(xp.baseAddress!, n, into: sp.baseAddress!, ints: $0.baseAddress!) }
+                    }
+                }
+                #expect(sorted == want, "sortBucketed n=\(n) pattern \(pattern)")
+                // The two-lane sorting network, with a reversed copy in the other lane.
+                if n >= 1 {
+                    let rev = Array(xs.reversed())
+                    var o0 = [Double](repeating: .nan, count: n), o1 = o0
+                    var work = [SIMD2<Double>](repeating: .zero, count: Selection.networkSize(n))
+                    xs.withUnsafeBufferPointer { xp in rev.withUnsafeBufferPointer { rp in
+                        o0.withUnsafeMutableBufferPointer { p0 in o1.withUnsafeMutableBufferPointer { p1 in
+                            work.withUnsafeMutableBufferPointer {
+                                Selection.sortPair(xp.baseAddress!, rp.baseAddress!, n, into: p0.baseAddress!, p1.baseAddress!,
+                                                   work: $0.baseAddress!)
+                            }
+                        } }
+                    } }
+                    #expect(o0 == want && o1 == want, "sortPair n=\(n) pattern \(pattern)")
+                }
+                for p in Set([0, 1, n / 2, n / 3, n - 1, n].filter { $0 >= 0 && $0 <= n }) {
+                    let a = Array(xs[..<p]).sorted(), b = Array(xs[p...]).sorted()
+                    let q = a.withUnsafeBufferPointer { ap in
+                        b.withUnsafeBufferPointer { bp in
+                            Selection.quartilesOfSorted(ap.baseAddress ?? UnsafePointer(bitPattern: 8)!, p,
+                                                        bp.baseAddress ?? UnsafePointer(bitPattern: 8)!, n - p)
+                        }
+                    }
+                    #expect(q.q25 == Reference.percentile(want, 0.25), "merged n=\(n) split \(p) pattern \(pattern)")
+                    #expect(q.median == Reference.percentile(want, 0.5), "merged n=\(n) split \(p) pattern \(pattern)")
+                    #expect(q.q75 == Reference.percentile(want, 0.75), "merged n=\(n) split \(p) pattern \(pattern)")
                 }
             }
         }
