@@ -75,7 +75,13 @@ public enum NumberParser {
             digitCount += i - fracStart
         }
         let sawDigit = digitCount > 0
-        let dropped = digitCount > 19
+        var dropped = digitCount > 19
+        if dropped {
+            // Leading zeros (0.000123…) add nothing to the mantissa: only significant digits count.
+            var zeros = 0, j = intStart
+            while j < i && (b[j] == 0x30 || b[j] == 0x2E) { if b[j] == 0x30 { zeros += 1 }; j += 1 }
+            dropped = digitCount - zeros > 19
+        }
         if !sawDigit {
             var j = i
             while j < limit && (b[j] | 0x20) >= UInt8(ascii: "a") && (b[j] | 0x20) <= UInt8(ascii: "z") { j += 1 }

@@ -64,6 +64,28 @@ import Foundation
         }
     }
 
+    /// Small values written in plain decimal with many leading zeros (0.000123…, as small
+    /// rotation rates are): only significant digits count towards the 19 the fast paths take;
+    /// more than 19 significant digits still go to the C library. Against strtod.
+    @Test func leadingZerosDoNotCountAsDigits() {
+        var rng = SplitMix64(seed: 23)
+        for i in 0..<100_000 {
+            let zeros = Int(rng.next() % 8)
+            let n = 12 + Int(rng.next() % 10)   // 12…21 significant digits
+            var digits = ""
+            for k in 0..<n { digits += String((k == 0 ? 1 : 0) + Int(rng.next() % (k == 0 ? 9 : 10))) }
+            let text = (i % 2 == 0 ? "-" : "") + "0." + String(repeating: "0", count: zeros) + digits
+            let expected = strtod(text, nil)
+            #expect(NumberParser.parseDouble(text)?.bitPattern == expected.bitPattern, "\(text)")
+        }
+        // Shortest text of small random doubles in plain notation (the native writer's form).
+        for _ in 0..<50_000 {
+            let d = (rng.uniform() - 0.5) * 0.02
+            let text = d.description
+            #expect(NumberParser.parseDouble(text)?.bitPattern == d.bitPattern, "\(text)")
+        }
+    }
+
     @Test func integers() {
         var s = "  -1234 "
         let v = s.withUTF8 { NumberParser.parseInt($0, 0, $0.count) }

@@ -14,5 +14,6 @@ if ! "$venv/bin/python" -c "import numpy, scipy, pandas, sklearn, tsfel, imufusi
     "$venv/bin/pip" install --quiet numpy scipy pandas scikit-learn tsfel imufusion fitparse
 fi
 (cd "$bench" && swift build -c release --product motus-bench 2>&1 | tail -n 3)
+(cd "$bench/.." && swift build -c release --product motus 2>&1 | tail -n 1)   # the CLI, for `motus track`
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 exec timeout 900 "$venv/bin/python" "$here/run.py" "$@"
