@@ -689,6 +689,61 @@ enum Selection {
         return (q25, median, q75)
     }
 
+    /// First pass of the bucketed sorts: the bucket of every value into `ids[0..<n]` and four
+    /// interleaved histograms (value i counts in set i mod 4) into `counts[0..<4·buckets]`.
+    /// In smooth signals neighbours share a bucket, and one counter per bucket would make
+    /// every increment wait for the previous one through memory. The bucket of a value is
+    /// (x − lo) × scale in [0, buckets], rounded to nearest by the 1.5 × 2⁵² trick (no trapping
+    /// conversion, no branch) and clamped to the last bucket: a monotone map, which is all the
+    /// sorts need. NaN input lands in some bucket.
+    @inline(__always)
+    static func histogram(_ x: UnsafePointer<Double>, _ n: Int, lo: Double, scale: Double, buckets: Int,
+                          ids: UnsafeMutablePointer<Int>, counts cnt: UnsafeMutablePointer<Int>) {
+        for j in 0..<(4 * buckets) { cnt[j] = 0 }
+        let top = buckets - 1
+        @inline(__always) func bucket(_ v: Double) -> Int {
+            let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
+            return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
+        }
+        let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+        var i = 0
+        while i + 4 <= n {
+            let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
+            ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
+            c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
+            i += 4
+        }
+        while i < n {
+            let b = bucket(x[i])
+            ids[i] = b
+            cnt[(i & 3) &* buckets &+ b] &+= 1
+            i += 1
+        }
+    }
+
+    /// Last pass of the bucketed sorts: every value to its set's write cursor in `out`
+    /// (`cursors`, laid out as `histogram`'s counts, advanced as values are placed).
+    @inline(__always)
+    static func scatter(_ x: UnsafePointer<Double>, _ n: Int, buckets: Int, ids: UnsafeMutablePointer<Int>,
+                        cursors cnt: UnsafeMutablePointer<Int>, into out: UnsafeMutablePointer<Double>) {
+        let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
+        var i = 0
+        while i + 4 <= n {
+            let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
+            out[c0[j0]] = x[i]; c0[j0] &+= 1
+            out[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
+            out[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
+            out[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
+            i += 4
+        }
+        while i < n {
+            let j = (i & 3) &* buckets &+ ids[i]
+            out[cnt[j]] = x[i]
+            cnt[j] &+= 1
+            i += 1
+        }
+    }
+
     /// Buckets used by `quartilesBucketed` for n values.
     static func bucketCount(_ n: Int) -> Int { max(8, n / 2) }
     /// Int scratch needed by `quartilesBucketed` for n values.
@@ -715,29 +770,7 @@ enum Selection {
         // signals neighbours share a bucket, and one counter per bucket would make every
         // increment wait for the previous one through memory.
         let ids = ints, cnt = ints + n, start = cnt + 4 * buckets, flag = start + (buckets + 1)
-        for j in 0..<(4 * buckets) { cnt[j] = 0 }
-        // Bucket of a value: (x − lo) × scale in [0, buckets], rounded to nearest by the
-        // 1.5 × 2⁵² trick (no trapping conversion, no branch), clamped to the last bucket. A
-        // monotone map, which is all the method needs. NaN input lands in some bucket.
-        let top = buckets - 1
-        @inline(__always) func bucket(_ v: Double) -> Int {
-            let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
-            return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
-        }
-        let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
-        var i = 0
-        while i + 4 <= n {
-            let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
-            ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
-            c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
-            i += 4
-        }
-        while i < n {
-            let b = bucket(x[i])
-            ids[i] = b
-            cnt[(i & 3) &* buckets &+ b] &+= 1
-            i += 1
-        }
+        histogram(x, n, lo: lo, scale: scale, buckets: buckets, ids: ids, counts: cnt)
         start[0] = 0
         for b in 0..<buckets {
             var offset = start[b]
@@ -750,21 +783,7 @@ enum Selection {
             start[b + 1] = offset
             flag[b] = 0
         }
-        i = 0
-        while i + 4 <= n {
-            let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
-            t[c0[j0]] = x[i]; c0[j0] &+= 1
-            t[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
-            t[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
-            t[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
-            i += 4
-        }
-        while i < n {
-            let j = (i & 3) &* buckets &+ ids[i]
-            t[cnt[j]] = x[i]
-            cnt[j] &+= 1
-            i += 1
-        }
+        scatter(x, n, buckets: buckets, ids: ids, cursors: cnt, into: t)
         // Sort the bucket holding rank r (once); false when it is too big.
         @inline(__always) func ensure(_ r: Int) -> Bool {
             var a = 0, z = buckets            // largest b with start[b] ≤ r
@@ -888,26 +907,7 @@ enum Selection {
         let scale = Double(buckets) / (hi - lo)
         if hi > lo && scale.isFinite {
             let ids = ints, cnt = ints + n
-            for j in 0..<(4 * buckets) { cnt[j] = 0 }
-            let top = buckets - 1
-            @inline(__always) func bucket(_ v: Double) -> Int {
-                let t = ((v - lo) * scale + 6755399441055744.0).bitPattern
-                return min(Int(truncatingIfNeeded: UInt32(truncatingIfNeeded: t)), top)
-            }
-            let c0 = cnt, c1 = cnt + buckets, c2 = cnt + 2 * buckets, c3 = cnt + 3 * buckets
-            var i = 0
-            while i + 4 <= n {
-                let b0 = bucket(x[i]), b1 = bucket(x[i &+ 1]), b2 = bucket(x[i &+ 2]), b3 = bucket(x[i &+ 3])
-                ids[i] = b0; ids[i &+ 1] = b1; ids[i &+ 2] = b2; ids[i &+ 3] = b3
-                c0[b0] &+= 1; c1[b1] &+= 1; c2[b2] &+= 1; c3[b3] &+= 1
-                i += 4
-            }
-            while i < n {
-                let b = bucket(x[i])
-                ids[i] = b
-                cnt[(i & 3) &* buckets &+ b] &+= 1
-                i += 1
-            }
+            histogram(x, n, lo: lo, scale: scale, buckets: buckets, ids: ids, counts: cnt)
             var offset = 0
             for b in 0..<buckets {
                 for lane in 0..<4 {
@@ -917,21 +917,7 @@ enum Selection {
                     offset &+= c
                 }
             }
-            i = 0
-            while i + 4 <= n {
-                let j0 = ids[i], j1 = ids[i &+ 1], j2 = ids[i &+ 2], j3 = ids[i &+ 3]
-                out[c0[j0]] = x[i]; c0[j0] &+= 1
-                out[c1[j1]] = x[i &+ 1]; c1[j1] &+= 1
-                out[c2[j2]] = x[i &+ 2]; c2[j2] &+= 1
-                out[c3[j3]] = x[i &+ 3]; c3[j3] &+= 1
-                i += 4
-            }
-            while i < n {
-                let j = (i & 3) &* buckets &+ ids[i]
-                out[cnt[j]] = x[i]
-                cnt[j] &+= 1
-                i += 1
-            }
+            scatter(x, n, buckets: buckets, ids: ids, cursors: cnt, into: out)
         } else {
             out.update(from: x, count: n)
         }

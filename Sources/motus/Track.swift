@@ -73,7 +73,7 @@ struct TrackCommand: ParsableCommand {
         if Self.activityFileExtensions.contains(ext) || rideWithPositions {
             var args = [path, "--format", format.rawValue, "--split", String(split)]
             if mode == .ride { args += ["--activity", "ride"] }  // otherwise the file's own sport
-            var ride = try Ride.parse(args)
+            let ride = try Ride.parse(args)
             try ride.run()
             return
         }
