@@ -192,16 +192,25 @@ public struct DelimitedReader {
             var i = pos
             var f = 0
             while true {
-                guard let d = dest[f], let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
-                d[row &* destStride[f]] = v * destScale[f]
-                i = e
+                guard let d = dest[f] else { return -1 }
+                let c: UInt8
+                if i &+ 8 < limit, let (v, n, next) = NumberParser.plainDecimal(base + i) {
+                    // The common shape: value, length and the byte after it in one step.
+                    d[row &* destStride[f]] = v * destScale[f]
+                    i &+= n
+                    c = next
+                } else {
+                    guard let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
+                    d[row &* destStride[f]] = v * destScale[f]
+                    i = e
+                    guard i < limit else { return -1 }
+                    c = base[i]
+                }
                 f &+= 1
-                guard i < limit else { return -1 }
-                let c = base[i]
                 if f == needed {
                     if c == 0x0A { return i &+ 1 }
                     if c == 0x0D { return i &+ 1 < limit && base[i &+ 1] == 0x0A ? i &+ 2 : -1 }
-                    if c != delimiter { return -1 }
+                    if c != delimiter || i >= limit { return -1 }
                     guard let hit = memchr(base + i, 0x0A, limit - i) else { return -1 }
                     return base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) &+ 1
                 }

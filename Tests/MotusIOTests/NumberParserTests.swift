@@ -148,4 +148,40 @@ import Foundation
             }
         }
     }
+
+    /// `plainDecimal` against `scan` (the reference) and Foundation's Double(String): when it
+    /// takes a number it must give scan's bits, length and following byte; it must take every
+    /// `-?d{1,7}.d{1,7}` and nothing else.
+    @Test func plainDecimalEqualsScan() {
+        var rng = SplitMix64(seed: 23)
+        let after = Array(",;\t \n\re.x-+0".utf8)
+        var taken = 0
+        for k in 0..<300_000 {
+            var text = ""
+            switch rng.next() % 4 { case 0, 1: text += "-"; case 2: text += (k % 2 == 0 ? "+" : ""); default: break }
+            let intDigits = Int(rng.next() % 10)
+            for _ in 0..<intDigits { text += String(rng.next() % 10) }
+            var frac = -1
+            if rng.next() % 8 != 0 {
+                text += "."
+                frac = Int(rng.next() % 10)
+                for _ in 0..<frac { text += String(rng.next() % 10) }
+            }
+            let tail = after[Int(rng.next() % UInt64(after.count))]
+            var bytes = Array(text.utf8) + [tail]
+            let count = bytes.count
+            bytes += [UInt8](repeating: UInt8(0x30 + rng.next() % 10), count: 17)
+            let got = bytes.withUnsafeBufferPointer { NumberParser.plainDecimal($0.baseAddress!) }
+            let plain = !text.hasPrefix("+")
+                && (1...7).contains(intDigits) && (1...7).contains(frac) && !(tail >= 0x30 && tail <= 0x39)
+            #expect((got != nil) == plain, "\(text) + \(tail)")
+            guard let g = got else { continue }
+            taken += 1
+            let ref = bytes.withUnsafeBufferPointer { NumberParser.scan($0, 0, count - 1) }
+            #expect(g.value.bitPattern == ref?.0.bitPattern && g.length == ref?.1, "\(text)")
+            #expect(g.next == bytes[g.length], "\(text)")
+            #expect(g.value.bitPattern == Double(text)?.bitPattern, "\(text)")
+        }
+        #expect(taken > 50_000)
+    }
 }
