@@ -248,6 +248,7 @@ extension DelimitedReader {
             if c == widths.count { filled = max(0, body(pointers)); return [] }
             var inner: [[Double]] = []
             let a = [Double](unsafeUninitializedCapacity: max(1, rows * widths[c])) { buffer, count in
+                adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), buffer.count * MemoryLayout<Double>.stride)
                 pointers.append(buffer.baseAddress!)
                 inner = level(c + 1)
                 count = filled * widths[c]
@@ -255,6 +256,21 @@ extension DelimitedReader {
             return [a] + inner
         }
         return level(0)
+    }
+
+    /// Asks Linux for transparent huge pages on the 2 MiB-aligned part of a large, untouched
+    /// output buffer: the columns are then faulted in 2 MiB at a time instead of 4 KiB (a
+    /// 180,000-row, 10-column read otherwise takes ~3,500 page faults, a quarter of its time).
+    /// Advice only: where it is not available nothing changes.
+    static func adviseHugePages(_ p: UnsafeMutableRawPointer, _ bytes: Int) {
+        #if os(Linux)
+        let huge = 2 << 20
+        let start = (Int(bitPattern: p) + huge - 1) & ~(huge - 1)
+        let end = (Int(bitPattern: p) + bytes) & ~(huge - 1)
+        if end > start {
+            _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, 14)   // MADV_HUGEPAGE
+        }
+        #endif
     }
 
     /// Finds data row `row` of a range again (only on this rare error path) for its line and column.
