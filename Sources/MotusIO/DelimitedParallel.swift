@@ -70,7 +70,9 @@ extension DelimitedReader {
         let span = size - dataStart
         // Several ranges per thread (each at least 256 KiB): a thread that the scheduler
         // holds back on a busy machine then delays the whole read by one small range only.
-        let wanted = workers == 1 || span < 1 << 16 ? 1 : max(workers, min(workers * 8, span >> 18))
+        // Ranges come in pairs that one thread parses together, a row of each in turn (two
+        // independent dependency chains for the core to overlap; see `directRowPair`).
+        let wanted = span < 1 << 16 ? 1 : 2 * (workers == 1 ? 1 : max(workers, min(workers * 8, span >> 18)))
         for k in 1..<max(wanted, 1) {
             let q = dataStart + span * k / wanted
             guard let hit = memchr(base + q, 0x0A, size - q) else { break }
@@ -102,22 +104,36 @@ extension DelimitedReader {
             let results = (0..<chunks).map { _ in RangeResult() }
             let box = UncheckedBox((results, pointers, fixedCuts, rowOffset))
             let file = path, tolerance = options.backwardsTolerance
-            Self.perform(chunks) { k in
+            Self.perform((chunks + 1) / 2) { task in
                 let (results, pointers, cuts, rowOffset) = box.value
-                let r = results[k]
                 let rows = RowParser(plan: plan, file: file, delimiter: delimiter, backwardsTolerance: tolerance)
                 defer { rows.deallocate() }
                 let scratch = LineStorage.paddedBuffer(LineStorage.padding)
                 var scratchSize = LineStorage.padding
                 var scratchBuffer = scratch
                 defer { scratchBuffer.deallocate() }
-                var pos = cuts[k]
-                let end = cuts[k + 1]
-                var line0 = linesBefore + rowOffset[k]
-                var row = rowOffset[k]
                 let fv = rows.fieldValue
                 let direct = delimiter != 0x20 && rows.setDestinations(times: times, columns: Array(pointers[1...]))
                 let euler = plan.attitudeFromEuler
+                let kA = 2 * task, kB = 2 * task + 1
+                var posA = cuts[kA], rowA = rowOffset[kA]
+                var posB = kB < chunks ? cuts[kB] : 0, rowB = kB < chunks ? rowOffset[kB] : 0
+                if direct && kB < chunks {
+                    // Both ranges row by row together while both rows are plain; the first
+                    // row that is not (or the shorter range's end) ends this.
+                    let endA = cuts[kA + 1], endB = cuts[kB + 1]
+                    let limitA = min(endA, readable - 8), limitB = min(endB, readable - 8)
+                    while posA < endA && posB < endB,
+                          let (nextA, nextB) = rows.directRowPair(base, posA, posB, limitA, limitB, rowA: rowA, rowB: rowB) {
+                        posA = nextA; posB = nextB; rowA += 1; rowB += 1
+                    }
+                }
+                for k in kA ... min(kB, chunks - 1) {
+                let r = results[k]
+                var pos = k == kA ? posA : posB
+                let end = cuts[k + 1]
+                var row = k == kA ? rowA : rowB
+                var line0 = linesBefore + rowOffset[k] + (row - rowOffset[k])
                 let directLimit = min(end, readable - 8)
                 while pos < end {
                     if direct {
@@ -160,6 +176,7 @@ extension DelimitedReader {
                     row += 1
                 }
                 r.rows = row - rowOffset[k]
+                }
             }
 
             // 4. The first problem in file order: time going back, or a range's error.

@@ -219,6 +219,38 @@ public struct DelimitedReader {
             }
         }
 
+        /// Two plain rows at once, one starting at `a` (numbers bounded by `limitA`) and one at
+        /// `b`: field by field, each row's field parsed with `plainDecimal`. The two rows are
+        /// independent dependency chains (each field's end is where the next one starts), so
+        /// the core overlaps them. Returns where both next lines start, or nil (having stored
+        /// some values or none) as soon as either row has anything else: an unusual number, a
+        /// comment, an unused field, a short or long row, a limit reached.
+        @inline(__always)
+        func directRowPair(_ base: UnsafePointer<UInt8>, _ a: Int, _ b: Int, _ limitA: Int, _ limitB: Int, rowA: Int, rowB: Int) -> (Int, Int)? {
+            let needed = plan.needed
+            var i = a, j = b
+            var f = 0
+            while true {
+                guard let d = dest[f], i &+ 8 < limitA, j &+ 8 < limitB,
+                      let (va, na, ca) = NumberParser.plainDecimal(base + i),
+                      let (vb, nb, cb) = NumberParser.plainDecimal(base + j) else { return nil }
+                let stride = destStride[f], scale = destScale[f]
+                d[rowA &* stride] = va * scale
+                d[rowB &* stride] = vb * scale
+                i &+= na; j &+= nb
+                f &+= 1
+                if f == needed {
+                    // The line ends here: LF, or CR LF (the byte after a number is readable).
+                    let ea = ca == 0x0A ? i &+ 1 : ca == 0x0D && i &+ 1 < limitA && base[i &+ 1] == 0x0A ? i &+ 2 : -1
+                    let eb = cb == 0x0A ? j &+ 1 : cb == 0x0D && j &+ 1 < limitB && base[j &+ 1] == 0x0A ? j &+ 2 : -1
+                    guard ea >= 0 && eb >= 0 else { return nil }
+                    return (ea, eb)
+                }
+                guard ca == delimiter && cb == delimiter else { return nil }
+                i &+= 1; j &+= 1
+            }
+        }
+
         /// The whole-file reader's common case: parses a plain row (as `fastFields` does) and
         /// stores each value, converted, straight into its column at `row`. False (having
         /// stored some values or none) when the row needs `fields`.
