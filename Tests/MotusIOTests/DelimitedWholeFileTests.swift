@@ -138,6 +138,27 @@ import MotusCore
         expectSame(short.joined(separator: "\n"), note: "short row")
     }
 
+    /// Ranges are parsed in pairs, a row of each in turn, while both rows are plain: odd rows
+    /// (long numbers, exponents, CR LF, an extra field, a comment, a bad value) in either range
+    /// of a pair, early or late, end the pairing there and must give exactly what `scan` gives.
+    @Test func pairedRangesFallBackOnAnyOddRow() {
+        let odd = ["1.5e-3", "12345678.5", "0.123456789", "-.5", "7", "+2.5"]
+        for (n, where_) in [(9000, 8000), (9000, 10), (9000, 4600), (9000, 4400)] {
+            for (m, o) in odd.enumerated() {
+                var lines = [Self.header] + Self.rows(n, seed: 30 + UInt64(m))
+                lines[where_] = lines[where_].replacingOccurrences(of: ",", with: "," + o + ",", options: [], range: lines[where_].range(of: ","))
+                    .split(separator: ",").prefix(10).joined(separator: ",")
+                expectSame(lines.joined(separator: "\n") + "\n", workers: [1, 2], note: "\(o) at \(where_)")
+            }
+            var tail = [Self.header] + Self.rows(n, seed: 40)
+            tail[where_] += ",99"
+            expectSame(tail.joined(separator: "\n"), workers: [1, 2], note: "extra field at \(where_)")
+            tail[where_ + 1] = "# note"
+            tail[where_ + 2] = tail[where_ + 2].replacingOccurrences(of: ",", with: ",x", options: [], range: tail[where_ + 2].range(of: ","))
+            expectSame(tail.joined(separator: "\r\n"), workers: [1, 2], note: "crlf, comment and bad value at \(where_)")
+        }
+    }
+
     @Test func readUsesTheWholeFileReaderAndAgreesForAnyThreadCount() throws {
         let text = ([Self.header] + Self.rows(60_000, seed: 11, every: 1000)).joined(separator: "\n") + "\n"
         let p = TestFiles.temp(text)
