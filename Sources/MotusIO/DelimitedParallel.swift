@@ -86,7 +86,7 @@ extension DelimitedReader {
         defer { lineCounts.deallocate() }
         let fixedCuts = cuts
         let counts = UncheckedBox(lineCounts)
-        Self.perform(chunks) { k in
+        Self.perform(chunks, threads: workers) { k in
             counts.value[k] = Self.countLines(base, fixedCuts[k], fixedCuts[k + 1])
         }
         var rowOffset = [Int](repeating: 0, count: chunks + 1)
@@ -104,7 +104,7 @@ extension DelimitedReader {
             let results = (0..<chunks).map { _ in RangeResult() }
             let box = UncheckedBox((results, pointers, fixedCuts, rowOffset))
             let file = path, tolerance = options.backwardsTolerance
-            Self.perform((chunks + 1) / 2) { task in
+            Self.perform((chunks + 1) / 2, threads: workers) { task in
                 let (results, pointers, cuts, rowOffset) = box.value
                 let rows = RowParser(plan: plan, file: file, delimiter: delimiter, backwardsTolerance: tolerance)
                 defer { rows.deallocate() }
@@ -247,9 +247,9 @@ extension DelimitedReader {
         return p < to ? n + 1 : n
     }
 
-    /// Runs `body(0..<n)`, on several threads when n > 1.
-    static func perform(_ n: Int, _ body: (Int) -> Void) {
-        if n == 1 { body(0); return }
+    /// Runs `body(0..<n)`, on several threads when n > 1 and `threads` > 1 (else in order, here).
+    static func perform(_ n: Int, threads: Int = 2, _ body: (Int) -> Void) {
+        if n == 1 || threads <= 1 { for k in 0..<n { body(k) }; return }
         withoutActuallyEscaping(body) { b in
             let box = UncheckedBox(b)
             DispatchQueue.concurrentPerform(iterations: n) { box.value($0) }
