@@ -66,20 +66,13 @@ extension DelimitedReader {
         }
 
         // 2. Line-aligned ranges, and the lines in each.
-        var cuts = [dataStart]
         let span = size - dataStart
         // Several ranges per thread (each at least 256 KiB): a thread that the scheduler
         // holds back on a busy machine then delays the whole read by one small range only.
         // Ranges come in pairs that one thread parses together, a row of each in turn (two
         // independent dependency chains for the core to overlap; see `directRowPair`).
         let wanted = span < 1 << 16 ? 1 : 2 * (workers == 1 ? 1 : max(workers, min(workers * 8, span >> 18)))
-        for k in 1..<max(wanted, 1) {
-            let q = dataStart + span * k / wanted
-            guard let hit = memchr(base + q, 0x0A, size - q) else { break }
-            let b = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
-            if b > cuts.last! && b < size { cuts.append(b) }
-        }
-        cuts.append(size)
+        let cuts = MappedFile.lineCuts(base, from: dataStart, to: size, pieces: wanted)
         let chunks = cuts.count - 1
         let lineCounts = UnsafeMutableBufferPointer<Int>.allocate(capacity: chunks)
         lineCounts.initialize(repeating: 0)
@@ -370,6 +363,22 @@ final class MappedFile {
     deinit {
         guard let base else { return }
         if mapped { munmap(base, size) } else { base.deallocate() }
+    }
+
+    /// About `pieces` line-aligned ranges of `base[from..<to]`, as their bounds: `from`, each
+    /// cut just after the first LF at or past an even share, and `to` (fewer when lines are
+    /// long; one when `pieces` ≤ 1).
+    static func lineCuts(_ base: UnsafePointer<UInt8>, from: Int, to: Int, pieces: Int) -> [Int] {
+        var cuts = [from]
+        let span = to - from
+        for k in 1..<max(pieces, 1) {
+            let q = from + span * k / pieces
+            guard let hit = memchr(base + q, 0x0A, to - q) else { break }
+            let b = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            if b > cuts.last! && b < to { cuts.append(b) }
+        }
+        cuts.append(to)
+        return cuts
     }
 
     /// Calls `body(bytes, size, readable)`; the bytes stay valid during the call.

@@ -39,13 +39,11 @@ extension NativeFormat {
         let declared = header.declaredColumns
         guard declared.count == (parser.sinkIndex.max() ?? -1) + 1 else { return nil }
 
-        var cuts = [dataStart]
-        let span = size - dataStart
-        for k in 1..<workers {
-            let b = nextLineStart(path: path, after: dataStart + span * k / workers, size: size)
-            if b > cuts.last! && b < size { cuts.append(b) }
-        }
-        cuts.append(size)
+        // The data region, mapped (no second copy of the file), cut at line starts.
+        let file = try MappedFile(path: path)
+        guard let raw = file.base, file.size == size else { return nil }
+        let bytes = UncheckedBox(UnsafePointer(raw.assumingMemoryBound(to: UInt8.self)))
+        let cuts = MappedFile.lineCuts(bytes.value, from: dataStart, to: size, pieces: workers)
         let chunks = cuts.count - 1
         let results = (0..<chunks).map { _ in NativeChunk() }
         let box = UncheckedBox(results)
@@ -59,13 +57,17 @@ extension NativeFormat {
             for (i, c) in declared.enumerated() { b.declare(stream: i, name: c.name, kind: c.kind) }
             // Chunk 0 reserves room for the whole file, so the join appends in place; pages
             // reserved and never written cost nothing.
-            let bytes = k == 0 ? region : cutsFixed[k + 1] - cutsFixed[k]
-            b.expectSamples(bytes / bytesPerLine + 16)
+            let span = k == 0 ? region : cutsFixed[k + 1] - cutsFixed[k]
+            b.expectSamples(span / bytesPerLine + 16)
             do throws(InputError) {
-                var c = try LineCursor(path: path, range: cutsFixed[k]..<cutsFixed[k + 1])
-                while let line = try c.next() {
-                    try p.parse(line, c.lineNumber, into: &b)
+                var pos = cutsFixed[k], number = 0
+                let end = cutsFixed[k + 1]
+                while pos < end {
+                    let (line, next) = DelimitedReader.line(bytes.value, pos, end)
+                    number += 1
+                    try p.parse(line, number, into: &b)
                     if p.needsSequential { r.failed = true; return }
+                    pos = next
                 }
             } catch {
                 r.failed = true
@@ -73,6 +75,7 @@ extension NativeFormat {
             }
             r.builder = b
         }
+        withExtendedLifetime(file) {}
         if results.contains(where: \.failed) { return nil }
 
         // Time order across chunk borders, as one pass would check it.
@@ -96,15 +99,6 @@ extension NativeFormat {
         out.prepend(labelsAndEventsOf: header)
         out.metadata(parser.metadata)
         return out.recording
-    }
-}
-
-extension NativeFormat {
-    /// The offset just after the first newline at or after `after` (or `size`).
-    static func nextLineStart(path: String, after: Int, size: Int) -> Int {
-        guard var cursor = try? LineCursor(path: path, range: after..<size, chunkBytes: 1 << 16),
-              (try? cursor.next()) != nil else { return size }
-        return cursor.offset
     }
 }
 
