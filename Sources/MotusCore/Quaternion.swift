@@ -30,8 +30,8 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
     @inlinable public var vector: Vector3 { Vector3(x, y, z) }
     @inlinable public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
-    /// Hamilton product `a ⊗ b`.
-    @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+    /// Hamilton product `a ⊗ b` (always inlined: filters call it once per sample).
+    @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(
             w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
             x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,

@@ -21,7 +21,7 @@ public struct Vector3: Hashable, Sendable, Codable, CustomStringConvertible {
         return n > 0 ? Vector3(x / n, y / n, z / n) : .zero
     }
     @inlinable public func dot(_ o: Vector3) -> Double { x * o.x + y * o.y + z * o.z }
-    @inlinable public func cross(_ o: Vector3) -> Vector3 {
+    @inlinable @inline(__always) public func cross(_ o: Vector3) -> Vector3 {
         Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x)
     }
     /// Angle between two vectors in radians, in [0, π]; numerically stable near 0 and π.

@@ -381,10 +381,10 @@ public struct AttitudeFilter: Sendable {
         if stepping {
             let r = Self.stepVector(previousRate, wc, dt)
             // The cross products are ready before c and s (they need only r).
-            let m = Self.cross(r, scaled), n = Self.cross(r, m)
+            let m = r.cross(scaled), n = r.cross(m)
             let (c, s2) = Self.halfAngleTerms(r.x * r.x + r.y * r.y + r.z * r.z, doubled: true)
             let s = 0.5 * s2
-            _strapdown = Self.mul(_strapdown, Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s))
+            _strapdown = _strapdown * Quaternion(w: c, x: r.x * s, y: r.y * s, z: r.z * s)
             renormalisationTick &+= 1
             if renormalisationTick == 0 { _strapdown = Self.renormalized(_strapdown) }
             // e⁻¹ = (c, u), u = −s·r: v + 2c(u × v) + 2u × (u × v) = v − 2cs(r × v) + 2s²(r × (r × v)).
@@ -519,11 +519,6 @@ public struct AttitudeFilter: Sendable {
         exponential(stepVector(w0, w1, dt))
     }
 
-    @inlinable @inline(__always)
-    static func cross(_ a: Vector3, _ b: Vector3) -> Vector3 {
-        Vector3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-    }
-
     /// `q` times one Newton step towards unit norm, (3 − |q|²)/2: exact to rounding for a `q`
     /// within 1e-8 of unit norm. `update` applies it every 256 samples: a product of unit
     /// quaternions drifts from unit norm only by rounding (about 1e-16 per product).
@@ -539,27 +534,8 @@ public struct AttitudeFilter: Sendable {
     @inlinable @inline(__always)
     static func multiplyRenormalized(_ q0: Quaternion, _ e: Quaternion) -> Quaternion {
         let s = 1.5 - 0.5 * (q0.w * q0.w + q0.x * q0.x + q0.y * q0.y + q0.z * q0.z)
-        let q = mul(q0, e)
+        let q = q0 * e
         return Quaternion(w: q.w * s, x: q.x * s, y: q.y * s, z: q.z * s)
-    }
-
-    /// Hamilton product, written out here so that it is always inlined.
-    @inlinable @inline(__always)
-    static func mul(_ a: Quaternion, _ b: Quaternion) -> Quaternion {
-        Quaternion(
-            w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-            x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-            y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-            z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
-    }
-
-    /// `q ⊗ v ⊗ q*` for a unit `q`, always inlined: v + 2w(u × v) + 2u × (u × v), u = q.xyz.
-    @inlinable @inline(__always)
-    static func rotate(_ q: Quaternion, _ v: Vector3) -> Vector3 {
-        let tx = 2 * (q.y * v.z - q.z * v.y), ty = 2 * (q.z * v.x - q.x * v.z), tz = 2 * (q.x * v.y - q.y * v.x)
-        return Vector3(v.x + q.w * tx + (q.y * tz - q.z * ty),
-                       v.y + q.w * ty + (q.z * tx - q.x * tz),
-                       v.z + q.w * tz + (q.x * ty - q.y * tx))
     }
 
     /// Recomputes the per-step gains for time step `dt` (> 0).

@@ -181,11 +181,7 @@ public enum NumberParser {
             let v = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             // Every byte in 0x30...0x39?
             guard (v & 0xF0F0_F0F0_F0F0_F0F0) | (((v &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333 else { break }
-            var x = v & 0x0F0F_0F0F_0F0F_0F0F
-            x = (x &* 2561) >> 8
-            x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
-            x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-            mantissa = mantissa &* 100_000_000 &+ x
+            mantissa = mantissa &* 100_000_000 &+ eightDigitValue(v & 0x0F0F_0F0F_0F0F_0F0F)
             i += 8
         }
         if i + 4 <= limit {
@@ -206,6 +202,22 @@ public enum NumberParser {
         }
     }
 
+    /// Byte lanes of `d` (= an 8-byte word minus "00000000") that are not a digit 0…9: their
+    /// high bit set (d > 9: d + 0x76 reaches 0x80, or d wrapped below zero).
+    @inlinable @inline(__always)
+    static func nonDigitLanes(_ d: UInt64) -> UInt64 {
+        ((d &+ 0x7676_7676_7676_7676) | d) & 0x8080_8080_8080_8080
+    }
+
+    /// The value of eight digit lanes (lowest byte = most significant digit; zero lanes at
+    /// the bottom act as leading zeros), by three multiply-shifts.
+    @inlinable @inline(__always)
+    static func eightDigitValue(_ lanes: UInt64) -> UInt64 {
+        var x = (lanes &* 2561) &>> 8
+        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
+        return ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+    }
+
     /// The run of decimal digits at `p[i..<limit]`, at most eight of them, found and converted
     /// with one unaligned 8-byte load (SWAR): the value and how many digits there were.
     /// Precondition: 8 bytes from `p + i` are readable (bytes past `limit` are loaded but ignored).
@@ -215,16 +227,10 @@ public enum NumberParser {
         // Byte-wise v - '0'; a byte below '0' borrows from the bytes above it, which only
         // disturbs bytes after the first non-digit, and those are discarded below.
         let d = v &- 0x3030_3030_3030_3030
-        // High bit of a lane set when the lane is not 0...9 (d > 9: d + 0x76 reaches 0x80, or d wrapped).
-        let nonDigit = ((d &+ 0x7676_7676_7676_7676) | d) & 0x8080_8080_8080_8080
-        let n = Swift.min(nonDigit.trailingZeroBitCount &>> 3, limit &- i)
+        let n = Swift.min(nonDigitLanes(d).trailingZeroBitCount &>> 3, limit &- i)
         if n <= 0 { return (0, 0) }
         // Keep the n digit lanes, moved to the top; the zero lanes below act as leading zeros.
-        var x = d &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)
-        x = (x &* 2561) &>> 8
-        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
-        x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
-        return (x, n)
+        return (eightDigitValue(d &<< UInt64(truncatingIfNeeded: (8 &- n) &* 8)), n)
     }
 
     /// 10^n for n in 0...8, as an integer.
@@ -311,23 +317,17 @@ public enum NumberParser {
         let s = p + (negative ? 1 : 0)
         let w1 = UInt64(littleEndian: UnsafeRawPointer(s).loadUnaligned(as: UInt64.self))
         let d1 = w1 &- 0x3030_3030_3030_3030
-        let m1 = ((d1 &+ 0x7676_7676_7676_7676) | d1) & 0x8080_8080_8080_8080
+        let m1 = nonDigitLanes(d1)
         // 8 × (integer digits); 1...7 digits and then a point.
         let ib = UInt64(truncatingIfNeeded: m1.trailingZeroBitCount) & ~7
         guard ib &- 8 < 56 && (w1 &>> ib) & 0xFF == 0x2E else { return nil }
         let w2 = UInt64(littleEndian: UnsafeRawPointer(s).loadUnaligned(fromByteOffset: Int(ib &>> 3) &+ 1, as: UInt64.self))
         let d2 = w2 &- 0x3030_3030_3030_3030
-        let m2 = ((d2 &+ 0x7676_7676_7676_7676) | d2) & 0x8080_8080_8080_8080
+        let m2 = nonDigitLanes(d2)
         let fb = UInt64(truncatingIfNeeded: m2.trailingZeroBitCount) & ~7
         guard fb &- 8 < 56 else { return nil }
-        var x = d1 &<< (64 &- ib)
-        x = (x &* 2561) &>> 8
-        x = ((x & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
-        x = ((x & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
-        var y = d2 &<< (64 &- fb)
-        y = (y &* 2561) &>> 8
-        y = ((y & 0x00FF_00FF_00FF_00FF) &* 6_553_601) &>> 16
-        y = ((y & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) &>> 32
+        let x = eightDigitValue(d1 &<< (64 &- ib))
+        let y = eightDigitValue(d2 &<< (64 &- fb))
         let q = Int(fb &>> 3)
         let v = Double(x &* smallPowerOfTen(q) &+ y) / exactPowerOfTen(q)
         let signBit: UInt64 = negative ? 1 << 63 : 0
