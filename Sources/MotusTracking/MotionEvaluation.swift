@@ -17,6 +17,11 @@ import MotusClassifier
 ///   after it are at least `standingGap` apart (a patient who stops for 4 s mid-trial has
 ///   paused; such pauses are counted apart as `pausesInStandingGaps`).
 /// - **False resume**: a `resumed` event dated more than 2 s before the true start.
+/// - **Retracted resume**: a provisional resume (`firstSteps`) followed by its retraction (a
+///   pause with cause `unconfirmed`, no moving time). Neither counts as the resume or as a
+///   pause; they are counted apart.
+/// - **Resume decided after N steps**: true steps (the recording's `step` events) from 1 s
+///   before the true start up to the resume's decision, when the recording has them.
 /// A trial whose resume or pause is never reported gets an infinite latency.
 public enum MotionEvaluation {
     public struct Row: Sendable, Hashable, Codable {
@@ -30,6 +35,10 @@ public enum MotionEvaluation {
         public var falsePauses: Int
         public var pausesInStandingGaps: Int
         public var falseResumes: Int
+        /// Provisional resumes retracted (the pedometer did not confirm them).
+        public var retractedResumes: Int
+        /// True steps taken up to the resume decision (NaN without step events or resume).
+        public var resumeDecisionSteps: Double
         /// Steps counted over the whole recording.
         public var steps: Int
         /// Seconds of recording after the true stop.
@@ -56,6 +65,9 @@ public enum MotionEvaluation {
         /// Median |resume latency| (s): what the resume bar checks (early counts like late).
         public var resumeAbsoluteMedian: Double
         public var resumeDecisionMedian: Double
+        /// Median of the true steps taken up to the resume decision (trials with step events).
+        public var resumeDecisionStepsMedian: Double
+        public var retractedResumes: Int
         public var falsePauses: Int
         public var falseResumes: Int
         public var trialsWithFalsePause: Int
@@ -74,15 +86,23 @@ public enum MotionEvaluation {
         let res = try MotionSession.run(r, settings: s, model: model)
         let truth = r.events.filter { $0.kind == "step" }.map(\.time).sorted()
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
-                      pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0, steps: res.summary.steps,
+                      pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0,
+                      retractedResumes: 0, resumeDecisionSteps: .nan, steps: res.summary.steps,
                       stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false)
         var pauseFound = false
-        for (state, c) in res.stateChanges {
+        let changes = res.stateChanges
+        for (i, (state, c)) in changes.enumerated() {
+            if c.cause == .unconfirmed { continue }
+            if state == .moving, i + 1 < changes.count, changes[i + 1].change.cause == .unconfirmed {
+                row.retractedResumes += 1
+                continue
+            }
             switch state {
             case .moving:
                 if c.time < start - 2 { row.falseResumes += 1 } else if !row.resumeLatency.isFinite && c.time <= stop {
                     row.resumeLatency = c.time - start
                     row.resumeDecisionLatency = c.decidedAt - start
+                    if !truth.isEmpty { row.resumeDecisionSteps = Double(truth.filter { $0 >= start - 1 && $0 <= c.decidedAt }.count) }
                 }
             case .still:
                 if c.time >= start && c.time < stop - 1 {
@@ -108,6 +128,8 @@ public enum MotionEvaluation {
                 resumeMedian: percentile(rows.map(\.resumeLatency), 50), resumeP90: percentile(rows.map(\.resumeLatency), 90),
                 resumeAbsoluteMedian: percentile(rows.map { Swift.abs($0.resumeLatency) }, 50),
                 resumeDecisionMedian: percentile(rows.map(\.resumeDecisionLatency), 50),
+                resumeDecisionStepsMedian: percentile(rows.map(\.resumeDecisionSteps).filter { !$0.isNaN }, 50),
+                retractedResumes: rows.reduce(0) { $0 + $1.retractedResumes },
                 falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
                 trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count)
     }

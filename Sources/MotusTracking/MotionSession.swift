@@ -51,6 +51,21 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// A resume from steps is dated at the motion onset (end of stillness) when that came at
     /// most this long (s) before the first credited step, else at the first step.
     public var resumeOnsetLookback: Double = 0.6
+    /// Step candidates in a row (regular, while the stillness detector sees motion) that resume
+    /// provisionally, before the pedometer's `confirmationSteps` confirm a walk; 0 turns the
+    /// early resume off. The steps themselves are counted only on confirmation.
+    public var earlyResumeSteps: Int = 2
+    /// Longest interval (s) between those candidates (60 steps/min): the first steps of a
+    /// walk come faster than the shifts of weight of someone standing.
+    public var earlyResumeMaximumInterval: Double = 1.0
+    /// Smallest standard deviation of |a| (m/s²) over the stillness window when resuming
+    /// early: the body moves like a walk's steps, not like someone shifting their weight
+    /// (on MotionSense `sit`/`std`, 1.0 makes a fifth as many retracted resumes as 0.2, and
+    /// the IPOL lower-back walks still resume by their second step).
+    public var earlyResumeMinimumStd: Double = 1.0
+    /// A provisional resume the pedometer has not confirmed this long (s) after it was
+    /// decided is retracted (a pause with cause `unconfirmed`, dated at the resume).
+    public var earlyResumeTimeout: Double = 4.0
     /// While the pedometer walks, no pause until this many step intervals (the mean or the
     /// latest, whichever is longer) after the last step.
     public var stepDueFactor: Double = 2.0
@@ -99,9 +114,13 @@ public struct SessionSettings: Sendable, Hashable, Codable {
 /// raw sample, then linear interpolation onto a fixed frame grid (the model's rate) feeding
 /// the stillness detector and the classifier.
 ///
-/// **Moving/still (foot)**: resume when the pedometer confirms regular steps, dated back to
-/// the first credited step (or to the motion onset just before it); or after
-/// `classifierResumeWindows` confident classifier windows. Pause when the stillness detector
+/// **Moving/still (foot)**: resume provisionally on the first `earlyResumeSteps` (2) regular
+/// step candidates while the body moves (cause `firstSteps`), dated at the first of them (or
+/// the motion onset just before it); it stands once the pedometer confirms a walk or the
+/// classifier is confident, and is retracted otherwise (a pause with cause `unconfirmed`,
+/// dated at the resume: no moving time, and the candidates were never counted as steps).
+/// Without the early resume: when the pedometer confirms regular steps, dated back to the
+/// first credited step; or after `classifierResumeWindows` confident classifier windows. Pause when the stillness detector
 /// has seen `minimumStillSeconds` of stillness (unless the classifier is confident the body
 /// moves and the stillness is shallow), or after `classifierPauseWindows` confident still
 /// windows. A missing step never pauses: a phone swinging in a hand loses steps but is not still.
@@ -152,6 +171,8 @@ public struct MotionSession: Sendable {
     @usableFromInline var stillSince = Double.nan          // start of the current still run (frame time)
     @usableFromInline var stillWindowStart = Double.nan    // start of the first still window of the run
     @usableFromInline var motionOnset = -Double.infinity   // last end of stillness
+    @usableFromInline var provisionalSince = Double.nan    // decision time of an unconfirmed early resume
+    @usableFromInline var retractedUpTo = -Double.infinity // newest candidate of the last retracted early resume
     @usableFromInline var smoothedP = Double.nan
     @usableFromInline var windowsAbove = 0, windowsBelow = 0
     @usableFromInline var speedAboveSince = Double.nan, speedBelowSince = Double.nan
@@ -318,7 +339,17 @@ public struct MotionSession: Sendable {
         // Pedometer on the raw sample.
         if settings.mode == .foot {
             let k = pedometer.update(acceleration: a, time: t)
-            if k > 0 { pedometerCredited(k, at: t) }
+            if k > 0 { pedometerCredited(k, at: t) } else if state == .still {
+                if settings.earlyResumeSteps > 0 && pedometer.pendingSteps >= settings.earlyResumeSteps { earlyResume(at: t) }
+            } else if !provisionalSince.isNaN {
+                // Retracted when the pedometer gives up its candidates (no regular step for
+                // `maximumStepInterval`), or does not confirm in time.
+                let n = pedometer.pendingSteps
+                if n == 0 || t - provisionalSince > settings.earlyResumeTimeout {
+                    retractedUpTo = n > 0 ? pedometer.pendTime[n - 1] : t
+                    pause(at: movingSince, decidedAt: t, cause: .unconfirmed)
+                }
+            }
         }
         // Frames on the fixed grid.
         let w = gyroLatest
@@ -402,10 +433,37 @@ public struct MotionSession: Sendable {
         distanceMeters = knownDistanceMeters
     }
 
+    /// Ends the session (the workout stopped, or the recording ended): a provisional resume
+    /// the pedometer has not confirmed is retracted (a pause with cause `unconfirmed`, dated at
+    /// the resume). The batch run and the asynchronous adapter call it at the end of the input.
+    public mutating func finish() {
+        if state == .moving && !provisionalSince.isNaN { pause(at: movingSince, decidedAt: now, cause: .unconfirmed) }
+    }
+
     // MARK: Decisions
+
+    /// A provisional resume on the first regular steps while the body moves (see
+    /// `SessionSettings.earlyResumeSteps`): the newest `earlyResumeSteps` pending candidates
+    /// close enough together, newer than a retracted resume's, while the stillness detector
+    /// sees motion at least `earlyResumeMinimumStd` strong.
+    @usableFromInline
+    mutating func earlyResume(at t: Double) {
+        let n = pedometer.pendingSteps
+        let need = settings.earlyResumeSteps
+        // Motion now, and candidates newer than those of a retracted early resume.
+        guard stillSince.isNaN, pedometer.pendTime[n - need] > retractedUpTo else { return }
+        guard pedometer.pendTime[n - 1] - pedometer.pendTime[n - need] <= Double(need - 1) * settings.earlyResumeMaximumInterval else { return }
+        guard stillness.accelerationStd >= settings.earlyResumeMinimumStd else { return }
+        let first = pedometer.pendTime[n - need]
+        var when = first
+        if motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback { when = motionOnset }
+        resume(at: when, decidedAt: t, cause: .firstSteps)
+        if state == .moving { provisionalSince = t }
+    }
 
     @usableFromInline
     mutating func pedometerCredited(_ k: Int, at t: Double) {
+        provisionalSince = .nan   // confirmed (or already moving)
         if state == .still {
             let first = pedometer.recentStep(Swift.min(k, 128) - 1).time
             var when = first
@@ -468,7 +526,10 @@ public struct MotionSession: Sendable {
     @usableFromInline
     mutating func pause(at t0: Double, decidedAt t: Double, cause: StateChangeCause) {
         guard state == .moving else { return }
-        let when = Swift.min(Swift.max(t0, movingSince), t)
+        // A pause while a provisional resume is unconfirmed retracts it: no moving time.
+        let when = provisionalSince.isNaN ? Swift.min(Swift.max(t0, movingSince), t) : movingSince
+        let cause = provisionalSince.isNaN ? cause : .unconfirmed
+        provisionalSince = .nan
         state = .still
         movingAccumulated += when - movingSince
         lastPauseTime = when
@@ -513,6 +574,8 @@ public struct MotionSession: Sendable {
         if smoothedP >= settings.enterProbability { windowsAbove += 1 } else { windowsAbove = 0 }
         if smoothedP <= settings.exitProbability { windowsBelow += 1 } else { windowsBelow = 0 }
         let speedKnown = t - lastSpeedTime <= 5
+        // The classifier's own resume evidence confirms a provisional resume.
+        if !provisionalSince.isNaN && windowsAbove >= settings.classifierResumeWindows { provisionalSince = .nan }
         if state == .still && stillSince.isNaN && !(settings.mode == .ride && speedKnown) {
             let need = settings.mode == .ride ? settings.rideClassifierWindows : settings.classifierResumeWindows
             if windowsAbove >= need {

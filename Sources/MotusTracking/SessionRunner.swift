@@ -27,7 +27,7 @@ extension MotionSession {
     public static let inputKinds: [StreamKind] = [.gravity, .rotationRate, .stepCounter, .location, .acceleration, .userAcceleration]
 
     /// Pushes every sample of `recording` in time order (ties in `inputKinds` order) through
-    /// the same calls a live app makes, draining events after each sample.
+    /// the same calls a live app makes, draining events after each sample, then `finish()`.
     /// `keepStepEvents`: also return step events (one per step).
     public mutating func run(_ recording: Recording, keepStepEvents: Bool = false) -> SessionResult {
         var streams: [SensorStream] = []
@@ -38,25 +38,30 @@ extension MotionSession {
         var changes: [(state: MotionState, change: StateChange)] = []
         var stepTimes: [Double] = []
         var samples = 0
-        while true {
+        var ended = false
+        while !ended {
             var best = -1
             var bestT = Double.infinity
             for j in 0..<streams.count where idx[j] < streams[j].count {
                 let t = streams[j].times[idx[j]]
                 if t < bestT || best < 0 { best = j; bestT = t }
             }
-            if best < 0 { break }
-            let i = idx[best]
-            idx[best] = i + 1
-            samples += 1
-            switch streams[best].kind {    // read in place: no copy of the stream per sample
-            case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
-            case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
-            case .gravity: pushGravity(streams[best].vector(i), time: bestT)
-            case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
-            case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
-            case .location: pushLocation(streams[best].locationSample(i))
-            default: break
+            if best < 0 {
+                finish()   // the recording ended, as an app's workout ends
+                ended = true
+            } else {
+                let i = idx[best]
+                idx[best] = i + 1
+                samples += 1
+                switch streams[best].kind {    // read in place: no copy of the stream per sample
+                case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
+                case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
+                case .gravity: pushGravity(streams[best].vector(i), time: bestT)
+                case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
+                case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
+                case .location: pushLocation(streams[best].locationSample(i))
+                default: break
+                }
             }
             while let e = nextEvent() {
                 switch e {
@@ -90,7 +95,8 @@ public struct SessionUpdate: Sendable {
 
 /// The session over an asynchronous sequence of samples (a sensor callback bridged with an
 /// `AsyncStream`, say). It yields one `SessionUpdate` per sample that caused events, and one
-/// every `snapshotInterval` seconds of input time; the core stays the synchronous
+/// every `snapshotInterval` seconds of input time; when the input ends it calls `finish()`
+/// (one last update if that retracts a provisional resume). The core stays the synchronous
 /// `MotionSession`, so the results are those of a batch run over the same samples.
 public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == SensorSample {
     public typealias Element = SessionUpdate
@@ -107,9 +113,18 @@ public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
         var session: MotionSession
         let interval: Double
         var lastSnapshot = -Double.infinity
+        var finished = false
 
         public mutating func next() async throws -> SessionUpdate? {
-            while let s = try await it.next() {
+            while !finished {
+                guard let s = try await it.next() else {
+                    // The input ended: `finish()`, and one last update if that caused events.
+                    finished = true
+                    session.finish()
+                    var events: [SessionEvent] = []
+                    while let e = session.nextEvent() { events.append(e) }
+                    return events.isEmpty ? nil : SessionUpdate(events: events, snapshot: session.snapshot)
+                }
                 session.push(s)
                 var events: [SessionEvent] = []
                 while let e = session.nextEvent() { events.append(e) }

@@ -15,6 +15,14 @@ public enum SessionMode: String, Sendable, Hashable, Codable, CaseIterable {
 public enum StateChangeCause: String, Sendable, Hashable, Codable {
     /// The pedometer confirmed a walk (regular steps); dated back to its first credited step.
     case steps
+    /// Provisional resume on the first steps of a walk (`SessionSettings.earlyResumeSteps`
+    /// regular step candidates while the body moves), before the pedometer confirms it. If
+    /// the pedometer does not confirm, a pause with cause `unconfirmed` follows, dated at
+    /// the same time, so the span adds no moving time.
+    case firstSteps
+    /// Retraction of a `firstSteps` resume the pedometer did not confirm (dated at that
+    /// resume: no moving time was added).
+    case unconfirmed
     /// The fast stillness detector (acceleration variance, rotation rate).
     case stillness
     /// The classifier's smoothed probability crossed its threshold for long enough.

@@ -10,14 +10,18 @@ struct EvaluateMotion: ParsableCommand {
         Runs a tracking session (`motus track`'s) over each recording whose labels go still → \
         moving → still (the IPOL trials) and prints, per trial, how late the session reported \
         the pause after the true stop (decision time) and where it dated the resume against the \
-        true start, their decision latencies, and false pauses inside the walk. The summary \
-        gives medians and 90th percentiles.
+        true start, their decision latencies, how many true steps (the recording's step events) \
+        had been taken when the resume was decided, false pauses inside the walk, and \
+        provisional resumes retracted (cause firstSteps, then unconfirmed: the pedometer did not \
+        confirm a walk; they add no moving time and are not counted as resumes or pauses). The \
+        summary gives medians and 90th percentiles.
 
         Bars for CI: each one that fails prints a one-line message and exits with status 1. \
         `--max-pause-median` and `--max-pause-p90` apply to the pause decision latency, \
-        `--max-resume-median` to the median |resume latency|; any false pause fails unless \
+        `--max-resume-median` to the median |resume latency|, `--max-resume-decision-steps` to \
+        the median true steps taken before the resume was decided; any false pause fails unless \
         `--allow-false-pauses`. Example:
-          motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1
+          motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1 --max-resume-decision-steps 2
         """)
 
     @Argument(help: "Dataset folders or recordings.")
@@ -35,6 +39,9 @@ struct EvaluateMotion: ParsableCommand {
     @Option(name: .customLong("max-resume-median"), help: ArgumentHelp("Fail when the median resume latency (s) is above S.", valueName: "S"))
     var maxResumeMedian: Double?
 
+    @Option(name: .customLong("max-resume-decision-steps"), help: ArgumentHelp("Fail when the resume is decided after a median of more than N true steps (trials with step events).", valueName: "N"))
+    var maxResumeDecisionSteps: Double?
+
     @Flag(name: .customLong("allow-false-pauses"), help: "Do not fail on false pauses inside a walk.")
     var allowFalsePauses = false
 
@@ -42,7 +49,7 @@ struct EvaluateMotion: ParsableCommand {
     var format: OutputFormat = .table
 
     func validate() throws {
-        for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median")] {
+        for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median"), (maxResumeDecisionSteps, "--max-resume-decision-steps")] {
             if let v, !(v.isFinite) { throw ValidationError("\(n) must be a number of seconds, not \(v)") }
         }
         if format == .csv { throw ValidationError("evaluate-motion prints table or json, not csv") }
@@ -71,6 +78,9 @@ struct EvaluateMotion: ParsableCommand {
             if let b = maxPauseMedian, !(s.pauseMedian <= b) { failures.append("median pause latency \(Fmt.f(s.pauseMedian, 2)) s > \(Fmt.f(b, 2)) s") }
             if let b = maxPauseP90, !(s.pauseP90 <= b) { failures.append("p90 pause latency \(Fmt.f(s.pauseP90, 2)) s > \(Fmt.f(b, 2)) s") }
             if let b = maxResumeMedian, !(s.resumeAbsoluteMedian <= b) { failures.append("median |resume latency| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s > \(Fmt.f(b, 2)) s") }
+            if let b = maxResumeDecisionSteps, !(s.resumeDecisionStepsMedian <= b) {
+                failures.append("resume decided after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps > \(Fmt.f(b, 1))")
+            }
             if !allowFalsePauses && s.falsePauses > 0 {
                 failures.append("\(s.falsePauses) false pause(s) inside walks (\(rows.filter { $0.falsePauses > 0 }.map(\.id).joined(separator: ", ")))")
             }
@@ -85,19 +95,20 @@ struct EvaluateMotion: ParsableCommand {
     }
 
     static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [String]) -> String {
-        var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "false pauses", "false resumes", "steps"]]
+        var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
         for r in rows {
             t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
-                      r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", "\(r.falsePauses)", "\(r.falseResumes)", "\(r.steps)"])
+                      r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", r.resumeDecisionSteps.isNaN ? "—" : Fmt.f(r.resumeDecisionSteps, 0),
+                      "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
         }
         var out = Fmt.table(t)
         out += "\n\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)\n"
         out += "pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)\n"
-        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s)\n"
+        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps)\n"
         if s.pausesNotJudged > 0 {
             out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
         }
-        out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes)\n"
+        out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)\n"
         if !skipped.isEmpty { out += "skipped (no still → moving → still labels): \(skipped.joined(separator: ", "))\n" }
         return out
     }

@@ -12,7 +12,10 @@ struct TrackCommand: ParsableCommand {
         (resumed/paused with their cause and decision latency, splits, goal reached).
 
         Moving/still combines the classifier (without --model, the shipped moving-vs-still \
-        model), the pedometer's step evidence and a fast stillness detector. Steps come from \
+        model), the pedometer's step evidence and a fast stillness detector. A walk resumes \
+        provisionally on its second step (cause firstSteps); if the pedometer does not \
+        confirm it as a walk, a pause with cause unconfirmed follows, dated at the same time \
+        (no moving time, no steps). Steps come from \
         the accelerometer, or from the recording's platform step counter when it has one. \
         Distance uses Weinberg's stride model with k from --height (170 cm when not given), \
         calibrated from GPS when the recording has a location stream, or from \

@@ -69,10 +69,14 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         let pauses = res.stateChanges.filter { $0.state == .still }.map(\.change)
         #expect(resumes.count == 2 && pauses.count == 2, "\(res.stateChanges)")
         guard resumes.count == 2, pauses.count == 2 else { return }
+        let rates = [2.0, 2.4]
         for i in 0..<2 {
-            // Resumed within 2 steps of the true start (dated back to the first credited step).
-            #expect(abs(resumes[i].time - starts[i]) <= 2 / 2.0, "resume \(resumes[i]) vs \(starts[i])")
-            #expect(resumes[i].cause == .steps)
+            // Resumed on the first steps, decided by the second (provisional, then confirmed by
+            // the pedometer: no retraction follows), dated within a step of the true start.
+            #expect(abs(resumes[i].time - starts[i]) <= 1 / rates[i], "resume \(resumes[i]) vs \(starts[i])")
+            #expect(resumes[i].decidedAt - starts[i] <= 2 / rates[i] + 0.05, "resume decided \(resumes[i]) vs \(starts[i])")
+            #expect(resumes[i].cause == .firstSteps)
+            #expect(pauses[i].cause != .unconfirmed)
             // Paused within about 2 s of the true stop (decision time).
             #expect(pauses[i].decidedAt - stops[i] >= 0 && pauses[i].decidedAt - stops[i] <= 2.0, "pause \(pauses[i]) vs \(stops[i])")
             #expect(pauses[i].latency >= 0)
@@ -98,7 +102,48 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         }
         let res = try changes(Recording(streams: [s]))
         #expect(res.summary.steps == 0)
-        #expect(res.stateChanges.isEmpty, "\(res.stateChanges)")
+        // Two jolts close together may resume provisionally, but every such resume is retracted
+        // (a pause with cause `unconfirmed` at the same time): no moving time, no steps.
+        let c = res.stateChanges
+        #expect(c.count % 2 == 0, "\(c)")
+        for i in Swift.stride(from: 0, to: c.count - 1, by: 2) {
+            #expect(c[i].state == .moving && c[i].change.cause == .firstSteps, "\(c[i])")
+            #expect(c[i + 1].state == .still && c[i + 1].change.cause == .unconfirmed && c[i + 1].change.time == c[i].change.time, "\(c[i + 1])")
+        }
+        #expect(res.summary.movingTimeSeconds == 0)
+    }
+
+    /// Two steps, then standing: the provisional resume on the first steps is retracted once the
+    /// pedometer gives them up; the three steps are not counted (fewer than a walk's five) and
+    /// add no moving time. Then a real walk resumes by its second step and stays resumed.
+    @Test func earlyResumeIsRetractedWhenTheWalkDoesNotGoOn() throws {
+        let (acc, starts, _) = sessionSignal([.still(4), .walk(steps: 3, hz: 2), .still(6), .walk(steps: 20, hz: 2), .still(4)])
+        let res = try changes(Recording(streams: [acc]))
+        let c = res.stateChanges
+        #expect(c.count == 4, "\(c)")
+        guard c.count == 4 else { return }
+        #expect(c[0].state == .moving && c[0].change.cause == .firstSteps)
+        #expect(c[1].state == .still && c[1].change.cause == .unconfirmed && c[1].change.time == c[0].change.time)
+        #expect(c[1].change.decidedAt > starts[0] + 1.5 && c[1].change.decidedAt < starts[1], "\(c[1])")
+        #expect(c[2].state == .moving && c[2].change.cause == .firstSteps && c[2].change.decidedAt - starts[1] <= 1.05, "\(c[2])")
+        #expect(c[3].state == .still && c[3].change.cause == .stillness)
+        #expect(abs(res.summary.steps - 20) <= 1, "\(res.summary.steps)")
+        #expect(abs(res.summary.movingTimeSeconds - 10) < 1.5, "\(res.summary.movingTimeSeconds)")
+        // Off: the pedometer's confirmation resumes, five steps in.
+        var off = SessionSettings(); off.earlyResumeSteps = 0
+        let late = try changes(Recording(streams: [acc]), settings: off).stateChanges
+        #expect(late.map(\.change.cause) == [.steps, .stillness], "\(late)")
+        #expect((late.first?.change.decidedAt ?? 0) - starts[1] >= 4 / 2.0, "\(late)")
+        // The evaluation leaves the retracted pair out of the resume and the pauses, and counts
+        // the true steps up to the decision: the second step's rise decides, just before its peak.
+        var r = Recording(streams: [acc])
+        r.labels = [LabelSegment(start: 0, end: starts[1], label: "still"), LabelSegment(start: starts[1], end: starts[1] + 10, label: "walk"),
+                    LabelSegment(start: starts[1] + 10, end: acc.times.last!, label: "still")]
+        r.events = (0..<20).map { GroundTruthEvent(time: starts[1] + 0.25 + Double($0) * 0.5, kind: "step") }
+        let row = try #require(try MotionEvaluation.evaluate(r, id: "shuffle-then-walk", model: nil))
+        #expect(row.retractedResumes == 1 && row.falseResumes == 0 && row.falsePauses == 0, "\(row)")
+        #expect(abs(row.resumeLatency) < 0.5 && row.resumeDecisionLatency <= 1.05, "\(row)")
+        #expect(row.resumeDecisionSteps >= 1 && row.resumeDecisionSteps <= 2, "\(row)")
     }
 
     /// A runner with the phone in a swinging hand: the phone turns with the arm (±0.6 rad at
@@ -144,6 +189,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
             live.push(s)
             if i % 7 == 0 { while let e = live.nextEvent() { liveEvents.append(e) } }
         }
+        live.finish()
         while let e = live.nextEvent() { liveEvents.append(e) }
         #expect(liveEvents == batch.events)
         #expect(live.snapshot == batch.summary)
@@ -286,6 +332,8 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         #expect(s.pauseMedian <= 1.5, "\(s)")
         #expect(s.pauseP90 <= 2.5, "\(s)")
         #expect(abs(s.resumeMedian) <= 1.0, "\(s)")
+        // Resumed within two steps: decided after a median of at most 2 true steps.
+        #expect(s.resumeDecisionStepsMedian <= 2, "\(s)")
         let healthy = rows.filter { !$0.id.contains("/") }
         #expect(healthy.allSatisfy { $0.falsePauses == 0 }, "\(healthy.filter { $0.falsePauses > 0 }.map(\.id))")
     }
