@@ -114,9 +114,9 @@ public struct FeatureExtractor: Sendable {
                     var kernel = WindowKernel(config)
                     let bh = kernel.blockLength
                     if bh > 0 {
-                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted once,
+                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted (and summed) once,
                         // into slot (block index mod 2).
-                        let slot = config.channels.count * bh
+                        let slot = kernel.blockSlotLength
                         let sorted = UnsafeMutablePointer<Double>.allocate(capacity: 2 * slot)
                         defer { sorted.deallocate() }
                         kernel.sortBlocks(base: input.pointer + from * h, stride: frameCount, into: sorted + (from & 1) * slot)

@@ -30,7 +30,9 @@ struct PowerSpectrum: Sendable {
         while len <= h {
             for j in 0..<(len / 2) {
                 let a = -2 * Double.pi * Double(j) / Double(len)
-                twr.append(Math.cos(a)); twi.append(Math.sin(a))
+                // −π/2 exactly (cos(a) would give 6e-17): the first fused stage of the pair
+                // transform then skips its products with the same results.
+                if 4 * j == len { twr.append(0); twi.append(-1) } else { twr.append(Math.cos(a)); twi.append(Math.sin(a)) }
             }
             len <<= 1
         }
@@ -41,6 +43,7 @@ struct PowerSpectrum: Sendable {
             sc[k] = Math.cos(a); ss[k] = Math.sin(a)
         }
         sc[0] = 1; ss[0] = 0; sc[h] = -1; ss[h] = 0
+        if h % 2 == 0 { sc[h / 2] = 0; ss[h / 2] = -1 }
         storage = twr + twi + sc + ss + [Double](repeating: 0, count: 2 * h)
         pairWork = [SIMD2<Double>](repeating: .zero, count: 3 * h + 1)
         var bits = 0
@@ -182,16 +185,17 @@ struct PowerSpectrum: Sendable {
                 }
                 var len = 2
                 if h >= 4 {
-                    // len = 2 (twiddle 1, no product) with len = 4.
-                    let c0 = V(repeating: twr[0]), s0 = V(repeating: twi[0]), c1 = V(repeating: twr[1]), s1 = V(repeating: twi[1])
+                    // len = 2 (twiddle 1, no product) with len = 4, whose twiddles are 1 and
+                    // −i exactly: the butterflies without their products (the same values for
+                    // finite inputs: c · x with c = 1 or 0, s · x with s = 0 or −1 are exact).
                     var a = 0
                     while a < h {
                         var r0 = re[a], i0 = im[a], r1 = re[a &+ 1], i1 = im[a &+ 1]
                         var r2 = re[a &+ 2], i2 = im[a &+ 2], r3 = re[a &+ 3], i3 = im[a &+ 3]
                         (r0, r1) = (r0 + r1, r0 - r1); (i0, i1) = (i0 + i1, i0 - i1)
                         (r2, r3) = (r2 + r3, r2 - r3); (i2, i3) = (i2 + i3, i2 - i3)
-                        butterfly(&r0, &i0, &r2, &i2, c0, s0)
-                        butterfly(&r1, &i1, &r3, &i3, c1, s1)
+                        (r0, r2) = (r0 + r2, r0 - r2); (i0, i2) = (i0 + i2, i0 - i2)   // twiddle 1
+                        (r1, i1, r3, i3) = (r1 + i3, i1 - r3, r1 - i3, i1 + r3)         // twiddle −i
                         re[a] = r0; im[a] = i0; re[a &+ 1] = r1; im[a &+ 1] = i1
                         re[a &+ 2] = r2; im[a &+ 2] = i2; re[a &+ 3] = r3; im[a &+ 3] = i3
                         a += 4

@@ -15,7 +15,8 @@ public struct StreamingFeatureExtractor: Sendable {
     private let n: Int, hop: Int
     private var ring: [Double]            // channels × 2N
     /// When N = 2H (`kernel.blockLength` > 0): each channel's hop blocks sorted, block b in
-    /// slot b mod 2 (channels × H per slot), sorted once, when a window first needs it.
+    /// slot b mod 2 (`kernel.blockSlotLength` per slot: sorted values, then block sums), done
+    /// once, when a window first needs it.
     private var sorted: [Double]
     private var sortedBlock: (Int, Int) = (-1, -1)   // block index held by slot 0 and slot 1
     /// Frames pushed since init or `reset`.
@@ -31,7 +32,7 @@ public struct StreamingFeatureExtractor: Sendable {
         n = configuration.windowLength
         hop = configuration.hopLength
         ring = [Double](repeating: 0, count: channels.count * 2 * n)
-        sorted = [Double](repeating: 0, count: 2 * channels.count * kernel.blockLength)
+        sorted = [Double](repeating: 0, count: 2 * kernel.blockSlotLength)
     }
 
     public var featureCount: Int { configuration.featureCount }
@@ -82,7 +83,7 @@ public struct StreamingFeatureExtractor: Sendable {
         }
         // The window is blocks b − 1 and b (frames counted from the first push).
         let b = framesSeen / h - 1
-        let slot = channels.count * h
+        let slot = kernel.blockSlotLength
         ring.withUnsafeBufferPointer { rb in
             sorted.withUnsafeMutableBufferPointer { sb in
                 let first = sb.baseAddress! + ((b - 1) & 1) * slot, second = sb.baseAddress! + (b & 1) * slot

@@ -171,11 +171,24 @@ struct WindowKernel: Sendable {
 
     var featureCount: Int { channelCount * valuesPerChannel + correlationIndices.count }
 
+    /// Values `sortBlocks` writes per block (when `blockLength` > 0): each channel's sorted
+    /// values (C × H), then each channel's block sums (Σx, Σx², Σ|x|, min, max: C × 5), which
+    /// `compute` adds up for the window, so the two windows that share a block share its sums.
+    var blockSlotLength: Int { channelCount * (blockLength + 5) }
+
     /// Sorts the block of `blockLength` values of each channel (channel c at
-    /// `base + c × stride`) into `sorted + c × blockLength`. Precondition: `blockLength > 0`.
+    /// `base + c × stride`) into `sorted + c × blockLength`, and writes its block sums
+    /// (`Kernels.basicSums`) at `sorted + C × blockLength + 5c` (`blockSlotLength` values in
+    /// all). Precondition: `blockLength > 0`.
     mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         let h = blockLength, ints = buffers.ints + oSortInts
+        let sums = sorted + channelCount * h
+        for c in 0..<channelCount {
+            let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(base + c * stride, h)
+            let o = sums + 5 * c
+            o[0] = sum; o[1] = sumSq; o[2] = sumAbs; o[3] = lo; o[4] = hi
+        }
         var c = 0
         if h <= Selection.maximumNetworkLength {
             // Two channels per sorting network (one per lane).
@@ -198,9 +211,10 @@ struct WindowKernel: Sendable {
     }
 
     /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`. With
-    /// `sortedFirst` and `sortedSecond` (when `blockLength > 0`): channel c's first and second
-    /// half of the window, sorted, at `sortedFirst + c × blockLength` and `sortedSecond + c ×
-    /// blockLength` (from `sortBlocks`); the values are the same either way.
+    /// `sortedFirst` and `sortedSecond` (when `blockLength > 0`): the window's first and second
+    /// half as `sortBlocks` wrote them (sorted values and block sums); the window's Σx, Σx²,
+    /// Σ|x|, min and max are then those of the two blocks added up (the same values up to
+    /// rounding as one pass over the window; streaming and batch both take this path).
     mutating func compute(base: UnsafePointer<Double>, stride: Int,
                           sortedFirst: UnsafePointer<Double>? = nil, sortedSecond: UnsafePointer<Double>? = nil,
                           into out: UnsafeMutablePointer<Double>) {
@@ -208,9 +222,11 @@ struct WindowKernel: Sendable {
         let h = blockLength
         for c in 0..<channelCount {
             if let a = sortedFirst, let b = sortedSecond, h > 0 {
-                computeChannel(c, base + c * stride, a + c * h, b + c * h, out + c * valuesPerChannel)
+                let sa = a + channelCount * h + 5 * c, sb = b + channelCount * h + 5 * c
+                let sums = (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
+                computeChannel(c, base + c * stride, a + c * h, b + c * h, sums, out + c * valuesPerChannel)
             } else {
-                computeChannel(c, base + c * stride, nil, nil, out + c * valuesPerChannel)
+                computeChannel(c, base + c * stride, nil, nil, Kernels.basicSums(base + c * stride, n), out + c * valuesPerChannel)
             }
         }
         if needSpectrum { spectra(out) }
@@ -229,12 +245,13 @@ struct WindowKernel: Sendable {
     }
 
     private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
-                                         _ sortedB: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<Double>) {
+                                         _ sortedB: UnsafePointer<Double>?, _ basic: (Double, Double, Double, Double, Double),
+                                         _ out: UnsafeMutablePointer<Double>) {
         let n = self.n
         let fn = Double(n)
         let dbl = buffers.doubles
-        // Pass 1: sum, Σx², Σ|x|, min, max.
-        let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(x, n)
+        // Pass 1 (by the caller): sum, Σx², Σ|x|, min, max.
+        let (sum, sumSq, sumAbs, lo, hi) = basic
         let mean = sum / fn
         let constant = lo == hi
         // Pass 2: centred moments (x − mean kept for the later steps), then mean crossings.

@@ -48,6 +48,28 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
         }
     }
 
+    /// Windows of two hop blocks (N = 2H): quartiles from the sorted blocks and Σx, Σx², Σ|x|,
+    /// min, max from the blocks' sums, shared by neighbouring windows; against the reference.
+    @Test(arguments: [128, 64, 50, 200])
+    func blockPathMatchesNaiveReference(n: Int) throws {
+        let config = rawConfiguration(n: n, hop: n / 2)
+        let frames = 5 * n + 3
+        let data = testSignals(channels: 3, frames: frames, seed: UInt64(n) + 100)
+        let kernel = WindowKernel(config)
+        #expect(kernel.blockLength == n / 2)
+        let m = try FeatureExtractor(configuration: config).extract(channelMajor: data, frameCount: frames)
+        #expect(m.rows == (frames - n) / (n / 2) + 1)
+        for r in 0..<m.rows {
+            let start = r * config.hopLength
+            let chans = (0..<3).map { c in Array(data[(c * frames + start)..<(c * frames + start + n)]) }
+            let want = Reference.window(chans, configuration: config)
+            let got = m.row(r)
+            for j in got.indices where !close(got[j], want[j]) {
+                Issue.record("n=\(n) window \(r) \(m.names[j]): got \(got[j]), want \(want[j])")
+            }
+        }
+    }
+
     @Test func constantAndDegenerateWindows() throws {
         let n = 64
         let config = rawConfiguration(n: n, hop: n)
