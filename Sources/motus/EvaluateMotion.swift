@@ -50,7 +50,7 @@ struct EvaluateMotion: ParsableCommand {
 
     func validate() throws {
         for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median"), (maxResumeDecisionSteps, "--max-resume-decision-steps")] {
-            if let v, !(v.isFinite) { throw ValidationError("\(n) must be a number of seconds, not \(v)") }
+            if let v, !(v.isFinite) { throw ValidationError("\(n) must be a finite number, not \(v)") }
         }
         if format == .csv { throw ValidationError("evaluate-motion prints table or json, not csv") }
     }
