@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 import MotusSignal
@@ -21,13 +22,13 @@ func motionSenseFrames(_ trial: String, subject: Int) throws -> [MotionFrame]? {
 
 /// Random frames: a phone in some orientation, walking-like bounce, noise.
 func syntheticFrames(count: Int, seed: UInt64) -> [MotionFrame] {
-    var rng = SplitMix(seed: seed)
-    let up = Vector3(rng.normal(), rng.normal(), rng.normal()).normalized
+    var rng = SplitMix64(seed: seed)
+    let up = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()).normalized
     return (0..<count).map { i in
         let t = Double(i) / 50
         let g = up * 9.80665
-        let user = Vector3(rng.normal(), rng.normal(), rng.normal()) * 0.3 + up * (2 * Math.sin(2 * Double.pi * 1.8 * t))
-        let w = Vector3(Math.sin(t), 0.5 * Math.cos(3 * t), rng.normal() * 0.1)
+        let user = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * 0.3 + up * (2 * Math.sin(2 * Double.pi * 1.8 * t))
+        let w = Vector3(Math.sin(t), 0.5 * Math.cos(3 * t), rng.gaussian() * 0.1)
         return MotionFrame(acceleration: g + user, gravity: g, rotationRate: w)
     }
 }
@@ -98,11 +99,11 @@ func expectSame(_ batch: FeatureMatrix, _ stream: (rows: [[Double]], starts: [In
     /// Frame channel definitions against direct vector arithmetic, and invariance of the
     /// orientation-independent channels under a rotation of the device.
     @Test func channelDefinitionsAndOrientationInvariance() {
-        var rng = SplitMix(seed: 77)
+        var rng = SplitMix64(seed: 77)
         for _ in 0..<200 {
-            let g = Vector3(rng.normal(), rng.normal(), rng.normal()).normalized * 9.8
-            let a = g + Vector3(rng.normal(), rng.normal(), rng.normal())
-            let w = Vector3(rng.normal(), rng.normal(), rng.normal())
+            let g = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()).normalized * 9.8
+            let a = g + Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian())
+            let w = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian())
             let f = MotionFrame(acceleration: a, gravity: g, rotationRate: w)
             let user = a - g, up = g / g.norm
             #expect(close(f.value(.accelerationMagnitude), a.norm))
@@ -115,7 +116,7 @@ func expectSame(_ batch: FeatureMatrix, _ stream: (rows: [[Double]], starts: [In
             #expect(close(v * v + h * h, user.squaredNorm, rel: 1e-9, abs: 1e-12))
             #expect(close(f.value(.rotationRateMagnitude), w.norm))
             #expect(f.value(.accelerationY) == a.y && f.value(.rotationRateZ) == w.z)
-            let q = Quaternion(w: rng.normal(), x: rng.normal(), y: rng.normal(), z: rng.normal()).normalized
+            let q = Quaternion(w: rng.gaussian(), x: rng.gaussian(), y: rng.gaussian(), z: rng.gaussian()).normalized
             let r = MotionFrame(acceleration: q.rotate(a), gravity: q.rotate(g), rotationRate: q.rotate(w))
             for c in FeatureChannel.orientationIndependent {
                 #expect(close(r.value(c), f.value(c), rel: 1e-9, abs: 1e-12), "\(c)")

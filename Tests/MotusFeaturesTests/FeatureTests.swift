@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusSignal
 @testable import MotusFeatures
@@ -13,13 +14,13 @@ func rawConfiguration(n: Int, hop: Int, rate: Double = 50, channels: [FeatureCha
 
 /// Random-ish signals with periodic content, noise and an offset, channel-major.
 func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     var out: [Double] = []
     for c in 0..<channels {
         let f = 0.5 + 3 * rng.uniform(), a = 0.5 + rng.uniform(), off = 10 * rng.uniform() - 5
         for i in 0..<frames {
             let t = Double(i) / 50
-            out.append(off + a * Math.sin(2 * Double.pi * f * t + Double(c)) + 0.3 * rng.normal())
+            out.append(off + a * Math.sin(2 * Double.pi * f * t + Double(c)) + 0.3 * rng.gaussian())
         }
     }
     return out
@@ -149,10 +150,10 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
     }
 
     @Test func powerSpectrumMatchesSignalRealFFT() {
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for bits in 1...10 {
             let m = 1 << bits
-            let x = (0..<m).map { _ in rng.normal() + 3 }
+            let x = (0..<m).map { _ in rng.gaussian() + 3 }
             var fft = RealFFT(size: m)
             var want: [Double] = [], scratch: [Double] = []
             fft.powerSpectrum(x, into: &want, scratch: &scratch)
@@ -162,7 +163,7 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
             let scale = want.max()!
             for k in want.indices { #expect(abs(got[k] - want[k]) <= 1e-12 * scale, "m=\(m) k=\(k): \(got[k]) vs \(want[k])") }
             // Two inputs in one transform (one per lane): each the single transform, bit for bit.
-            let y = (0..<m).map { i in Math.sin(0.3 * Double(i)) + 0.1 * rng.normal() }
+            let y = (0..<m).map { i in Math.sin(0.3 * Double(i)) + 0.1 * rng.gaussian() }
             var got0 = [Double](repeating: .nan, count: m / 2 + 1), got1 = got0, single1 = got0
             x.withUnsafeBufferPointer { xp in y.withUnsafeBufferPointer { yp in
                 got0.withUnsafeMutableBufferPointer { g0 in got1.withUnsafeMutableBufferPointer { g1 in
@@ -175,7 +176,7 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
     }
 
     @Test func fastLogMatchesLibm() {
-        var rng = SplitMix(seed: 12)
+        var rng = SplitMix64(seed: 12)
         var xs: [Double] = [1, 2, 0.5, 1.4142135623730951, 1.4142135623730954, 0.7071067811865476, 1e-300, 1e300, 5e-324, 3, 10]
         for _ in 0..<20000 { xs.append(Math.exp(1400 * rng.uniform() - 700)) }
         for _ in 0..<20000 { xs.append(0.5 + rng.uniform()) }
@@ -191,7 +192,7 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
     }
 
     @Test func selectEveryRank() {
-        var rng = SplitMix(seed: 4)
+        var rng = SplitMix64(seed: 4)
         for n in [1, 2, 17, 40, 128] {
             for k in 0..<n {
                 let xs = (0..<n).map { _ in Double(Int(rng.uniform() * Double(n / 3 + 2))) + (k % 2 == 0 ? rng.uniform() : 0) }
@@ -207,18 +208,18 @@ func testSignals(channels: Int, frames: Int, seed: UInt64) -> [Double] {
     }
 
     @Test func quartilesBothWays() {
-        var rng = SplitMix(seed: 9)
+        var rng = SplitMix64(seed: 9)
         for n in [1, 2, 3, 4, 5, 6, 7, 13, 15, 16, 17, 50, 100, 127, 128, 129, 1000] {
             for pattern in 0..<8 {
                 let xs = (0..<n).map { i -> Double in
                     switch pattern {
-                    case 0: rng.normal()
+                    case 0: rng.gaussian()
                     case 1: Double(i)
                     case 2: Double(n - i)
                     case 3: Double(Int(rng.uniform() * 4))     // many ties
                     case 4: 1.5                                  // all equal
-                    case 5: i == n / 3 ? 1e6 : rng.normal()     // one spike: falls back
-                    case 6: Math.exp(8 * rng.normal())           // heavy tail
+                    case 5: i == n / 3 ? 1e6 : rng.gaussian()     // one spike: falls back
+                    case 6: Math.exp(8 * rng.gaussian())           // heavy tail
                     default: i % 7 == 0 ? -1e-300 : 1e-300 * Double(i)   // tiny range
                     }
                 }
@@ -304,7 +305,7 @@ func benchmarkSignal(frames: Int, channels: Int = 11) -> [Double] {
     @Test func tableLogMatchesLibm() {
         var table = [Double](repeating: 0, count: 3 * LogTable.size)
         table.withUnsafeMutableBufferPointer { LogTable.fill($0.baseAddress!) }
-        var rng = SplitMix(seed: 21)
+        var rng = SplitMix64(seed: 21)
         var xs: [Double] = [1, 2, 0.5, 1.0078125, 1.9999999999999998, 1 + 0x1p-52, 1 - 0x1p-53, 2.2250738585072014e-308, 1.7976931348623157e308, 3, 10]
         for _ in 0..<20000 { xs.append(Math.exp(1400 * rng.uniform() - 700)) }
         for _ in 0..<20000 { xs.append(0.5 + rng.uniform()) }
@@ -324,7 +325,7 @@ func benchmarkSignal(frames: Int, channels: Int = 11) -> [Double] {
     /// The screened autocorrelation peak is exactly the all-double-precision one: same lag,
     /// same value bit for bit, over signals with flat, periodic, noisy, tied and quantised ACFs.
     @Test func screenedAutocorrelationPeakIsExact() throws {
-        var rng = SplitMix(seed: 31)
+        var rng = SplitMix64(seed: 31)
         for n in [16, 37, 64, 128, 200] {
             let config = rawConfiguration(n: n, hop: n, channels: [.accelerationX], correlations: [])
             let lags = try #require(config.lagRange)
@@ -334,15 +335,15 @@ func benchmarkSignal(frames: Int, channels: Int = 11) -> [Double] {
                     let x: [Double] = (0..<n).map { i in
                         let t = Double(i) / 50
                         switch pattern {
-                        case 0: return rng.normal()
+                        case 0: return rng.gaussian()
                         case 1: return Math.sin(2 * Double.pi * f * t)                       // clean tone: near-ties at the peak
-                        case 2: return Math.sin(2 * Double.pi * f * t) + 0.01 * rng.normal()
+                        case 2: return Math.sin(2 * Double.pi * f * t) + 0.01 * rng.gaussian()
                         case 3: return Double(Int(3 * rng.uniform()))                        // quantised: exact ties
                         case 4: return Double(i % (2 + trial % 7))                           // sawtooth: many equal lags
                         case 5: return i == n / 2 ? 1 : 0                                    // single spike
-                        case 6: return 1e-200 * rng.normal()                                 // tiny scale
+                        case 6: return 1e-200 * rng.gaussian()                                 // tiny scale
                         case 7: return 1e200 * Math.sin(2 * Double.pi * f * t)               // huge scale
-                        case 8: return 1000 + 1e-6 * rng.normal()                            // offset ≫ spread
+                        case 8: return 1000 + 1e-6 * rng.gaussian()                            // offset ≫ spread
                         default: return Double(i % 2) + 1e-9 * Double(i)                     // alternating
                         }
                     }

@@ -118,24 +118,6 @@ enum Reference {
     }
 }
 
-/// Deterministic pseudo-random numbers (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func normal() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
-    }
-}
 
 /// |a − b| ≤ rel × max(|a|, |b|) + abs.
 func close(_ a: Double, _ b: Double, rel: Double = 1e-9, abs absTol: Double = 1e-12) -> Bool {

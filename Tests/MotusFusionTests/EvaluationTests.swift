@@ -1,3 +1,4 @@
+import MotusTestSupport
 import Testing
 import MotusCore
 @testable import MotusFusion

@@ -6,28 +6,8 @@ import Glibc
 import MotusCore
 import MotusIO
 
-/// Test helpers: a seeded noise source and a small reader of MotionSense DeviceMotion CSVs
-/// (the real reader lives in MotusIO on another branch; this one serves the tests only).
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
-    }
-    mutating func vector(_ sigma: Double) -> Vector3 { Vector3(gaussian() * sigma, gaussian() * sigma, gaussian() * sigma) }
-}
-
+/// Test helpers: where the shared datasets are, and a small reader of MotionSense DeviceMotion
+/// CSVs for the tests.
 enum TestData {
     static var datasets: String? { DatasetLocator.sharedDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath)) }
     static var motionSense: String? {

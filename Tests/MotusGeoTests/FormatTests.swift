@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 @testable import MotusGeo
@@ -38,7 +39,7 @@ import MotusIO
     }
 
     @Test func randomRoundTrip() throws {
-        var rng = TrackData.Rng(state: 42)
+        var rng = SplitMix64(seed: 42)
         for precision in [5, 6] {
             let f = precision == 5 ? 1e5 : 1e6
             let pts = (0..<500).map { _ in (latitude: ((rng.uniform() * 180 - 90) * f).rounded() / f, longitude: ((rng.uniform() * 360 - 180) * f).rounded() / f) }

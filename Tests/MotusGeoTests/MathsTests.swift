@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import Foundation
 import MotusCore
 import MotusIO
@@ -23,7 +24,7 @@ import MotusIO
     }
 
     @Test func closeToHaversineForShortSteps() {
-        var rng = TrackData.Rng(state: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<1000 {
             let lat = rng.uniform() * 160 - 80, lon = rng.uniform() * 360 - 180
             let lat2 = lat + (rng.uniform() - 0.5) * 0.001, lon2 = lon + (rng.uniform() - 0.5) * 0.001
@@ -49,7 +50,7 @@ import MotusIO
     }
 
     @Test func deadBandMatchesNaiveReference() {
-        var rng = TrackData.Rng(state: 1)
+        var rng = SplitMix64(seed: 1)
         var e: [Double] = []
         var h = 100.0
         for i in 0..<5000 { h += rng.gaussian() * 0.8; e.append(i % 97 == 0 ? .nan : h) }
@@ -59,7 +60,7 @@ import MotusIO
     }
 
     @Test func flatNoiseAddsNothing() {
-        var rng = TrackData.Rng(state: 3)
+        var rng = SplitMix64(seed: 3)
         let e = (0..<20_000).map { _ in 50 + rng.gaussian() * 1.0 }
         #expect(ElevationGain.compute(e).gainMeters == 0)
         #expect(ElevationGain.compute(e, rule: .raw).gainMeters > 1000)
@@ -96,7 +97,7 @@ import MotusIO
     /// A straight line at 5 m/s with 4 m noise: the smoothed track is closer to the truth than
     /// the fixes and its speed is close to 5 m/s.
     @Test func kalmanOnStraightLine() {
-        var rng = TrackData.Rng(state: 11)
+        var rng = SplitMix64(seed: 11)
         var t = Track()
         let plane = LocalTangentPlane(latitude: 45, longitude: 7)
         var truth: [(Double, Double)] = []
@@ -129,7 +130,7 @@ import MotusIO
     }
 
     @Test func stationaryJitterAddsNoDistance() {
-        var rng = TrackData.Rng(state: 5)
+        var rng = SplitMix64(seed: 5)
         var t = Track()
         let plane = LocalTangentPlane(latitude: 31, longitude: 121)
         // 10 min standing with 3 m jitter, speed reported ~0.2 m/s.
@@ -226,7 +227,7 @@ import MotusIO
     /// elevation (offset to GPS), and the accelerometer's still minute counts as stopped even
     /// though the GPS speed says 2 m/s.
     @Test func recordingWithBarometerAndIMU() {
-        var rng = TrackData.Rng(state: 9)
+        var rng = SplitMix64(seed: 9)
         var loc = SensorStream(kind: .location), baro = SensorStream(kind: .pressure), acc = SensorStream(kind: .acceleration)
         var lat = 45.0
         for i in 0..<300 {

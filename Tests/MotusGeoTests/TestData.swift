@@ -27,22 +27,6 @@ enum TrackData {
     static let brouter = "brouter/rondanestien-test-route.gpx"
     static let polyline6 = "georust-polyline/route-geometry-sweden-west-coast.polyline6"
 
-    /// Seeded generator (SplitMix64) for synthetic tests.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func gaussian() -> Double {
-            let u = max(uniform(), 1e-300), v = uniform()
-            return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
-        }
-    }
 }
 
 func rel(_ a: Double, _ b: Double) -> Double { abs(a - b) / abs(b) }

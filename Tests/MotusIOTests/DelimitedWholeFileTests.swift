@@ -1,3 +1,4 @@
+import MotusTestSupport
 import Testing
 import Foundation
 @testable import MotusIO

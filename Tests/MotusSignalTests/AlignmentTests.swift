@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 @testable import MotusSignal
@@ -59,7 +60,7 @@ import MotusIO
 
     @Test(arguments: [0.09, -0.0437, 0.3126]) func offsetRecoveredOnSyntheticNoise(shift: Double) {
         // Band-limited random motion, sampled on two independent irregular clocks.
-        var rng = SplitMix(seed: 77)
+        var rng = SplitMix64(seed: 77)
         let freqs = (0..<12).map { _ in rng.uniform(0.3, 8) }, phases = (0..<12).map { _ in rng.uniform(0, 6.28) }
         func f(_ t: Double) -> Double { var s = 9.81; for i in 0..<12 { s += Math.sin(2 * Double.pi * freqs[i] * t + phases[i]) }; return s }
         let t1 = irregularTimes(seed: 40, count: 6000, start: 0, meanDt: 0.005)

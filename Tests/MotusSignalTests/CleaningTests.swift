@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 @testable import MotusSignal
@@ -27,7 +28,7 @@ import MotusIO
     }
 
     @Test func jitterMatchesNaive() {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var t = 0.0
         var times: [Double] = []
         for _ in 0..<5000 { times.append(t); t += 0.005 + rng.uniform(-0.001, 0.001) }
@@ -134,7 +135,7 @@ import MotusIO
     /// Property: shuffling a strictly increasing stream within the tolerance and adding exact
     /// duplicates cleans back to the original, with every change counted.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64]) func shuffledCleansBack(seed: UInt64) throws {
-        var rng = SplitMix(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var t: [Double] = []
         var x = 0.0
         for _ in 0..<2000 { t.append(x); x += rng.uniform(0.001, 0.01) }

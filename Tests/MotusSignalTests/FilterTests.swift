@@ -1,15 +1,16 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 @testable import MotusSignal
 
 func noise(seed: UInt64, count: Int, offset: Double = 0, scale: Double = 1) -> [Double] {
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     return (0..<count).map { _ in offset + scale * rng.uniform(-1, 1) }
 }
 
 @Suite struct RingBufferTests {
     @Test func behavesLikeAnArrayModel() {
-        var rng = SplitMix(seed: 1)
+        var rng = SplitMix64(seed: 1)
         var ring = RingBuffer(capacity: 7)
         var model: [Double] = []
         for step in 0..<5000 {

@@ -1,11 +1,12 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 @testable import MotusSignal
 
 /// Irregular times with jitter and a few holes of known length.
 func irregularTimes(seed: UInt64, count: Int, start: Double = 3.21, meanDt: Double = 0.005, holes: [(at: Int, seconds: Double)] = []) -> [Double] {
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     var t = start
     var out: [Double] = []
     for i in 0..<count {
@@ -67,7 +68,7 @@ func streamingOutputs(times: [Double], values: [Double], width: Int, settings: R
     }
 
     @Test(arguments: [Interpolation.linear, .hold, .slerp]) func matchesNaiveReference(interpolation: Interpolation) {
-        var rng = SplitMix(seed: 99)
+        var rng = SplitMix64(seed: 99)
         let width = interpolation == .slerp ? 4 : 3
         let times = irregularTimes(seed: 5, count: 3000, start: -1.0, meanDt: 0.01, holes: [(1000, 0.5)])
         var values: [Double] = []
@@ -102,7 +103,7 @@ func streamingOutputs(times: [Double], values: [Double], width: Int, settings: R
     }
 
     @Test(arguments: [Interpolation.linear, .hold, .slerp]) func streamingEqualsBatch(interpolation: Interpolation) {
-        var rng = SplitMix(seed: 3)
+        var rng = SplitMix64(seed: 3)
         let width = interpolation == .slerp ? 4 : 2
         let times = irregularTimes(seed: 8, count: 5000, meanDt: 0.004, holes: [(100, 0.2), (101, 0.3), (4000, 1.0)])
         var values: [Double] = []

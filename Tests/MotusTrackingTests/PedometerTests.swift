@@ -1,32 +1,16 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 import MotusSignal
 @testable import MotusTracking
 
-/// Deterministic generator (SplitMix64) for test signals.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * Math.log(u)).squareRoot() * Math.cos(2 * Double.pi * v)
-    }
-}
 
 /// Stillness, then `steps` steps at `stepHz` (a gait-like waveform: fundamental plus a second
 /// harmonic, with noise), then stillness; sampled at `rateHz` with optional timing jitter.
 func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Double = 3, stillAfter: Double = 3,
                 noise: Double = 0.05, jitter: Double = 0, seed: UInt64 = 1) -> SensorStream {
-    var rng = SeededRandom(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let walk = Double(steps) / stepHz
     let total = stillBefore + walk + stillAfter
     var s = SensorStream(kind: .acceleration)
@@ -68,7 +52,7 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
 
     @Test(arguments: [20.0, 50.0, 173.0, 400.0])
     func matchesNaiveReference(inputRate: Double) {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var t: [Double] = [], v: [Double] = []
         var x = 0.0
         while x < 5 { t.append(x); v.append(rng.gaussian()); x += (0.5 + rng.uniform()) / inputRate }
@@ -126,7 +110,7 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
         let still = walkSignal(rateHz: 100, steps: 0, stillBefore: 60, stillAfter: 0, noise: 0.2)
         #expect(Pedometer.detect(still).count == 0)
         // Fidgeting: isolated jolts at irregular times (0.3–3 s apart), 60 of them.
-        var rng = SeededRandom(seed: 3)
+        var rng = SplitMix64(seed: 3)
         var jolts: [Double] = []
         var t = 1.0
         for _ in 0..<60 { jolts.append(t); t += 0.3 + 2.7 * rng.uniform() }

@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import Foundation
 import MotusCore
 import MotusIO
@@ -13,7 +14,7 @@ enum Segment { case still(Double), walk(steps: Int, hz: Double) }
 /// start and stop of every walking segment.
 func sessionSignal(_ segments: [Segment], rateHz: Double = 100, amplitude: Double = 3, seed: UInt64 = 3)
     -> (SensorStream, starts: [Double], stops: [Double]) {
-    var rng = SeededRandom(seed: seed)
+    var rng = SplitMix64(seed: seed)
     var s = SensorStream(kind: .acceleration)
     var starts: [Double] = [], stops: [Double] = []
     var t = 0.0
@@ -89,7 +90,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
     }
 
     @Test func fidgetingNeitherResumesNorCounts() throws {
-        var rng = SeededRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         var s = SensorStream(kind: .acceleration)
         var t = 0.0
         var nextJolt = 1.0
@@ -150,7 +151,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
     /// half the step rate), so |a| carries the centripetal swing and weak step impacts. The
     /// pedometer may lose steps; the session must not pause.
     @Test func swingingHandDuringARunDoesNotPause() throws {
-        var rng = SeededRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         var acc = SensorStream(kind: .acceleration), gyro = SensorStream(kind: .rotationRate)
         let stepHz = 2.8, swingHz = 1.4, r = 0.6, amp = 0.6
         var t = 0.0
@@ -265,7 +266,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
 
     @Test func rideModeFollowsSpeed() throws {
         // A ride: still 10 s, 60 s at 6 m/s northwards (1 Hz fixes), still 20 s; phone jiggling.
-        var rng = SeededRandom(seed: 9)
+        var rng = SplitMix64(seed: 9)
         var acc = SensorStream(kind: .acceleration), loc = SensorStream(kind: .location)
         var t = 0.0, lat = 48.0
         while t < 90 {
@@ -291,7 +292,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
     }
 
     @Test func stillnessDetectorMatchesNaiveWindow() {
-        var rng = SeededRandom(seed: 2)
+        var rng = SplitMix64(seed: 2)
         var d = StillnessDetector(rateHz: 50)
         var xs: [Double] = [], ws: [Double] = []
         for i in 0..<2000 {
