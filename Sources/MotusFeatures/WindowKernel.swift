@@ -175,6 +175,8 @@ struct WindowKernel: Sendable {
     /// values (C × H), then each channel's block sums (Σx, Σx², Σ|x|, min, max: C × 5), which
     /// `compute` adds up for the window, so the two windows that share a block share its sums.
     var blockSlotLength: Int { channelCount * (blockLength + 5) }
+    /// Where channel c's block sums start in a slot `sortBlocks` wrote.
+    @inline(__always) func blockSumsOffset(_ c: Int) -> Int { channelCount * blockLength + 5 * c }
 
     /// Sorts the block of `blockLength` values of each channel (channel c at
     /// `base + c × stride`) into `sorted + c × blockLength`, and writes its block sums
@@ -183,10 +185,9 @@ struct WindowKernel: Sendable {
     mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         let h = blockLength, ints = buffers.ints + oSortInts
-        let sums = sorted + channelCount * h
         for c in 0..<channelCount {
             let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(base + c * stride, h)
-            let o = sums + 5 * c
+            let o = sorted + blockSumsOffset(c)
             o[0] = sum; o[1] = sumSq; o[2] = sumAbs; o[3] = lo; o[4] = hi
         }
         var c = 0
@@ -222,7 +223,7 @@ struct WindowKernel: Sendable {
         let h = blockLength
         for c in 0..<channelCount {
             if let a = sortedFirst, let b = sortedSecond, h > 0 {
-                let sa = a + channelCount * h + 5 * c, sb = b + channelCount * h + 5 * c
+                let sa = a + blockSumsOffset(c), sb = b + blockSumsOffset(c)
                 let sums = (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
                 computeChannel(c, base + c * stride, a + c * h, b + c * h, sums, out + c * valuesPerChannel)
             } else {

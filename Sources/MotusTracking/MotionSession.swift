@@ -347,7 +347,7 @@ public struct MotionSession: Sendable {
                 let n = pedometer.pendingSteps
                 if n == 0 || t - provisionalSince > settings.earlyResumeTimeout {
                     retractedUpTo = n > 0 ? pedometer.pendTime[n - 1] : t
-                    pause(at: movingSince, decidedAt: t, cause: .unconfirmed)
+                    retractProvisionalResume(decidedAt: t)
                 }
             }
         }
@@ -437,10 +437,24 @@ public struct MotionSession: Sendable {
     /// the pedometer has not confirmed is retracted (a pause with cause `unconfirmed`, dated at
     /// the resume). The batch run and the asynchronous adapter call it at the end of the input.
     public mutating func finish() {
-        if state == .moving && !provisionalSince.isNaN { pause(at: movingSince, decidedAt: now, cause: .unconfirmed) }
+        retractProvisionalResume(decidedAt: now)
     }
 
     // MARK: Decisions
+
+    /// When a walk whose first step is at `first` began: the motion onset (end of stillness)
+    /// when it came at most `resumeOnsetLookback` before that step, else the step.
+    @usableFromInline
+    func walkStart(firstStep first: Double) -> Double {
+        motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback ? motionOnset : first
+    }
+
+    /// Takes back an unconfirmed provisional resume: a pause with cause `unconfirmed`, dated at
+    /// the resume (`pause` dates and labels any pause of a provisional resume so).
+    @usableFromInline
+    mutating func retractProvisionalResume(decidedAt t: Double) {
+        if state == .moving && !provisionalSince.isNaN { pause(at: movingSince, decidedAt: t, cause: .unconfirmed) }
+    }
 
     /// A provisional resume on the first regular steps while the body moves (see
     /// `SessionSettings.earlyResumeSteps`): the newest `earlyResumeSteps` pending candidates
@@ -454,10 +468,7 @@ public struct MotionSession: Sendable {
         guard stillSince.isNaN, pedometer.pendTime[n - need] > retractedUpTo else { return }
         guard pedometer.pendTime[n - 1] - pedometer.pendTime[n - need] <= Double(need - 1) * settings.earlyResumeMaximumInterval else { return }
         guard stillness.accelerationStd >= settings.earlyResumeMinimumStd else { return }
-        let first = pedometer.pendTime[n - need]
-        var when = first
-        if motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback { when = motionOnset }
-        resume(at: when, decidedAt: t, cause: .firstSteps)
+        resume(at: walkStart(firstStep: pedometer.pendTime[n - need]), decidedAt: t, cause: .firstSteps)
         if state == .moving { provisionalSince = t }
     }
 
@@ -465,10 +476,7 @@ public struct MotionSession: Sendable {
     mutating func pedometerCredited(_ k: Int, at t: Double) {
         provisionalSince = .nan   // confirmed (or already moving)
         if state == .still {
-            let first = pedometer.recentStep(Swift.min(k, 128) - 1).time
-            var when = first
-            if motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback { when = motionOnset }
-            resume(at: when, decidedAt: t, cause: .steps)
+            resume(at: walkStart(firstStep: pedometer.recentStep(Swift.min(k, 128) - 1).time), decidedAt: t, cause: .steps)
         }
         if !platformSteps {
             for j in Swift.stride(from: Swift.min(k, 128) - 1, through: 0, by: -1) {

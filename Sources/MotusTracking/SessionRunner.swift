@@ -38,31 +38,8 @@ extension MotionSession {
         var changes: [(state: MotionState, change: StateChange)] = []
         var stepTimes: [Double] = []
         var samples = 0
-        var ended = false
-        while !ended {
-            var best = -1
-            var bestT = Double.infinity
-            for j in 0..<streams.count where idx[j] < streams[j].count {
-                let t = streams[j].times[idx[j]]
-                if t < bestT || best < 0 { best = j; bestT = t }
-            }
-            if best < 0 {
-                finish()   // the recording ended, as an app's workout ends
-                ended = true
-            } else {
-                let i = idx[best]
-                idx[best] = i + 1
-                samples += 1
-                switch streams[best].kind {    // read in place: no copy of the stream per sample
-                case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
-                case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
-                case .gravity: pushGravity(streams[best].vector(i), time: bestT)
-                case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
-                case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
-                case .location: pushLocation(streams[best].locationSample(i))
-                default: break
-                }
-            }
+        // Events after each sample, sorted into the result.
+        func drain() {
             while let e = nextEvent() {
                 switch e {
                 case .step(let st):
@@ -75,6 +52,30 @@ extension MotionSession {
                 }
             }
         }
+        while true {
+            var best = -1
+            var bestT = Double.infinity
+            for j in 0..<streams.count where idx[j] < streams[j].count {
+                let t = streams[j].times[idx[j]]
+                if t < bestT || best < 0 { best = j; bestT = t }
+            }
+            if best < 0 { break }
+            let i = idx[best]
+            idx[best] = i + 1
+            samples += 1
+            switch streams[best].kind {    // read in place: no copy of the stream per sample
+            case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
+            case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
+            case .gravity: pushGravity(streams[best].vector(i), time: bestT)
+            case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
+            case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
+            case .location: pushLocation(streams[best].locationSample(i))
+            default: break
+            }
+            drain()
+        }
+        finish()   // the recording ended, as an app's workout ends
+        drain()
         return SessionResult(summary: snapshot, events: events, splits: splits, stateChanges: changes, stepTimes: stepTimes,
                              startTime: startTime.isNaN ? 0 : startTime, samples: samples, droppedEvents: droppedEvents)
     }
@@ -121,13 +122,11 @@ public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
                     // The input ended: `finish()`, and one last update if that caused events.
                     finished = true
                     session.finish()
-                    var events: [SessionEvent] = []
-                    while let e = session.nextEvent() { events.append(e) }
+                    let events = takeEvents()
                     return events.isEmpty ? nil : SessionUpdate(events: events, snapshot: session.snapshot)
                 }
                 session.push(s)
-                var events: [SessionEvent] = []
-                while let e = session.nextEvent() { events.append(e) }
+                let events = takeEvents()
                 let t = session.now
                 if !events.isEmpty || t - lastSnapshot >= interval {
                     lastSnapshot = t
@@ -135,6 +134,12 @@ public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
                 }
             }
             return nil
+        }
+
+        mutating func takeEvents() -> [SessionEvent] {
+            var events: [SessionEvent] = []
+            while let e = session.nextEvent() { events.append(e) }
+            return events
         }
     }
 
