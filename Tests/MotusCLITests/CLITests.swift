@@ -186,3 +186,22 @@ enum CLI {
         #expect(abs((json["distance_m"] as! Double) / 38763 - 1) < 0.01)
     }
 }
+
+/// Bad input to the tracking commands: one line on stderr with file, line and column (or the
+/// bad flag), a non-zero exit, nothing on stdout.
+@Suite(.serialized) struct TrackingBadInputCLITests {
+    @Test func trackOnABadRowIsOneLineWithFileLineColumn() throws {
+        let p = CLI.temp("bad.csv", "time,ax,ay,az\n0.00,0.1,0.2,9.8\n0.01,0.1,x2,9.8\n")
+        let r = try CLI.run(["track", p])
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "motus: \(p):3:10: found 'x2', expected a number in column 'ay'\n")
+    }
+
+    @Test func evaluateMotionRejectsANonFiniteBar() throws {
+        let r = try CLI.run(["evaluate-motion", "datasets/lowback-straight-walk.motus", "--max-resume-decision-steps", "inf"])
+        #expect(r.status != 0)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.split(separator: "\n").first == "Error: --max-resume-decision-steps must be a finite number, not inf", "\(r.stderr)")
+    }
+}
