@@ -56,6 +56,9 @@ public struct FeatureExtractor: Sendable {
     public var threadCount: Int
     /// Fewer windows than this per thread are not worth a thread.
     static let minimumRowsPerThread = 64
+    /// Runs the four-lane kernels where the processor has them (`WideKernels`); tests turn
+    /// them off to compare both paths. The values do not depend on it.
+    var wideKernels = WideKernels.available
 
     /// Throws when the configuration is invalid. `threadCount`: see the property.
     public init(configuration: FeatureConfiguration, threadCount: Int = 1) throws(FeatureError) {
@@ -106,12 +109,12 @@ public struct FeatureExtractor: Sendable {
         m.values = [Double](repeating: 0, count: rows * columns)
         m.startTimes.reserveCapacity(rows); m.endTimes.reserveCapacity(rows)
         let workers = max(1, min(threadCount, rows / Self.minimumRowsPerThread))
-        let config = configuration
+        let config = configuration, wide = wideKernels
         values.withUnsafeBufferPointer { vp in
             m.values.withUnsafeMutableBufferPointer { op in
                 let input = UnsafeSendablePointer(vp.baseAddress!), output = UnsafeSendablePointer(op.baseAddress!)
                 @Sendable func run(_ from: Int, _ to: Int) {
-                    var kernel = WindowKernel(config)
+                    var kernel = WindowKernel(config, wide: wide)
                     let bh = kernel.blockLength
                     if bh > 0 {
                         // Window r is blocks r and r + 1 (N = 2H): each block is sorted (and summed) once,

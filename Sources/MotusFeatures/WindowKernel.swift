@@ -1,5 +1,24 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CMotusKernels
 import MotusCore
 import MotusSignal
+
+/// Whether the four-lane (AVX2) kernels of `CMotusKernels` run: on an x86-64 processor and OS
+/// with AVX2, unless the environment sets `MOTUS_KERNELS=portable`. Both paths give the same
+/// values bit for bit (the C kernels repeat the Swift operations lane by lane); the wide one is
+/// faster.
+enum WideKernels {
+    static let available: Bool = {
+        if let v = getenv("MOTUS_KERNELS"), String(cString: v) == "portable" { return false }
+        return motus_kernels_wide_available() != 0
+    }()
+}
 
 /// Scratch memory and tables of one `WindowKernel`, allocated once (raw pointers, so the
 /// per-window code has no array bounds checks or uniqueness checks). A kernel that finds its
@@ -69,6 +88,9 @@ struct WindowKernel: Sendable {
     let blockLength: Int
     let correlationIndices: [(Int, Int)]
     let features: [Feature]
+    /// Runs the four-lane kernels (`WideKernels`): four channels per transform, per sorting
+    /// network and per spectrum summary.
+    let wide: Bool
 
     var fft: PowerSpectrum
     private var buffers: KernelBuffers
@@ -83,12 +105,18 @@ struct WindowKernel: Sendable {
     private let oBands: Int             // max(1, bandCount)
     private let oHann: Int              // N
     private let oLogTable: Int          // 3 × LogTable.size
+    private let oQuadWork: Int          // fft.quadWorkCount (wide only)
+    private let oQuadPower: Int         // 4 (M/2 + 1): interleaved powers of four channels (wide only)
+    private let oQuadStats: Int         // 8: their totals, Σ P log P (wide only)
+    private let oSortWork: Int          // 4 × networkSize(blockLength) (wide only)
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
     private let oRise: Int              // N + 1: screened rise flags per lag
     private let oPeaks: Int             // N: lags of the peaks
     private let oSortInts: Int          // Selection.sortIntCount(blockLength)
+    private let oChannelList: Int       // C: the non-constant channels of a window
+    private let oQuadFirst: Int         // 4: first largest bins (wide only)
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -98,8 +126,9 @@ struct WindowKernel: Sendable {
     static let zeroPad = 16
 
     /// Precondition: `configuration.validate()` passed.
-    init(_ configuration: FeatureConfiguration) {
+    init(_ configuration: FeatureConfiguration, wide: Bool = WideKernels.available) {
         self.configuration = configuration
+        self.wide = wide
         n = configuration.windowLength
         fftLength = configuration.fftLength
         rate = configuration.rateHz
@@ -154,10 +183,14 @@ struct WindowKernel: Sendable {
         oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
         oFFTInput = take(fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
         oHann = take(n); oLogTable = take(3 * LogTable.size)
+        oQuadWork = take(wide ? fft.quadWorkCount : 0); oQuadPower = take(wide ? 4 * (half + 1) : 0)
+        oQuadStats = take(wide ? 8 : 0)
+        oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
         oSortInts = take(blockLength > 0 ? Selection.sortIntCount(blockLength) : 0)
+        oChannelList = take(c); oQuadFirst = take(wide ? 4 : 0)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
@@ -192,6 +225,15 @@ struct WindowKernel: Sendable {
         }
         var c = 0
         if h <= Selection.maximumNetworkLength {
+            if wide {
+                // Four channels per sorting network (one per lane).
+                let size = Selection.networkSize(h), work = buffers.doubles + oSortWork
+                while c + 3 < channelCount {
+                    let x = base + c * stride, o = sorted + c * h
+                    motus_sort4(x, x + stride, x + 2 * stride, x + 3 * stride, h, size, o, o + h, o + 2 * h, o + 3 * h, work)
+                    c += 4
+                }
+            }
             // Two channels per sorting network (one per lane).
             while c + 1 < channelCount {
                 Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
@@ -447,32 +489,53 @@ struct WindowKernel: Sendable {
         return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
     }
 
-    /// The spectral values of every non-constant channel (constant ones keep their zeros),
-    /// two channels per transform: channel c's values at `out + c × valuesPerChannel`.
+    /// The spectral values of every non-constant channel (constant ones keep their zeros):
+    /// four channels per transform with the wide kernels, then two per transform (one per
+    /// lane), the last odd one alone; channel c's values at `out + c × valuesPerChannel`.
+    /// Every channel gets the same values whichever group it falls in, except the lone one
+    /// (always the last non-constant channel, on both paths).
     private mutating func spectra(_ out: UnsafeMutablePointer<Double>) {
         let dbl = buffers.doubles
         let n = self.n, m = fftLength, half = m / 2
         let w = dbl + oHann
-        let input0 = dbl + oFFTInput
         let power0 = dbl + oPower, power1 = power0 + (half + 1)
-        @inline(__always) func windowed(_ c: Int, _ input: UnsafeMutablePointer<Double>) {
-            let d = dbl + oCentered + c * (n + Self.zeroPad)
-            for i in 0..<n { input[i] = d[i] * w[i] }
-            for i in n..<m { input[i] = 0 }
+        @inline(__always) func centred(_ c: Int) -> UnsafePointer<Double> { UnsafePointer(dbl + oCentered + c * (n + Self.zeroPad)) }
+        let list = buffers.ints + oChannelList
+        var count = 0
+        for c in 0..<channelCount where dbl[oConstant + c] == 0 { list[count] = c; count += 1 }
+        var i = 0
+        if wide {
+            let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = buffers.ints + oQuadFirst
+            while i + 4 <= count {
+                fft.computeQuad((centred(list[i]), centred(list[i + 1]), centred(list[i + 2]), centred(list[i + 3])),
+                                window: w, count: n, work: dbl + oQuadWork, into: pw)
+                motus_spectrum4(pw, half, dbl + oLogTable, stats, stats + 4, first)
+                for lane in 0..<4 {
+                    let total = stats[lane]
+                    let e = dbl + oBands
+                    if bandCount > 0 {
+                        for k in 0...half { power0[k] = pw[4 * k + lane] }
+                        bands(power0, total: total, into: e)
+                    }
+                    let spectral = total > 0 ? finish(total: total, pLogP: stats[4 + lane], bestK: first[lane], pw + lane, stride: 4) : (0, 0)
+                    write(spectral, bands: e, out + list[i + lane] * valuesPerChannel)
+                }
+                i += 4
+            }
         }
-        var pending = -1                      // a non-constant channel waiting for a partner
-        for c in 0..<channelCount where dbl[oConstant + c] == 0 {
-            if pending < 0 { pending = c; continue }
-            fft.compute(dbl + oCentered + pending * (n + Self.zeroPad), dbl + oCentered + c * (n + Self.zeroPad),
-                        window: w, count: n, into: power0, power1)
-            summarize(power0, out + pending * valuesPerChannel)
-            summarize(power1, out + c * valuesPerChannel)
-            pending = -1
+        while i + 2 <= count {
+            let a = list[i], b = list[i + 1]
+            fft.compute(centred(a), centred(b), window: w, count: n, into: power0, power1)
+            summarize(power0, out + a * valuesPerChannel)
+            summarize(power1, out + b * valuesPerChannel)
+            i += 2
         }
-        if pending >= 0 {
-            windowed(pending, input0)
+        if i < count {
+            let input0 = dbl + oFFTInput, d = centred(list[i])
+            for j in 0..<n { input0[j] = d[j] * w[j] }
+            for j in n..<m { input0[j] = 0 }
             fft.compute(input0, into: power0)
-            summarize(power0, out + pending * valuesPerChannel)
+            summarize(power0, out + list[i] * valuesPerChannel)
         }
     }
 
@@ -480,20 +543,32 @@ struct WindowKernel: Sendable {
     /// energies, dominant frequency and normalised entropy at their positions in `out`.
     private mutating func summarize(_ p: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
         let e = buffers.doubles + oBands
-        let (dom, entropy) = spectrum(p, bands: e)
-        if domPosition >= 0 { out[domPosition] = dom }
-        if entropyPosition >= 0 { out[entropyPosition] = entropy }
+        write(spectrum(p, bands: e), bands: e, out)
+    }
+
+    @inline(__always)
+    private func write(_ spectral: (Double, Double), bands e: UnsafePointer<Double>, _ out: UnsafeMutablePointer<Double>) {
+        if domPosition >= 0 { out[domPosition] = spectral.0 }
+        if entropyPosition >= 0 { out[entropyPosition] = spectral.1 }
         if bandPosition >= 0 { for b in 0..<bandCount { out[bandPosition + b] = e[b] } }
     }
 
     /// Bands, (dominant frequency, normalised entropy) of the power spectrum `p` (M/2 + 1 bins).
     private func spectrum(_ p: UnsafePointer<Double>, bands e: UnsafeMutablePointer<Double>) -> (Double, Double) {
-        let m = fftLength, half = m / 2
-        let dbl = buffers.doubles
+        let half = fftLength / 2
         let total = Kernels.sum(p + 1, half)
+        bands(p, total: total, into: e)
+        guard total > 0 else { return (0, 0) }
+        let s = LogTable.sumPLogP(p + 1, half, table: buffers.doubles + oLogTable)
+        let bestK = Kernels.firstMaxIndex(p, from: 1, through: half)
+        return finish(total: total, pLogP: s, bestK: bestK, p, stride: 1)
+    }
+
+    /// Each band's share of the total power (all 0 when the total is not positive).
+    private func bands(_ p: UnsafePointer<Double>, total: Double, into e: UnsafeMutablePointer<Double>) {
         guard total > 0 else {
             for b in 0..<bandCount { e[b] = 0 }
-            return (0, 0)
+            return
         }
         let inv = 1 / total
         let ranges = buffers.ints + oBandRange
@@ -501,15 +576,20 @@ struct WindowKernel: Sendable {
             let s = ranges[2 * b], z = ranges[2 * b + 1]
             e[b] = s < z ? Kernels.sum(p + s, z - s) * inv : 0
         }
+    }
+
+    /// (Dominant frequency, normalised entropy) from a spectrum's positive total, Σ P log P
+    /// and first largest bin; bin k's power at `p[k × stride]` (for the parabolic refinement).
+    @inline(__always)
+    private func finish(total: Double, pLogP s: Double, bestK: Int, _ p: UnsafePointer<Double>, stride: Int) -> (Double, Double) {
+        let m = fftLength, half = m / 2
         // Entropy: −Σ p log p with p = P/T, = log T − Σ P log P / T.
-        let s = LogTable.sumPLogP(p + 1, half, table: dbl + oLogTable)
-        let h = Math.log(total) - s * inv
+        let h = Math.log(total) - s * (1 / total)
         let entropy = half > 1 ? max(0, h / logHalf) : 0
-        // Largest bin (the first of equals), parabolic refinement.
-        let bestK = Kernels.firstMaxIndex(p, from: 1, through: half)
+        // Parabolic refinement around the largest bin.
         var delta = 0.0
         if bestK > 1 && bestK < half {
-            let a = p[bestK - 1], b = p[bestK], cc = p[bestK + 1]
+            let a = p[(bestK - 1) * stride], b = p[bestK * stride], cc = p[(bestK + 1) * stride]
             let den = a - 2 * b + cc
             if den < 0 { delta = 0.5 * (a - cc) / den }
         }

@@ -1,0 +1,46 @@
+#ifndef MOTUS_KERNELS_H
+#define MOTUS_KERNELS_H
+
+// Four-lane (AVX2) versions of MotusFeatures' per-window kernels, chosen at run time.
+//
+// Each function does, in every lane, exactly the operations of the portable Swift code it
+// stands for (the same products, sums and order, no fused multiply-add), one channel per lane,
+// so both paths give the same values bit for bit. The Swift side calls them only when
+// `motus_kernels_wide_available()` returns 1 (an x86-64 processor and OS with AVX2); elsewhere
+// (Apple silicon, older x86) the functions are never called.
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// 1 when this processor and OS run AVX2 code (x86-64 only), else 0.
+int motus_kernels_wide_available(void);
+
+/// Power spectra of four real inputs of M = 2h values at once (the two-input transform of
+/// `PowerSpectrum`, four lanes): input c's value i is in_c[i] × window[i] for i < count and
+/// 0 after (window may be NULL: the values themselves). Tables as `PowerSpectrum` stores them:
+/// twiddles `twr`/`twi` of every stage (stage len's at len/2 − 2), split `sc`/`ss` (h + 1),
+/// bit reversal of h. `work`: 8h doubles. Writes the powers of bin k, lane c at
+/// `power[4k + c]`, k = 0 … h.
+void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
+                  const double *window, long count, long h,
+                  const double *twr, const double *twi, const double *sc, const double *ss,
+                  const long *bitReverse, double *work, double *power);
+
+/// Per lane c over the interleaved powers p[4k + c], k = 1 … half: the total (the order of
+/// `Kernels.sum`), Σ P log P (the order and table log of `LogTable.sumPLogP`; `logTable` as
+/// `LogTable.fill` writes it) and the first k of the largest positive power (1 when none is
+/// positive, as `Kernels.firstMaxIndex`).
+void motus_spectrum4(const double *power, long half, const double *logTable,
+                     double *total, double *plogp, long *firstMax);
+
+/// Sorts x_c[0..<n] into out_c for four inputs at once with the bitonic network of
+/// `Selection.sortPair` (padded with +∞ to `size`, a power of two ≥ n). `work`: 4 × size.
+void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
+                 double *out0, double *out1, double *out2, double *out3, double *work);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,312 @@
+// Four-lane (AVX2) feature kernels; see include/motus_kernels.h. Every function repeats, lane by
+// lane, the operations of the Swift code named in its comment, in the same order, so the two
+// paths agree bit for bit. No fused multiply-add: the functions are compiled for "avx2" only
+// (not "fma"), and contraction is off.
+#include "motus_kernels.h"
+
+#pragma clang fp contract(off)
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define WIDE __attribute__((target("avx2")))
+#define WIDE_INLINE static inline __attribute__((target("avx2"), always_inline))
+
+typedef __m256d V;
+
+int motus_kernels_wide_available(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    if (!((c >> 27) & 1) || !((c >> 28) & 1)) return 0;       // OSXSAVE and AVX
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6) return 0;                                 // the OS saves XMM and YMM state
+    if (__get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b >> 5) & 1;                                         // AVX2
+}
+
+WIDE_INLINE V ld(const double *p) { return _mm256_loadu_pd(p); }
+WIDE_INLINE void st(double *p, V v) { _mm256_storeu_pd(p, v); }
+WIDE_INLINE V splat(double x) { return _mm256_set1_pd(x); }
+
+/// Columns of the 4 × 4 block whose rows are r0 … r3.
+WIDE_INLINE void transpose(V r0, V r1, V r2, V r3, V *c0, V *c1, V *c2, V *c3) {
+    V t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    V t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    *c0 = _mm256_permute2f128_pd(t0, t2, 0x20); *c1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+    *c2 = _mm256_permute2f128_pd(t0, t2, 0x31); *c3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/// PowerSpectrum's butterfly: t = w·b; b = a − t; a = a + t.
+WIDE_INLINE void butterfly(V *ar, V *ai, V *br, V *bi, V c, V s) {
+    V tr = _mm256_sub_pd(_mm256_mul_pd(c, *br), _mm256_mul_pd(s, *bi));
+    V ti = _mm256_add_pd(_mm256_mul_pd(c, *bi), _mm256_mul_pd(s, *br));
+    *br = _mm256_sub_pd(*ar, tr); *bi = _mm256_sub_pd(*ai, ti);
+    *ar = _mm256_add_pd(*ar, tr); *ai = _mm256_add_pd(*ai, ti);
+}
+
+// PowerSpectrum.compute(_:_:window:count:into:_:), four lanes.
+WIDE void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
+                       const double *window, long count, long h,
+                       const double *twr, const double *twi, const double *sc, const double *ss,
+                       const long *br, double *work, double *power) {
+    double *re = work, *im = work + 4 * h;
+    const long m = 2 * h;
+    // Pack (even values to re, odd to im) in bit-reversed order: four values of each input at
+    // a time, transposed so each vector holds one position of the four inputs.
+    long i = 0;
+    for (; i + 4 <= count && i + 4 <= m; i += 4) {
+        V r0 = ld(in0 + i), r1 = ld(in1 + i), r2 = ld(in2 + i), r3 = ld(in3 + i);
+        if (window) {
+            V w = ld(window + i);
+            r0 = _mm256_mul_pd(r0, w); r1 = _mm256_mul_pd(r1, w); r2 = _mm256_mul_pd(r2, w); r3 = _mm256_mul_pd(r3, w);
+        }
+        V c0, c1, c2, c3;
+        transpose(r0, r1, r2, r3, &c0, &c1, &c2, &c3);
+        long j = i >> 1;
+        st(re + 4 * br[j], c0); st(im + 4 * br[j], c1);
+        st(re + 4 * br[j + 1], c2); st(im + 4 * br[j + 1], c3);
+    }
+    for (; i < m; i++) {
+        V v = _mm256_setzero_pd();
+        if (i < count) {
+            if (window) {
+                double w = window[i];
+                v = _mm256_set_pd(in3[i] * w, in2[i] * w, in1[i] * w, in0[i] * w);
+            } else {
+                v = _mm256_set_pd(in3[i], in2[i], in1[i], in0[i]);
+            }
+        }
+        st(((i & 1) ? im : re) + 4 * br[i >> 1], v);
+    }
+    long len = 2;
+    if (h >= 4) {
+        // Stages len = 2 and 4 (twiddles 1 and −i exactly, no products).
+        for (long a = 0; a < h; a += 4) {
+            V r0 = ld(re + 4 * a), r1 = ld(re + 4 * (a + 1)), r2 = ld(re + 4 * (a + 2)), r3 = ld(re + 4 * (a + 3));
+            V i0 = ld(im + 4 * a), i1 = ld(im + 4 * (a + 1)), i2 = ld(im + 4 * (a + 2)), i3 = ld(im + 4 * (a + 3));
+            V t, u;
+            t = _mm256_add_pd(r0, r1); u = _mm256_sub_pd(r0, r1); r0 = t; r1 = u;
+            t = _mm256_add_pd(i0, i1); u = _mm256_sub_pd(i0, i1); i0 = t; i1 = u;
+            t = _mm256_add_pd(r2, r3); u = _mm256_sub_pd(r2, r3); r2 = t; r3 = u;
+            t = _mm256_add_pd(i2, i3); u = _mm256_sub_pd(i2, i3); i2 = t; i3 = u;
+            t = _mm256_add_pd(r0, r2); u = _mm256_sub_pd(r0, r2); r0 = t; r2 = u;
+            t = _mm256_add_pd(i0, i2); u = _mm256_sub_pd(i0, i2); i0 = t; i2 = u;
+            V nr1 = _mm256_add_pd(r1, i3), ni1 = _mm256_sub_pd(i1, r3);
+            V nr3 = _mm256_sub_pd(r1, i3), ni3 = _mm256_add_pd(i1, r3);
+            st(re + 4 * a, r0); st(im + 4 * a, i0); st(re + 4 * (a + 1), nr1); st(im + 4 * (a + 1), ni1);
+            st(re + 4 * (a + 2), r2); st(im + 4 * (a + 2), i2); st(re + 4 * (a + 3), nr3); st(im + 4 * (a + 3), ni3);
+        }
+        len = 8;
+    } else if (h >= 2) {
+        for (long a = 0; a < h; a += 2) {
+            V xr = ld(re + 4 * a), xi = ld(im + 4 * a), yr = ld(re + 4 * (a + 1)), yi = ld(im + 4 * (a + 1));
+            st(re + 4 * a, _mm256_add_pd(xr, yr)); st(im + 4 * a, _mm256_add_pd(xi, yi));
+            st(re + 4 * (a + 1), _mm256_sub_pd(xr, yr)); st(im + 4 * (a + 1), _mm256_sub_pd(xi, yi));
+        }
+        len = 4;
+    }
+    // Stages two at a time (len, 2 len) on four points held in registers.
+    while (2 * len <= h) {
+        long hl = len / 2;
+        const double *ar_ = twr + (hl - 2), *ai_ = twi + (hl - 2), *br2 = twr + (len - 2), *bi2 = twi + (len - 2);
+        for (long start = 0; start < h; start += 2 * len) {
+            for (long j = 0; j < hl; j++) {
+                long p0 = start + j, p1 = p0 + hl, p2 = p0 + len, p3 = p2 + hl;
+                V r0 = ld(re + 4 * p0), i0 = ld(im + 4 * p0), r1 = ld(re + 4 * p1), i1 = ld(im + 4 * p1);
+                V r2 = ld(re + 4 * p2), i2 = ld(im + 4 * p2), r3 = ld(re + 4 * p3), i3 = ld(im + 4 * p3);
+                V ca = splat(ar_[j]), sa = splat(ai_[j]);
+                butterfly(&r0, &i0, &r1, &i1, ca, sa);
+                butterfly(&r2, &i2, &r3, &i3, ca, sa);
+                butterfly(&r0, &i0, &r2, &i2, splat(br2[j]), splat(bi2[j]));
+                butterfly(&r1, &i1, &r3, &i3, splat(br2[j + hl]), splat(bi2[j + hl]));
+                st(re + 4 * p0, r0); st(im + 4 * p0, i0); st(re + 4 * p1, r1); st(im + 4 * p1, i1);
+                st(re + 4 * p2, r2); st(im + 4 * p2, i2); st(re + 4 * p3, r3); st(im + 4 * p3, i3);
+            }
+        }
+        len <<= 2;
+    }
+    if (len <= h) {
+        long hl = len / 2;
+        const double *wr = twr + (hl - 2), *wi = twi + (hl - 2);
+        for (long start = 0; start < h; start += len) {
+            for (long j = 0; j < hl; j++) {
+                long p = start + j, q = p + hl;
+                V ar = ld(re + 4 * p), ai = ld(im + 4 * p), br_ = ld(re + 4 * q), bi = ld(im + 4 * q);
+                butterfly(&ar, &ai, &br_, &bi, splat(wr[j]), splat(wi[j]));
+                st(re + 4 * p, ar); st(im + 4 * p, ai); st(re + 4 * q, br_); st(im + 4 * q, bi);
+            }
+        }
+    }
+    // Split: X[k] = E[k] + W^k O[k], power |X[k]|².
+    const V half = splat(0.5), minusHalf = splat(-0.5);
+    for (long k = 0; k <= h; k++) {
+        long ka = k == h ? 0 : k, kb = k == 0 || k == h ? 0 : h - k;
+        V ar = ld(re + 4 * ka), ai = ld(im + 4 * ka), br_ = ld(re + 4 * kb), bi = ld(im + 4 * kb);
+        V er = _mm256_mul_pd(half, _mm256_add_pd(ar, br_)), ei = _mm256_mul_pd(half, _mm256_sub_pd(ai, bi));
+        V or_ = _mm256_mul_pd(half, _mm256_add_pd(ai, bi)), oi = _mm256_mul_pd(minusHalf, _mm256_sub_pd(ar, br_));
+        V c = splat(sc[k]), s = splat(ss[k]);
+        V xr = _mm256_sub_pd(_mm256_add_pd(er, _mm256_mul_pd(c, or_)), _mm256_mul_pd(s, oi));
+        V xi = _mm256_add_pd(_mm256_add_pd(ei, _mm256_mul_pd(c, oi)), _mm256_mul_pd(s, or_));
+        st(power + 4 * k, _mm256_add_pd(_mm256_mul_pd(xr, xr), _mm256_mul_pd(xi, xi)));
+    }
+}
+
+/// LogTable.log, four lanes (positive, finite, normal values).
+WIDE_INLINE V tableLog(V x, const double *t) {
+    __m256i bits = _mm256_castpd_si256(x);
+    // The exponent field as a double: OR-ed into 2⁵² and 2⁵² taken off (exact), less 1023.
+    __m256i field = _mm256_and_si256(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(0x7ff));
+    V e = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(field, _mm256_set1_epi64x(0x4330000000000000LL))),
+                        splat(4503599627370496.0));
+    e = _mm256_sub_pd(e, splat(1023.0));
+    __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 43), _mm256_set1_epi64x(0x1ff));
+    idx = _mm256_add_epi64(idx, _mm256_add_epi64(idx, idx));                 // × 3
+    V c = _mm256_i64gather_pd(t, idx, 8), invC = _mm256_i64gather_pd(t + 1, idx, 8), logC = _mm256_i64gather_pd(t + 2, idx, 8);
+    V m = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000fffffffffffffLL)),
+                                              _mm256_set1_epi64x(0x3ff0000000000000LL)));
+    V r = _mm256_mul_pd(_mm256_sub_pd(m, c), invC);
+    V inner = _mm256_add_pd(splat(-0.5), _mm256_mul_pd(r, _mm256_sub_pd(splat(1.0 / 3), _mm256_mul_pd(splat(0.25), r))));
+    V poly = _mm256_add_pd(r, _mm256_mul_pd(_mm256_mul_pd(r, r), inner));
+    return _mm256_add_pd(_mm256_mul_pd(e, splat(0.6931471805598903)),
+                         _mm256_add_pd(logC, _mm256_add_pd(_mm256_mul_pd(e, splat(5.497923018708371e-14)), poly)));
+}
+
+/// P log P of four lanes, with values below the smallest normal (zeros) as log 1.
+WIDE_INLINE V pLogP(V a, const double *t) {
+    V ok = _mm256_cmp_pd(a, splat(2.2250738585072014e-308), _CMP_GE_OQ);
+    V la = tableLog(_mm256_blendv_pd(splat(1.0), a, ok), t);
+    return _mm256_mul_pd(a, la);
+}
+
+// Kernels.sum, LogTable.sumPLogP and Kernels.firstMaxIndex over bins 1 … half, four lanes.
+WIDE void motus_spectrum4(const double *power, long half, const double *logTable,
+                          double *total, double *plogp, long *firstMax) {
+    const double *p = power + 4;      // bin 1
+    // Kernels.sum: partial sums by index mod 4, then (s0 + s2) + (s1 + s3).
+    V s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    long i = 0;
+    for (; i + 4 <= half; i += 4) {
+        s0 = _mm256_add_pd(s0, ld(p + 4 * i)); s1 = _mm256_add_pd(s1, ld(p + 4 * (i + 1)));
+        s2 = _mm256_add_pd(s2, ld(p + 4 * (i + 2))); s3 = _mm256_add_pd(s3, ld(p + 4 * (i + 3)));
+    }
+    V t = _mm256_add_pd(_mm256_add_pd(s0, s2), _mm256_add_pd(s1, s3));
+    for (; i < half; i++) t = _mm256_add_pd(t, ld(p + 4 * i));
+    st(total, t);
+    // LogTable.sumPLogP: even and odd indices apart, then even + odd.
+    V e0 = _mm256_setzero_pd(), e1 = e0;
+    long k = 0;
+    for (; k + 1 < half; k += 2) {
+        e0 = _mm256_add_pd(e0, pLogP(ld(p + 4 * k), logTable));
+        e1 = _mm256_add_pd(e1, pLogP(ld(p + 4 * (k + 1)), logTable));
+    }
+    if (k < half) e0 = _mm256_add_pd(e0, pLogP(ld(p + 4 * k), logTable));
+    st(plogp, _mm256_add_pd(e0, e1));
+    // First largest positive value: a strict "greater" keeps the first of equals.
+    V best = _mm256_setzero_pd();
+    __m256i at = _mm256_set1_epi64x(1);
+    for (long j = 1; j <= half; j++) {
+        V v = ld(power + 4 * j);
+        V gt = _mm256_cmp_pd(v, best, _CMP_GT_OQ);
+        best = _mm256_blendv_pd(best, v, gt);
+        at = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(at), _mm256_castsi256_pd(_mm256_set1_epi64x(j)), gt));
+    }
+    _mm256_storeu_si256((__m256i *)firstMax, at);
+}
+
+/// Selection.sortPair's compare-exchange: b < a swaps them.
+WIDE_INLINE void cx(V *a, V *b) {
+    V swap = _mm256_cmp_pd(*b, *a, _CMP_LT_OQ);
+    V lo = _mm256_blendv_pd(*a, *b, swap), hi = _mm256_blendv_pd(*b, *a, swap);
+    *a = lo; *b = hi;
+}
+
+// Selection.sortPair, four lanes.
+WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
+                      double *out0, double *out1, double *out2, double *out3, double *w) {
+    long i = 0;
+    for (; i + 4 <= n; i += 4) {
+        V c0, c1, c2, c3;
+        transpose(ld(x0 + i), ld(x1 + i), ld(x2 + i), ld(x3 + i), &c0, &c1, &c2, &c3);
+        st(w + 4 * i, c0); st(w + 4 * (i + 1), c1); st(w + 4 * (i + 2), c2); st(w + 4 * (i + 3), c3);
+    }
+    for (; i < n; i++) st(w + 4 * i, _mm256_set_pd(x3[i], x2[i], x1[i], x0[i]));
+    for (; i < size; i++) st(w + 4 * i, splat(__builtin_inf()));
+    int grouped = size >= 8;
+    if (grouped) {
+        for (long g = 0; g < size; g += 8) {
+            double *q = w + 4 * g;
+            V v0 = ld(q), v1 = ld(q + 4), v2 = ld(q + 8), v3 = ld(q + 12);
+            V v4 = ld(q + 16), v5 = ld(q + 20), v6 = ld(q + 24), v7 = ld(q + 28);
+            cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7);
+            cx(&v0, &v3); cx(&v1, &v2); cx(&v4, &v7); cx(&v5, &v6);
+            cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7);
+            cx(&v0, &v7); cx(&v1, &v6); cx(&v2, &v5); cx(&v3, &v4);
+            cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7);
+            cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7);
+            st(q, v0); st(q + 4, v1); st(q + 8, v2); st(q + 12, v3);
+            st(q + 16, v4); st(q + 20, v5); st(q + 24, v6); st(q + 28, v7);
+        }
+    }
+    for (long k = grouped ? 16 : 2; k <= size; k <<= 1) {
+        for (long block = 0; block < size; block += k) {
+            for (long t = 0; t < k / 2; t++) {
+                V a = ld(w + 4 * (block + t)), b = ld(w + 4 * (block + k - 1 - t));
+                cx(&a, &b);
+                st(w + 4 * (block + t), a); st(w + 4 * (block + k - 1 - t), b);
+            }
+        }
+        for (long j = k / 4; j >= (grouped ? 8 : 1); j >>= 1) {
+            for (long block = 0; block < size; block += 2 * j) {
+                for (long t = 0; t < j; t++) {
+                    V a = ld(w + 4 * (block + t)), b = ld(w + 4 * (block + t + j));
+                    cx(&a, &b);
+                    st(w + 4 * (block + t), a); st(w + 4 * (block + t + j), b);
+                }
+            }
+        }
+        if (grouped) {
+            for (long g = 0; g < size; g += 8) {
+                double *q = w + 4 * g;
+                V v0 = ld(q), v1 = ld(q + 4), v2 = ld(q + 8), v3 = ld(q + 12);
+                V v4 = ld(q + 16), v5 = ld(q + 20), v6 = ld(q + 24), v7 = ld(q + 28);
+                cx(&v0, &v4); cx(&v1, &v5); cx(&v2, &v6); cx(&v3, &v7);
+                cx(&v0, &v2); cx(&v1, &v3); cx(&v4, &v6); cx(&v5, &v7);
+                cx(&v0, &v1); cx(&v2, &v3); cx(&v4, &v5); cx(&v6, &v7);
+                st(q, v0); st(q + 4, v1); st(q + 8, v2); st(q + 12, v3);
+                st(q + 16, v4); st(q + 20, v5); st(q + 24, v6); st(q + 28, v7);
+            }
+        }
+    }
+    i = 0;
+    for (; i + 4 <= n; i += 4) {
+        V c0, c1, c2, c3;
+        transpose(ld(w + 4 * i), ld(w + 4 * (i + 1)), ld(w + 4 * (i + 2)), ld(w + 4 * (i + 3)), &c0, &c1, &c2, &c3);
+        st(out0 + i, c0); st(out1 + i, c1); st(out2 + i, c2); st(out3 + i, c3);
+    }
+    for (; i < n; i++) { out0[i] = w[4 * i]; out1[i] = w[4 * i + 1]; out2[i] = w[4 * i + 2]; out3[i] = w[4 * i + 3]; }
+}
+
+#else
+
+// Not x86-64: the Swift kernels run; these are never called.
+int motus_kernels_wide_available(void) { return 0; }
+void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
+                  const double *window, long count, long h,
+                  const double *twr, const double *twi, const double *sc, const double *ss,
+                  const long *bitReverse, double *work, double *power) {
+    (void)in0; (void)in1; (void)in2; (void)in3; (void)window; (void)count; (void)h; (void)twr; (void)twi;
+    (void)sc; (void)ss; (void)bitReverse; (void)work; (void)power;
+}
+void motus_spectrum4(const double *power, long half, const double *logTable,
+                     double *total, double *plogp, long *firstMax) {
+    (void)power; (void)half; (void)logTable; (void)total; (void)plogp; (void)firstMax;
+}
+void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
+                 double *out0, double *out1, double *out2, double *out3, double *work) {
+    (void)x0; (void)x1; (void)x2; (void)x3; (void)n; (void)size; (void)out0; (void)out1; (void)out2; (void)out3; (void)work;
+}
+
+#endif
