@@ -99,12 +99,11 @@ struct WindowKernel: Sendable {
     private let oEnergy: Int            // C: Σ (x − mean)²
     private let oConstant: Int          // C: 1 when the channel is constant in the window
     private let oSorted: Int            // 2N: values to select in, then partition scratch
-    private let oFFTInput: Int          // M: a lone channel's windowed input
     private let oPower: Int             // 2 (M/2 + 1): their powers
     private let oExact: Int             // N: exact r(k), NaN = not computed yet
     private let oBands: Int             // max(1, bandCount)
     private let oHann: Int              // N
-    private let oLogTable: Int          // 3 × LogTable.size
+    private let oLogTable: Int          // LogTable.storageCount
     private let oQuadWork: Int          // fft.quadWorkCount (wide only)
     private let oQuadPower: Int         // 4 (M/2 + 1): interleaved powers of four channels (wide only)
     private let oQuadStats: Int         // 8: their totals, Σ P log P (wide only)
@@ -181,8 +180,8 @@ struct WindowKernel: Sendable {
         var o = 0
         func take(_ count: Int) -> Int { defer { o += count }; return o }
         oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
-        oFFTInput = take(fftLength); oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
-        oHann = take(n); oLogTable = take(3 * LogTable.size)
+        oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
+        oHann = take(n); oLogTable = take(LogTable.storageCount)
         oQuadWork = take(wide ? fft.quadWorkCount : 0); oQuadPower = take(wide ? 4 * (half + 1) : 0)
         oQuadStats = take(wide ? 8 : 0)
         oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
@@ -226,11 +225,13 @@ struct WindowKernel: Sendable {
         var c = 0
         if h <= Selection.maximumNetworkLength {
             if wide {
-                // Four channels per sorting network (one per lane).
+                // Four channels per sorting network (one per lane); the last group repeats its
+                // last channel in the lanes it has no channel for (written twice, the same values).
                 let size = Selection.networkSize(h), work = buffers.doubles + oSortWork
-                while c + 3 < channelCount {
-                    let x = base + c * stride, o = sorted + c * h
-                    motus_sort4(x, x + stride, x + 2 * stride, x + 3 * stride, h, size, o, o + h, o + 2 * h, o + 3 * h, work)
+                while c < channelCount {
+                    let l1 = min(c + 1, channelCount - 1), l2 = min(c + 2, channelCount - 1), l3 = min(c + 3, channelCount - 1)
+                    motus_sort4(base + c * stride, base + l1 * stride, base + l2 * stride, base + l3 * stride, h, size,
+                                sorted + c * h, sorted + l1 * h, sorted + l2 * h, sorted + l3 * h, work)
                     c += 4
                 }
             }
@@ -490,15 +491,14 @@ struct WindowKernel: Sendable {
     }
 
     /// The spectral values of every non-constant channel (constant ones keep their zeros):
-    /// four channels per transform with the wide kernels, then two per transform (one per
-    /// lane), the last odd one alone; channel c's values at `out + c × valuesPerChannel`.
-    /// Every channel gets the same values whichever group it falls in, except the lone one
-    /// (always the last non-constant channel, on both paths).
+    /// four channels per transform with the wide kernels, two per transform otherwise (one per
+    /// lane; a last group short of channels repeats its last one in the spare lanes). Every
+    /// lane does the same operations, so a channel's values do not depend on its group or on
+    /// the path. Channel c's values at `out + c × valuesPerChannel`.
     private mutating func spectra(_ out: UnsafeMutablePointer<Double>) {
         let dbl = buffers.doubles
-        let n = self.n, m = fftLength, half = m / 2
+        let n = self.n, half = fftLength / 2
         let w = dbl + oHann
-        let power0 = dbl + oPower, power1 = power0 + (half + 1)
         @inline(__always) func centred(_ c: Int) -> UnsafePointer<Double> { UnsafePointer(dbl + oCentered + c * (n + Self.zeroPad)) }
         let list = buffers.ints + oChannelList
         var count = 0
@@ -506,36 +506,33 @@ struct WindowKernel: Sendable {
         var i = 0
         if wide {
             let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = buffers.ints + oQuadFirst
-            while i + 4 <= count {
-                fft.computeQuad((centred(list[i]), centred(list[i + 1]), centred(list[i + 2]), centred(list[i + 3])),
+            let power = dbl + oPower, e = dbl + oBands
+            while i < count {
+                let lanes = min(4, count - i)
+                @inline(__always) func channel(_ lane: Int) -> Int { list[i + min(lane, lanes - 1)] }
+                fft.computeQuad((centred(channel(0)), centred(channel(1)), centred(channel(2)), centred(channel(3))),
                                 window: w, count: n, work: dbl + oQuadWork, into: pw)
                 motus_spectrum4(pw, half, dbl + oLogTable, stats, stats + 4, first)
-                for lane in 0..<4 {
+                for lane in 0..<lanes {
                     let total = stats[lane]
-                    let e = dbl + oBands
                     if bandCount > 0 {
-                        for k in 0...half { power0[k] = pw[4 * k + lane] }
-                        bands(power0, total: total, into: e)
+                        for k in 0...half { power[k] = pw[4 * k + lane] }
+                        bands(power, total: total, into: e)
                     }
                     let spectral = total > 0 ? finish(total: total, pLogP: stats[4 + lane], bestK: first[lane], pw + lane, stride: 4) : (0, 0)
-                    write(spectral, bands: e, out + list[i + lane] * valuesPerChannel)
+                    write(spectral, bands: e, out + channel(lane) * valuesPerChannel)
                 }
                 i += 4
             }
+            return
         }
-        while i + 2 <= count {
-            let a = list[i], b = list[i + 1]
+        let power0 = dbl + oPower, power1 = power0 + (half + 1)
+        while i < count {
+            let a = list[i], b = list[min(i + 1, count - 1)]
             fft.compute(centred(a), centred(b), window: w, count: n, into: power0, power1)
             summarize(power0, out + a * valuesPerChannel)
-            summarize(power1, out + b * valuesPerChannel)
+            if b != a { summarize(power1, out + b * valuesPerChannel) }
             i += 2
-        }
-        if i < count {
-            let input0 = dbl + oFFTInput, d = centred(list[i])
-            for j in 0..<n { input0[j] = d[j] * w[j] }
-            for j in n..<m { input0[j] = 0 }
-            fft.compute(input0, into: power0)
-            summarize(power0, out + list[i] * valuesPerChannel)
         }
     }
 
@@ -602,6 +599,8 @@ struct WindowKernel: Sendable {
 /// log(1 + r), r = (m − c)/c (|r| ≤ 2⁻¹⁰), the series to r⁴ (truncation ≤ 2⁻⁵⁰/5 < 2e-16).
 enum LogTable {
     static let size = 512
+    /// Doubles a table takes: 3 × size, and one pad (the four-lane log reads four values per entry).
+    static let storageCount = 3 * size + 1
     /// Writes c, 1/c, log c for each interval (3 × size values).
     static func fill(_ t: UnsafeMutablePointer<Double>) {
         for i in 0..<size {

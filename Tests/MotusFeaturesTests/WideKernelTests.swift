@@ -100,7 +100,7 @@ struct WideKernelTests {
 
     @Test func spectrumSummaryOfFourEqualsScalar() {
         var rng = SplitMix64(seed: 7)
-        var table = [Double](repeating: 0, count: 3 * LogTable.size)
+        var table = [Double](repeating: 0, count: LogTable.storageCount)
         table.withUnsafeMutableBufferPointer { LogTable.fill($0.baseAddress!) }
         for half in [1, 2, 3, 5, 8, 32, 64, 129] {
             // Lanes: random powers, one with zeros and ties, one all zero, one with subnormals.

@@ -29,7 +29,7 @@ void motus_power4(const double *in0, const double *in1, const double *in2, const
 
 /// Per lane c over the interleaved powers p[4k + c], k = 1 … half: the total (the order of
 /// `Kernels.sum`), Σ P log P (the order and table log of `LogTable.sumPLogP`; `logTable` as
-/// `LogTable.fill` writes it) and the first k of the largest positive power (1 when none is
+/// `LogTable.fill` writes it, with one more value after it) and the first k of the largest positive power (1 when none is
 /// positive, as `Kernels.firstMaxIndex`).
 void motus_spectrum4(const double *power, long half, const double *logTable,
                      double *total, double *plogp, long *firstMax);
