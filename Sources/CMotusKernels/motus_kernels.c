@@ -47,7 +47,67 @@ WIDE_INLINE void butterfly(V *ar, V *ai, V *br, V *bi, V c, V s) {
     *ar = _mm256_add_pd(*ar, tr); *ai = _mm256_add_pd(*ai, ti);
 }
 
-// PowerSpectrum.compute(_:_:window:count:into:_:), four lanes.
+// Kernels.centeredMoments and Kernels.signChanges of four channels, with the packing of the
+// two-input transform (PowerSpectrum) fused in.
+WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
+                          const double *shift, double *d0, double *d1, double *d2, double *d3,
+                          double *moments, long *crossings,
+                          const double *window, long h, const long *br, double *work) {
+    double *re = work, *im = work + 4 * h;
+    const V sh = ld(shift), zero = _mm256_setzero_pd();
+    // Partial sums by index mod 4 (Swift: two two-lane accumulators per power).
+    V s2[4], s3[4], s4[4];
+    for (int k = 0; k < 4; k++) { s2[k] = zero; s3[k] = zero; s4[k] = zero; }
+    __m256i cross = _mm256_setzero_si256();
+    V before = zero;                  // sign mask of the previous value
+    long i = 0;
+    for (; i + 4 <= n; i += 4) {
+        V col[4];
+        transpose(ld(x0 + i), ld(x1 + i), ld(x2 + i), ld(x3 + i), &col[0], &col[1], &col[2], &col[3]);
+        for (int k = 0; k < 4; k++) {
+            V d = _mm256_sub_pd(col[k], sh);
+            col[k] = d;
+            V sq = _mm256_mul_pd(d, d);
+            s2[k] = _mm256_add_pd(s2[k], sq);
+            s3[k] = _mm256_add_pd(s3[k], _mm256_mul_pd(sq, d));
+            s4[k] = _mm256_add_pd(s4[k], _mm256_mul_pd(sq, sq));
+            V neg = _mm256_cmp_pd(d, zero, _CMP_LT_OQ);
+            if (i + k > 0) cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
+            before = neg;
+            if (h > 0) {
+                long j = i + k;
+                st(((j & 1) ? im : re) + 4 * br[j >> 1], window ? _mm256_mul_pd(d, splat(window[j])) : d);
+            }
+        }
+        if (d0) {
+            V r0, r1, r2, r3;
+            transpose(col[0], col[1], col[2], col[3], &r0, &r1, &r2, &r3);
+            st(d0 + i, r0); st(d1 + i, r1); st(d2 + i, r2); st(d3 + i, r3);
+        }
+    }
+    V m2 = _mm256_add_pd(_mm256_add_pd(s2[0], s2[2]), _mm256_add_pd(s2[1], s2[3]));
+    V m3 = _mm256_add_pd(_mm256_add_pd(s3[0], s3[2]), _mm256_add_pd(s3[1], s3[3]));
+    V m4 = _mm256_add_pd(_mm256_add_pd(s4[0], s4[2]), _mm256_add_pd(s4[1], s4[3]));
+    for (; i < n; i++) {
+        V d = _mm256_sub_pd(_mm256_set_pd(x3[i], x2[i], x1[i], x0[i]), sh);
+        V sq = _mm256_mul_pd(d, d);
+        m2 = _mm256_add_pd(m2, sq); m3 = _mm256_add_pd(m3, _mm256_mul_pd(sq, d)); m4 = _mm256_add_pd(m4, _mm256_mul_pd(sq, sq));
+        V neg = _mm256_cmp_pd(d, zero, _CMP_LT_OQ);
+        if (i > 0) cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
+        before = neg;
+        if (h > 0) st(((i & 1) ? im : re) + 4 * br[i >> 1], window ? _mm256_mul_pd(d, splat(window[i])) : d);
+        if (d0) {
+            double v[4];
+            st(v, d);
+            d0[i] = v[0]; d1[i] = v[1]; d2[i] = v[2]; d3[i] = v[3];
+        }
+    }
+    for (; i < 2 * h; i++) st(((i & 1) ? im : re) + 4 * br[i >> 1], zero);
+    st(moments, m2); st(moments + 4, m3); st(moments + 8, m4);
+    _mm256_storeu_si256((__m256i *)crossings, cross);
+}
+
+// PowerSpectrum.compute(_:_:window:count:into:_:), four lanes: packing, then the transform.
 WIDE void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
                        const double *window, long count, long h,
                        const double *twr, const double *twi, const double *sc, const double *ss,
@@ -81,6 +141,13 @@ WIDE void motus_power4(const double *in0, const double *in1, const double *in2, 
         }
         st(((i & 1) ? im : re) + 4 * br[i >> 1], v);
     }
+    motus_transform4(h, twr, twi, sc, ss, work, power);
+}
+
+// The stages and split of PowerSpectrum's two-input transform, four lanes, on packed input.
+WIDE void motus_transform4(long h, const double *twr, const double *twi, const double *sc, const double *ss,
+                           double *work, double *power) {
+    double *re = work, *im = work + 4 * h;
     long len = 2;
     if (h >= 4) {
         // Stages len = 2 and 4 (twiddles 1 and −i exactly, no products).
@@ -305,6 +372,17 @@ void motus_power4(const double *in0, const double *in1, const double *in2, const
                   const long *bitReverse, double *work, double *power) {
     (void)in0; (void)in1; (void)in2; (void)in3; (void)window; (void)count; (void)h; (void)twr; (void)twi;
     (void)sc; (void)ss; (void)bitReverse; (void)work; (void)power;
+}
+void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
+                     const double *shift, double *d0, double *d1, double *d2, double *d3,
+                     double *moments, long *crossings,
+                     const double *window, long h, const long *bitReverse, double *work) {
+    (void)x0; (void)x1; (void)x2; (void)x3; (void)n; (void)shift; (void)d0; (void)d1; (void)d2; (void)d3;
+    (void)moments; (void)crossings; (void)window; (void)h; (void)bitReverse; (void)work;
+}
+void motus_transform4(long h, const double *twr, const double *twi, const double *sc, const double *ss,
+                      double *work, double *power) {
+    (void)h; (void)twr; (void)twi; (void)sc; (void)ss; (void)work; (void)power;
 }
 void motus_spectrum4(const double *power, long half, const double *logTable,
                      double *total, double *plogp, long *firstMax) {

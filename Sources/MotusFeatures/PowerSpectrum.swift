@@ -163,6 +163,22 @@ struct PowerSpectrum: Sendable {
         }
     }
 
+    /// `computeQuad`'s stages and split on input already packed into `work` (by
+    /// `motus_channels4`, with `withBitReverse`'s table).
+    func transformQuad(work: UnsafeMutablePointer<Double>, into power: UnsafeMutablePointer<Double>) {
+        let h = half, tc = twiddleCount
+        storage.withUnsafeBufferPointer { sb in
+            let twr = sb.baseAddress!, twi = twr + tc
+            let sc = twi + tc, ss = sc + (h + 1)
+            motus_transform4(h, twr, twi, sc, ss, work, power)
+        }
+    }
+
+    /// The bit reversal of M/2 the packing uses.
+    func withBitReverse<R>(_ body: (UnsafePointer<Int>) -> R) -> R {
+        bitReverse.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
     /// `compute` for two inputs at once: lane 0 of every two-lane operation is `input0`'s
     /// transform, lane 1 `input1`'s, with the same operations in the same order as `compute`
     /// (so the same powers, bit for bit), but every step vectorised across the pair: the

@@ -108,6 +108,8 @@ struct WindowKernel: Sendable {
     private let oQuadPower: Int         // 4 (M/2 + 1): interleaved powers of four channels (wide only)
     private let oQuadStats: Int         // 8: their totals, Σ P log P (wide only)
     private let oSortWork: Int          // 4 × networkSize(blockLength) (wide only)
+    private let oQuadShift: Int         // 4: the shift of each lane's centring (wide only)
+    private let oQuadMoments: Int       // 12: Σd², Σd³, Σd⁴ of four lanes (wide only)
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
@@ -116,6 +118,7 @@ struct WindowKernel: Sendable {
     private let oSortInts: Int          // Selection.sortIntCount(blockLength)
     private let oChannelList: Int       // C: the non-constant channels of a window
     private let oQuadFirst: Int         // 4: first largest bins (wide only)
+    private let oQuadCrossings: Int     // 4: mean crossings (wide only)
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -185,11 +188,12 @@ struct WindowKernel: Sendable {
         oQuadWork = take(wide ? fft.quadWorkCount : 0); oQuadPower = take(wide ? 4 * (half + 1) : 0)
         oQuadStats = take(wide ? 8 : 0)
         oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
+        oQuadShift = take(wide ? 4 : 0); oQuadMoments = take(wide ? 12 : 0)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
         oSortInts = take(blockLength > 0 ? Selection.sortIntCount(blockLength) : 0)
-        oChannelList = take(c); oQuadFirst = take(wide ? 4 : 0)
+        oChannelList = take(c); oQuadFirst = take(wide ? 4 : 0); oQuadCrossings = take(wide ? 4 : 0)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
@@ -263,17 +267,34 @@ struct WindowKernel: Sendable {
                           sortedFirst: UnsafePointer<Double>? = nil, sortedSecond: UnsafePointer<Double>? = nil,
                           into out: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
-        let h = blockLength
-        for c in 0..<channelCount {
-            if let a = sortedFirst, let b = sortedSecond, h > 0 {
-                let sa = a + blockSumsOffset(c), sb = b + blockSumsOffset(c)
-                let sums = (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
-                computeChannel(c, base + c * stride, a + c * h, b + c * h, sums, out + c * valuesPerChannel)
-            } else {
-                computeChannel(c, base + c * stride, nil, nil, Kernels.basicSums(base + c * stride, n), out + c * valuesPerChannel)
-            }
+        // Copies, so the helpers below do not hold on to self (computeWide mutates it).
+        let n = self.n, h = blockLength, sumsAt = channelCount * blockLength
+        let blocks = sortedFirst != nil && sortedSecond != nil && h > 0
+        @inline(__always) func sums(_ c: Int) -> (Double, Double, Double, Double, Double) {
+            guard blocks, let a = sortedFirst, let b = sortedSecond else { return Kernels.basicSums(base + c * stride, n) }
+            let sa = a + sumsAt + 5 * c, sb = b + sumsAt + 5 * c     // blockSumsOffset(c)
+            return (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
         }
-        if needSpectrum { spectra(out) }
+        @inline(__always) func sortedHalves(_ c: Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?) {
+            blocks ? (sortedFirst! + c * h, sortedSecond! + c * h) : (nil, nil)
+        }
+        if wide {
+            computeWide(base: base, stride: stride, sums: sums, sortedHalves: sortedHalves, into: out)
+        } else {
+            let dbl = buffers.doubles
+            for c in 0..<channelCount {
+                let x = base + c * stride
+                let basic = sums(c)
+                let (sum, _, _, lo, hi) = basic
+                // Centred moments (x − mean kept for the later steps), then mean crossings.
+                let d = dbl + oCentered + c * (n + Self.zeroPad)
+                let (m2, m3, m4) = Kernels.centeredMoments(x, n, shift: lo == hi ? x[0] : sum / Double(n), into: d)
+                let crossings = Kernels.signChanges(d, n)
+                let (a, b) = sortedHalves(c)
+                finishChannel(c, x, a, b, basic, (m2, m3, m4), crossings, out + c * valuesPerChannel)
+            }
+            if needSpectrum { spectra(out) }
+        }
         var o = out + channelCount * valuesPerChannel
         let dbl = buffers.doubles
         let energy = dbl + oEnergy, constant = dbl + oConstant
@@ -288,20 +309,68 @@ struct WindowKernel: Sendable {
         }
     }
 
-    private mutating func computeChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
-                                         _ sortedB: UnsafePointer<Double>?, _ basic: (Double, Double, Double, Double, Double),
-                                         _ out: UnsafeMutablePointer<Double>) {
+    /// `compute` with the four-lane kernels: channels four at a time (a short last group
+    /// repeats its last channel in the spare lanes), each group's centred moments, mean
+    /// crossings and transform input in one pass (`motus_channels4`), then its transform and
+    /// spectrum summaries. The centred values are kept only when the autocorrelation or
+    /// correlations need them.
+    private mutating func computeWide(base: UnsafePointer<Double>, stride: Int,
+                                      sums: (Int) -> (Double, Double, Double, Double, Double),
+                                      sortedHalves: (Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?),
+                                      into out: UnsafeMutablePointer<Double>) {
+        let dbl = buffers.doubles, ints = buffers.ints
+        let half = fftLength / 2
+        let keepCentred = needACF || !correlationIndices.isEmpty
+        let shift = dbl + oQuadShift, moments = dbl + oQuadMoments, crossings = ints + oQuadCrossings
+        let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = ints + oQuadFirst, work = dbl + oQuadWork
+        var c0 = 0
+        while c0 < channelCount {
+            let lanes = min(4, channelCount - c0)
+            @inline(__always) func channel(_ lane: Int) -> Int { c0 + min(lane, lanes - 1) }
+            @inline(__always) func x(_ lane: Int) -> UnsafePointer<Double> { base + channel(lane) * stride }
+            @inline(__always) func d(_ lane: Int) -> UnsafeMutablePointer<Double>? {
+                keepCentred ? dbl + oCentered + channel(lane) * (n + Self.zeroPad) : nil
+            }
+            for lane in 0..<4 {
+                let (sum, _, _, lo, hi) = sums(channel(lane))
+                shift[lane] = lo == hi ? x(lane)[0] : sum / Double(n)
+            }
+            fft.withBitReverse { br in
+                motus_channels4(x(0), x(1), x(2), x(3), n, shift, d(0), d(1), d(2), d(3), moments, crossings,
+                                needSpectrum ? dbl + oHann : nil, needSpectrum ? half : 0, br, work)
+            }
+            for lane in 0..<lanes {
+                let c = channel(lane)
+                let (a, b) = sortedHalves(c)
+                finishChannel(c, x(lane), a, b, sums(c), (moments[lane], moments[4 + lane], moments[8 + lane]), crossings[lane],
+                              out + c * valuesPerChannel)
+            }
+            if needSpectrum {
+                fft.transformQuad(work: work, into: pw)
+                motus_spectrum4(pw, half, dbl + oLogTable, stats, stats + 4, first)
+                for lane in 0..<lanes where dbl[oConstant + channel(lane)] == 0 {
+                    summarizeLane(lane, out + channel(lane) * valuesPerChannel)
+                }
+            }
+            c0 += 4
+        }
+    }
+
+    /// Channel c's values from its basic sums (Σx, Σx², Σ|x|, min, max), centred moments
+    /// (Σd², Σd³, Σd⁴) and mean crossings: the spectral ones are written as 0 (`spectra` or
+    /// `computeWide` writes them after). The centred values, when kept, are at `oCentered`.
+    private mutating func finishChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
+                                        _ sortedB: UnsafePointer<Double>?, _ basic: (Double, Double, Double, Double, Double),
+                                        _ centred: (Double, Double, Double), _ crossings: Int,
+                                        _ out: UnsafeMutablePointer<Double>) {
         let n = self.n
         let fn = Double(n)
         let dbl = buffers.doubles
-        // Pass 1 (by the caller): sum, Σx², Σ|x|, min, max.
         let (sum, sumSq, sumAbs, lo, hi) = basic
+        let (m2, m3, m4) = centred
         let mean = sum / fn
         let constant = lo == hi
-        // Pass 2: centred moments (x − mean kept for the later steps), then mean crossings.
         let d = dbl + oCentered + c * (n + Self.zeroPad)
-        let (m2, m3, m4) = Kernels.centeredMoments(x, n, shift: constant ? x[0] : mean, into: d)
-        let crossings = Kernels.signChanges(d, n)
         dbl[oEnergy + c] = m2
         dbl[oConstant + c] = constant ? 1 : 0
         let variance = m2 / fn
@@ -490,11 +559,11 @@ struct WindowKernel: Sendable {
         return bestLag == 0 ? (0, 0) : (best, Double(bestLag) / rate)
     }
 
-    /// The spectral values of every non-constant channel (constant ones keep their zeros):
-    /// four channels per transform with the wide kernels, two per transform otherwise (one per
-    /// lane; a last group short of channels repeats its last one in the spare lanes). Every
-    /// lane does the same operations, so a channel's values do not depend on its group or on
-    /// the path. Channel c's values at `out + c × valuesPerChannel`.
+    /// The spectral values of every non-constant channel (constant ones keep their zeros), two
+    /// channels per transform (one per lane; a last one without a partner fills both lanes).
+    /// Every lane does the same operations as the four-lane transform of `computeWide`, so a
+    /// channel's values do not depend on its group or on the path. Channel c's values at
+    /// `out + c × valuesPerChannel`.
     private mutating func spectra(_ out: UnsafeMutablePointer<Double>) {
         let dbl = buffers.doubles
         let n = self.n, half = fftLength / 2
@@ -503,30 +572,8 @@ struct WindowKernel: Sendable {
         let list = buffers.ints + oChannelList
         var count = 0
         for c in 0..<channelCount where dbl[oConstant + c] == 0 { list[count] = c; count += 1 }
-        var i = 0
-        if wide {
-            let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = buffers.ints + oQuadFirst
-            let power = dbl + oPower, e = dbl + oBands
-            while i < count {
-                let lanes = min(4, count - i)
-                @inline(__always) func channel(_ lane: Int) -> Int { list[i + min(lane, lanes - 1)] }
-                fft.computeQuad((centred(channel(0)), centred(channel(1)), centred(channel(2)), centred(channel(3))),
-                                window: w, count: n, work: dbl + oQuadWork, into: pw)
-                motus_spectrum4(pw, half, dbl + oLogTable, stats, stats + 4, first)
-                for lane in 0..<lanes {
-                    let total = stats[lane]
-                    if bandCount > 0 {
-                        for k in 0...half { power[k] = pw[4 * k + lane] }
-                        bands(power, total: total, into: e)
-                    }
-                    let spectral = total > 0 ? finish(total: total, pLogP: stats[4 + lane], bestK: first[lane], pw + lane, stride: 4) : (0, 0)
-                    write(spectral, bands: e, out + channel(lane) * valuesPerChannel)
-                }
-                i += 4
-            }
-            return
-        }
         let power0 = dbl + oPower, power1 = power0 + (half + 1)
+        var i = 0
         while i < count {
             let a = list[i], b = list[min(i + 1, count - 1)]
             fft.compute(centred(a), centred(b), window: w, count: n, into: power0, power1)
@@ -534,6 +581,22 @@ struct WindowKernel: Sendable {
             if b != a { summarize(power1, out + b * valuesPerChannel) }
             i += 2
         }
+    }
+
+    /// The spectral values of lane `lane` of the four-lane powers at `oQuadPower`, whose
+    /// summary (`motus_spectrum4`) is at `oQuadStats` and `oQuadFirst`, into `out`.
+    private mutating func summarizeLane(_ lane: Int, _ out: UnsafeMutablePointer<Double>) {
+        let dbl = buffers.doubles, half = fftLength / 2
+        let pw = dbl + oQuadPower, stats = dbl + oQuadStats, e = dbl + oBands
+        let total = stats[lane]
+        if bandCount > 0 {
+            let power = dbl + oPower
+            for k in 0...half { power[k] = pw[4 * k + lane] }
+            bands(power, total: total, into: e)
+        }
+        let first = buffers.ints[oQuadFirst + lane]
+        let spectral = total > 0 ? finish(total: total, pLogP: stats[4 + lane], bestK: first, pw + lane, stride: 4) : (0, 0)
+        write(spectral, bands: e, out)
     }
 
     /// From the power spectrum `p` of a Hann-windowed, mean-removed window: writes the band

@@ -134,7 +134,8 @@ struct WideKernelTests {
     }
 
     /// Whole matrices: the full set and the 14 basic features, windows of two hop blocks (the
-    /// shared sorted blocks) and others, 11 channels of benchmark and edge-case signals.
+    /// shared sorted blocks) and others (one whose length is not a multiple of four and whose
+    /// transform is zero-padded), 11 channels of benchmark and edge-case signals.
     @Test func featureMatricesEqualPortable() throws {
         var basic = FeatureConfiguration.allChannels
         basic.features = [.mean, .standardDeviation, .minimum, .maximum, .range, .median, .interquartileRange, .rms,
@@ -142,9 +143,11 @@ struct WideKernelTests {
         basic.correlations = []
         var odd = FeatureConfiguration.allChannels
         odd.windowSeconds = 100 / 50; odd.hopSeconds = 30 / 50
+        var short = basic                      // N = 50: a tail after the four-value blocks, zero padding to M = 64
+        short.windowSeconds = 50 / 50; short.hopSeconds = 13 / 50
         let frames = 64 * 40 + 128
         let inputs = [benchmarkSignal(frames: frames)] + (0..<11).map { edgeSignals(frames: frames, seed: UInt64($0)) }
-        for (name, config) in [("all", FeatureConfiguration.allChannels), ("basic", basic), ("100/30", odd)] {
+        for (name, config) in [("all", FeatureConfiguration.allChannels), ("basic", basic), ("100/30", odd), ("basic 50/13", short)] {
             for (i, data) in inputs.enumerated() {
                 var portable = try FeatureExtractor(configuration: config)
                 portable.wideKernels = false

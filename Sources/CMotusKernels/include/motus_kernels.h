@@ -27,6 +27,22 @@ void motus_power4(const double *in0, const double *in1, const double *in2, const
                   const double *twr, const double *twi, const double *sc, const double *ss,
                   const long *bitReverse, double *work, double *power);
 
+/// The stages and split of `motus_power4` on input already packed into `work` (as
+/// `motus_power4` or `motus_channels4` pack it).
+void motus_transform4(long h, const double *twr, const double *twi, const double *sc, const double *ss,
+                      double *work, double *power);
+
+/// For four channels x_c[0..<n] (lane c): d_i = x_c[i] − shift[c], kept in d_c when d0 is not
+/// NULL; Σd², Σd³, Σd⁴ into moments[c], [4 + c], [8 + c] (the order of
+/// `Kernels.centeredMoments`); the count of i < n − 1 with (d_i < 0) ≠ (d_{i+1} < 0) into
+/// crossings[c] (`Kernels.signChanges`). When h > 0 (2h ≥ n), also packs d_i × window[i]
+/// (window may be NULL: d_i), then zeros up to 2h, into `work` as `motus_power4` packs its
+/// input, for `motus_transform4`.
+void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
+                     const double *shift, double *d0, double *d1, double *d2, double *d3,
+                     double *moments, long *crossings,
+                     const double *window, long h, const long *bitReverse, double *work);
+
 /// Per lane c over the interleaved powers p[4k + c], k = 1 … half: the total (the order of
 /// `Kernels.sum`), Σ P log P (the order and table log of `LogTable.sumPLogP`; `logTable` as
 /// `LogTable.fill` writes it, with one more value after it) and the first k of the largest positive power (1 when none is
