@@ -1093,21 +1093,12 @@ enum Selection {
     }
 
     /// The value of rank k (0-based) among the sorted `a[0..<p]` and `b[0..<q]` together, and
-    /// the one of rank k + 1 (the same value when k + 1 = p + q). O(log min(p, q)).
-    /// Precondition: k < p + q.
+    /// the one of rank k + 1 (the same value when k + 1 = p + q), given i: how many of the
+    /// k + 1 smallest come from a (`quartilesOfSorted`'s searches). Precondition: k < p + q.
     @inline(__always)
-    static func mergedRank(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int) -> (Double, Double) {
-        // i values from a and k + 1 − i from b are the k + 1 smallest when
-        // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞).
-        var lo = max(0, k + 1 - q), hi = min(k + 1, p)
-        while lo < hi {                            // the step is a conditional move
-            let i = (lo + hi) >> 1                 // i < hi ≤ p, k − i ≥ 0 …
-            let j = k + 1 - i                      // … and 1 ≤ j ≤ q
-            let greater = b[j - 1] > a[i]
-            lo = greater ? i + 1 : lo
-            hi = greater ? hi : i
-        }
-        let i = lo, j = k + 1 - i
+    static func mergedRank(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int,
+                           split i: Int) -> (Double, Double) {
+        let j = k + 1 - i
         let fromA = i > 0 ? a[i - 1] : -Double.infinity, fromB = j > 0 ? b[j - 1] : -Double.infinity
         let v = i == 0 ? fromB : (j == 0 ? fromA : max(fromA, fromB))
         if k + 1 >= p + q { return (v, v) }
@@ -1117,16 +1108,33 @@ enum Selection {
     }
 
     /// numpy-style linear quartiles of the union of the sorted `a[0..<p]` and `b[0..<q]`
-    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation.
+    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation. O(log min(p, q)).
     static func quartilesOfSorted(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int)
         -> (q25: Double, median: Double, q75: Double) {
         let n = p + q
         let h = Double(n - 1)
         let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
         let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
-        let (v25, w25) = mergedRank(a, p, b, q, k25)
-        let (v50, w50) = mergedRank(a, p, b, q, k50)
-        let (v75, w75) = mergedRank(a, p, b, q, k75)
+        // For rank k: i values from a and k + 1 − i from b are the k + 1 smallest when
+        // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞); i is
+        // found by bisection on [lo, hi). The three bisections run interleaved (independent
+        // chains of conditional moves, one loop exit to predict); a finished one keeps probing
+        // in bounds (clamped) and ignores the outcome.
+        @inline(__always) func range(_ k: Int) -> (Int, Int) { (max(0, k + 1 - q), min(k + 1, p)) }
+        var (lo0, hi0) = range(k25), (lo1, hi1) = range(k50), (lo2, hi2) = range(k75)
+        @inline(__always) func step(_ lo: inout Int, _ hi: inout Int, _ k: Int) {
+            let i = (lo + hi) >> 1                 // while active: i < hi ≤ p and 0 ≤ k − i ≤ q − 1
+            let greater = b[min(max(k - i, 0), q - 1)] > a[min(i, p - 1)]
+            let active = lo < hi
+            lo = active && greater ? i + 1 : lo
+            hi = active && !greater ? i : hi
+        }
+        while lo0 < hi0 || lo1 < hi1 || lo2 < hi2 {  // p, q ≥ 1 here (else every range is empty)
+            step(&lo0, &hi0, k25); step(&lo1, &hi1, k50); step(&lo2, &hi2, k75)
+        }
+        let (v25, w25) = mergedRank(a, p, b, q, k25, split: lo0)
+        let (v50, w50) = mergedRank(a, p, b, q, k50, split: lo1)
+        let (v75, w75) = mergedRank(a, p, b, q, k75, split: lo2)
         return (interpolate(v25, w25, h25 - Double(k25)), interpolate(v50, w50, h50 - Double(k50)),
                 interpolate(v75, w75, h75 - Double(k75)))
     }
