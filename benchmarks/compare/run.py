@@ -99,12 +99,19 @@ def features_section(quick):
     x = fn.generate(frames)
     fn.features(fn.windows(x[:, :fn.N * 4]))  # warm-up
     for basic in (False, True):
-        np_s, f = best_of(3, lambda: fn.extract(x, basic=basic))
-        m = motus("features", frames, *(["--basic"] if basic else []))
+        # numpy and Motus take turns (rounds × best of 3 each), and each keeps its best: on a
+        # shared host whose speed drifts, neither side gets only the quiet or the busy moments.
+        np_s, m = float("inf"), None
+        for _ in range(2 if quick else 4):
+            t, f = best_of(3, lambda: fn.extract(x, basic=basic))
+            np_s = min(np_s, t)
+            r = motus("features", frames, *(["--basic"] if basic else []))
+            if m is None or r["best_cpu_s"] < m["best_cpu_s"]:
+                m = r
         assert m["windows"] == f.shape[0], (m, f.shape)
         ratio = np_s / m["best_cpu_s"]
         name = "14 basic features" if basic else f"full set, {f.shape[1]} features"
-        row(f"feature extraction, {f.shape[0]:,} windows of 128 × 11 ({name}), windows/s (CPU, best of 3)",
+        row(f"feature extraction, {f.shape[0]:,} windows of 128 × 11 ({name}), windows/s (CPU, best of 12, taking turns with numpy)",
             f"{m['windows_per_s']:,.0f}", f"numpy {f.shape[0] / np_s:,.0f}", f"{ratio:.1f}×",
             "≥ 10× numpy", verdict(ratio >= 10))
         # All cores: FeatureExtractor(threadCount:) over os.cpu_count() threads, wall time
