@@ -47,8 +47,9 @@ WIDE_INLINE void butterfly(V *ar, V *ai, V *br, V *bi, V c, V s) {
     *ar = _mm256_add_pd(*ar, tr); *ai = _mm256_add_pd(*ai, ti);
 }
 
-// Kernels.centeredMoments and Kernels.signChanges of four channels, with the packing of the
-// two-input transform (PowerSpectrum) fused in.
+// Kernels.centeredMoments and Kernels.signChanges of four channels, with the packing of
+// PowerSpectrum's two-input transform fused in (even values to re, odd to im, in bit-reversed
+// order, each vector one position of the four inputs).
 WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
                           const double *shift, double *d0, double *d1, double *d2, double *d3,
                           double *moments, long *crossings,
@@ -105,43 +106,6 @@ WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, 
     for (; i < 2 * h; i++) st(((i & 1) ? im : re) + 4 * br[i >> 1], zero);
     st(moments, m2); st(moments + 4, m3); st(moments + 8, m4);
     _mm256_storeu_si256((__m256i *)crossings, cross);
-}
-
-// PowerSpectrum.compute(_:_:window:count:into:_:), four lanes: packing, then the transform.
-WIDE void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
-                       const double *window, long count, long h,
-                       const double *twr, const double *twi, const double *sc, const double *ss,
-                       const long *br, double *work, double *power) {
-    double *re = work, *im = work + 4 * h;
-    const long m = 2 * h;
-    // Pack (even values to re, odd to im) in bit-reversed order: four values of each input at
-    // a time, transposed so each vector holds one position of the four inputs.
-    long i = 0;
-    for (; i + 4 <= count && i + 4 <= m; i += 4) {
-        V r0 = ld(in0 + i), r1 = ld(in1 + i), r2 = ld(in2 + i), r3 = ld(in3 + i);
-        if (window) {
-            V w = ld(window + i);
-            r0 = _mm256_mul_pd(r0, w); r1 = _mm256_mul_pd(r1, w); r2 = _mm256_mul_pd(r2, w); r3 = _mm256_mul_pd(r3, w);
-        }
-        V c0, c1, c2, c3;
-        transpose(r0, r1, r2, r3, &c0, &c1, &c2, &c3);
-        long j = i >> 1;
-        st(re + 4 * br[j], c0); st(im + 4 * br[j], c1);
-        st(re + 4 * br[j + 1], c2); st(im + 4 * br[j + 1], c3);
-    }
-    for (; i < m; i++) {
-        V v = _mm256_setzero_pd();
-        if (i < count) {
-            if (window) {
-                double w = window[i];
-                v = _mm256_set_pd(in3[i] * w, in2[i] * w, in1[i] * w, in0[i] * w);
-            } else {
-                v = _mm256_set_pd(in3[i], in2[i], in1[i], in0[i]);
-            }
-        }
-        st(((i & 1) ? im : re) + 4 * br[i >> 1], v);
-    }
-    motus_transform4(h, twr, twi, sc, ss, work, power);
 }
 
 // The stages and split of PowerSpectrum's two-input transform, four lanes, on packed input.
@@ -398,13 +362,6 @@ WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, cons
 
 // Not x86-64: the Swift kernels run; these are never called.
 int motus_kernels_wide_available(void) { return 0; }
-void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
-                  const double *window, long count, long h,
-                  const double *twr, const double *twi, const double *sc, const double *ss,
-                  const long *bitReverse, double *work, double *power) {
-    (void)in0; (void)in1; (void)in2; (void)in3; (void)window; (void)count; (void)h; (void)twr; (void)twi;
-    (void)sc; (void)ss; (void)bitReverse; (void)work; (void)power;
-}
 void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
                      const double *shift, double *d0, double *d1, double *d2, double *d3,
                      double *moments, long *crossings,

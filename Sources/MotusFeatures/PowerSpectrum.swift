@@ -143,28 +143,13 @@ struct PowerSpectrum: Sendable {
         }
     }
 
-    /// Doubles of scratch `computeQuad` needs: 8 × M/2.
+    /// Doubles of scratch `transformQuad` needs: 8 × M/2.
     var quadWorkCount: Int { 8 * half }
 
-    /// The two-input transform for four inputs at once (`motus_power4`, four-lane vectors:
-    /// the same operations per input, so the same powers bit for bit). Writes input c's power
-    /// of bin k at `power[4k + c]`, k = 0 … M/2. Precondition: `WideKernels.available`.
-    func computeQuad(_ input: (UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>),
-                     window: UnsafePointer<Double>?, count: Int,
-                     work: UnsafeMutablePointer<Double>, into power: UnsafeMutablePointer<Double>) {
-        let h = half, tc = twiddleCount
-        bitReverse.withUnsafeBufferPointer { brb in
-            storage.withUnsafeBufferPointer { sb in
-                let twr = sb.baseAddress!, twi = twr + tc
-                let sc = twi + tc, ss = sc + (h + 1)
-                motus_power4(input.0, input.1, input.2, input.3, window, count, h, twr, twi, sc, ss,
-                             brb.baseAddress!, work, power)
-            }
-        }
-    }
-
-    /// `computeQuad`'s stages and split on input already packed into `work` (by
-    /// `motus_channels4`, with `withBitReverse`'s table).
+    /// The two-input transform for four inputs at once (`motus_transform4`, four-lane vectors:
+    /// the same operations per input, so the same powers bit for bit) on input packed into
+    /// `work` by `motus_channels4` (with `withBitReverse`'s table). Writes input c's power of
+    /// bin k at `power[4k + c]`, k = 0 … M/2. Precondition: `WideKernels.available`.
     func transformQuad(work: UnsafeMutablePointer<Double>, into power: UnsafeMutablePointer<Double>) {
         let h = half, tc = twiddleCount
         storage.withUnsafeBufferPointer { sb in

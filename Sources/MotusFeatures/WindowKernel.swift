@@ -112,6 +112,7 @@ struct WindowKernel: Sendable {
     private let oSortWork: Int          // 4 × networkSize(blockLength) (wide only)
     private let oQuadShift: Int         // 4: the shift of each lane's centring (wide only)
     private let oQuadMoments: Int       // 12: Σd², Σd³, Σd⁴ of four lanes (wide only)
+    private let oQuadSums: Int          // 20: Σx, Σx², Σ|x|, min, max of four lanes (wide only)
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
@@ -190,7 +191,7 @@ struct WindowKernel: Sendable {
         oQuadWork = take(wide ? fft.quadWorkCount : 0); oQuadPower = take(wide ? 4 * (half + 1) : 0)
         oQuadStats = take(wide ? 8 : 0)
         oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
-        oQuadShift = take(wide ? 4 : 0); oQuadMoments = take(wide ? 12 : 0)
+        oQuadShift = take(wide ? 4 : 0); oQuadMoments = take(wide ? 12 : 0); oQuadSums = take(wide ? 20 : 0)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
@@ -214,7 +215,8 @@ struct WindowKernel: Sendable {
     /// `compute` adds up for the window, so the two windows that share a block share its sums.
     var blockSlotLength: Int { channelCount * (blockLength + 5) }
     /// Where channel c's block sums start in a slot `sortBlocks` wrote.
-    @inline(__always) func blockSumsOffset(_ c: Int) -> Int { channelCount * blockLength + 5 * c }
+    @inline(__always) func blockSumsOffset(_ c: Int) -> Int { Self.blockSumsOffset(c, channels: channelCount, blockLength: blockLength) }
+    @inline(__always) static func blockSumsOffset(_ c: Int, channels: Int, blockLength: Int) -> Int { channels * blockLength + 5 * c }
 
     /// Sorts the block of `blockLength` values of each channel (channel c at
     /// `base + c × stride`) into `sorted + c × blockLength`, and writes its block sums
@@ -270,11 +272,12 @@ struct WindowKernel: Sendable {
                           into out: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         // Copies, so the helpers below do not hold on to self (computeWide mutates it).
-        let n = self.n, h = blockLength, sumsAt = channelCount * blockLength
+        let n = self.n, h = blockLength, channels = channelCount
         let blocks = sortedFirst != nil && sortedSecond != nil && h > 0
         @inline(__always) func sums(_ c: Int) -> (Double, Double, Double, Double, Double) {
             guard blocks, let a = sortedFirst, let b = sortedSecond else { return Kernels.basicSums(base + c * stride, n) }
-            let sa = a + sumsAt + 5 * c, sb = b + sumsAt + 5 * c     // blockSumsOffset(c)
+            let o = Self.blockSumsOffset(c, channels: channels, blockLength: h)
+            let sa = a + o, sb = b + o
             return (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
         }
         @inline(__always) func sortedHalves(_ c: Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?) {
@@ -323,7 +326,7 @@ struct WindowKernel: Sendable {
         let dbl = buffers.doubles, ints = buffers.ints
         let half = fftLength / 2
         let keepCentred = needACF || !correlationIndices.isEmpty
-        let shift = dbl + oQuadShift, moments = dbl + oQuadMoments, crossings = ints + oQuadCrossings
+        let shift = dbl + oQuadShift, laneSums = dbl + oQuadSums, moments = dbl + oQuadMoments, crossings = ints + oQuadCrossings
         let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = ints + oQuadFirst, work = dbl + oQuadWork
         var c0 = 0
         while c0 < channelCount {
@@ -333,10 +336,14 @@ struct WindowKernel: Sendable {
             @inline(__always) func d(_ lane: Int) -> UnsafeMutablePointer<Double>? {
                 keepCentred ? dbl + oCentered + channel(lane) * (n + Self.zeroPad) : nil
             }
-            for lane in 0..<4 {
-                let (sum, _, _, lo, hi) = sums(channel(lane))
+            // Each lane's sums once (without shared blocks they are a pass over the window).
+            for lane in 0..<lanes {
+                let (sum, sumSq, sumAbs, lo, hi) = sums(channel(lane))
+                laneSums[5 * lane] = sum; laneSums[5 * lane + 1] = sumSq; laneSums[5 * lane + 2] = sumAbs
+                laneSums[5 * lane + 3] = lo; laneSums[5 * lane + 4] = hi
                 shift[lane] = lo == hi ? x(lane)[0] : sum / Double(n)
             }
+            for lane in lanes..<4 { shift[lane] = shift[lanes - 1] }
             fft.withBitReverse { br in
                 motus_channels4(x(0), x(1), x(2), x(3), n, shift, d(0), d(1), d(2), d(3), moments, crossings,
                                 needSpectrum ? dbl + oHann : nil, needSpectrum ? half : 0, br, work)
@@ -344,8 +351,9 @@ struct WindowKernel: Sendable {
             for lane in 0..<lanes {
                 let c = channel(lane)
                 let (a, b) = sortedHalves(c)
-                finishChannel(c, x(lane), a, b, sums(c), (moments[lane], moments[4 + lane], moments[8 + lane]), crossings[lane],
-                              out + c * valuesPerChannel)
+                let l = laneSums + 5 * lane
+                finishChannel(c, x(lane), a, b, (l[0], l[1], l[2], l[3], l[4]), (moments[lane], moments[4 + lane], moments[8 + lane]),
+                              crossings[lane], out + c * valuesPerChannel)
             }
             if needSpectrum {
                 fft.transformQuad(work: work, into: pw)

@@ -79,13 +79,18 @@ struct WideKernelTests {
                 var quad = [Double](repeating: .nan, count: 4 * (m / 2 + 1))
                 var work = [Double](repeating: 0, count: fft.quadWorkCount)
                 for w in [window, nil] as [[Double]?] {
+                    // Packed by the channel pass with no shift (d = x exactly), then transformed.
                     let flat = x[0] + x[1] + x[2] + x[3]
+                    let shift = [Double](repeating: 0, count: 4)
+                    var moments = [Double](repeating: 0, count: 12), crossings = [Int](repeating: 0, count: 4)
                     flat.withUnsafeBufferPointer { fb in
                         let b = fb.baseAddress!
-                        let inputs = (b, b + m, b + 2 * m, b + 3 * m)
-                        if let w { fft.computeQuad(inputs, window: w, count: count, work: &work, into: &quad) }
-                        else { fft.computeQuad(inputs, window: nil, count: count, work: &work, into: &quad) }
+                        fft.withBitReverse { br in
+                            motus_channels4(b, b + m, b + 2 * m, b + 3 * m, count, shift, nil, nil, nil, nil, &moments, &crossings,
+                                            w, m / 2, br, &work)
+                        }
                     }
+                    fft.transformQuad(work: &work, into: &quad)
                     for pair in [0, 2] {
                         var p0 = [Double](repeating: .nan, count: m / 2 + 1), p1 = p0
                         if let w { fft.compute(x[pair], x[pair + 1], window: w, count: count, into: &p0, &p1) }

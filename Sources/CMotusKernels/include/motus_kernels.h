@@ -16,19 +16,11 @@ extern "C" {
 /// 1 when this processor and OS run AVX2 code (x86-64 only), else 0.
 int motus_kernels_wide_available(void);
 
-/// Power spectra of four real inputs of M = 2h values at once (the two-input transform of
-/// `PowerSpectrum`, four lanes): input c's value i is in_c[i] × window[i] for i < count and
-/// 0 after (window may be NULL: the values themselves). Tables as `PowerSpectrum` stores them:
-/// twiddles `twr`/`twi` of every stage (stage len's at len/2 − 2), split `sc`/`ss` (h + 1),
-/// bit reversal of h. `work`: 8h doubles. Writes the powers of bin k, lane c at
-/// `power[4k + c]`, k = 0 … h.
-void motus_power4(const double *in0, const double *in1, const double *in2, const double *in3,
-                  const double *window, long count, long h,
-                  const double *twr, const double *twi, const double *sc, const double *ss,
-                  const long *bitReverse, double *work, double *power);
-
-/// The stages and split of `motus_power4` on input already packed into `work` (as
-/// `motus_power4` or `motus_channels4` pack it).
+/// Power spectra of four real inputs of M = 2h values at once, packed into `work` by
+/// `motus_channels4` (the two-input transform of `PowerSpectrum`, four lanes). Tables as
+/// `PowerSpectrum` stores them: twiddles `twr`/`twi` of every stage (stage len's at
+/// len/2 − 2), split `sc`/`ss` (h + 1). `work`: 8h doubles. Writes the power of bin k, lane c
+/// at `power[4k + c]`, k = 0 … h.
 void motus_transform4(long h, const double *twr, const double *twi, const double *sc, const double *ss,
                       double *work, double *power);
 
@@ -36,8 +28,8 @@ void motus_transform4(long h, const double *twr, const double *twi, const double
 /// NULL; Σd², Σd³, Σd⁴ into moments[c], [4 + c], [8 + c] (the order of
 /// `Kernels.centeredMoments`); the count of i < n − 1 with (d_i < 0) ≠ (d_{i+1} < 0) into
 /// crossings[c] (`Kernels.signChanges`). When h > 0 (2h ≥ n), also packs d_i × window[i]
-/// (window may be NULL: d_i), then zeros up to 2h, into `work` as `motus_power4` packs its
-/// input, for `motus_transform4`.
+/// (window may be NULL: d_i), then zeros up to 2h, into `work` for `motus_transform4`;
+/// `bitReverse` is the bit reversal of h as `PowerSpectrum` keeps it.
 void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
                      const double *shift, double *d0, double *d1, double *d2, double *d3,
                      double *moments, long *crossings,
@@ -45,8 +37,8 @@ void motus_channels4(const double *x0, const double *x1, const double *x2, const
 
 /// Per lane c over the interleaved powers p[4k + c], k = 1 … half: the total (the order of
 /// `Kernels.sum`), Σ P log P (the order and table log of `LogTable.sumPLogP`; `logTable` as
-/// `LogTable.fill` writes it, with one more value after it) and the first k of the largest positive power (1 when none is
-/// positive, as `Kernels.firstMaxIndex`).
+/// `LogTable.fill` writes it, with one more value after it) and the first k of the largest
+/// positive power (1 when none is positive, as `Kernels.firstMaxIndex`).
 void motus_spectrum4(const double *power, long half, const double *logTable,
                      double *total, double *plogp, long *firstMax);
 
