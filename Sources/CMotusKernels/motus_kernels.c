@@ -358,6 +358,52 @@ WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, cons
     for (; i < n; i++) { out0[i] = w[4 * i]; out1[i] = w[4 * i + 1]; out2[i] = w[4 * i + 2]; out3[i] = w[4 * i + 3]; }
 }
 
+/// Selection.split: the start of rank k's range plus the count of i in it with b[k − i] > a[i].
+WIDE_INLINE long splitOf(const double *a, long p, const double *b, long q, long k) {
+    long lo = k + 1 - q > 0 ? k + 1 - q : 0, hi = k + 1 < p ? k + 1 : p;
+    __m256i acc0 = _mm256_setzero_si256(), acc1 = acc0;
+    long i = lo;
+    for (; i + 8 <= hi; i += 8) {
+        // b[k − i − 3 … k − i], reversed, against a[i … i + 3].
+        V b0 = _mm256_permute4x64_pd(ld(b + k - i - 3), 0x1B), b1 = _mm256_permute4x64_pd(ld(b + k - i - 7), 0x1B);
+        acc0 = _mm256_sub_epi64(acc0, _mm256_castpd_si256(_mm256_cmp_pd(b0, ld(a + i), _CMP_GT_OQ)));
+        acc1 = _mm256_sub_epi64(acc1, _mm256_castpd_si256(_mm256_cmp_pd(b1, ld(a + i + 4), _CMP_GT_OQ)));
+    }
+    for (; i + 4 <= hi; i += 4) {
+        V b0 = _mm256_permute4x64_pd(ld(b + k - i - 3), 0x1B);
+        acc0 = _mm256_sub_epi64(acc0, _mm256_castpd_si256(_mm256_cmp_pd(b0, ld(a + i), _CMP_GT_OQ)));
+    }
+    long long c[4];
+    _mm256_storeu_si256((__m256i *)c, _mm256_add_epi64(acc0, acc1));
+    long count = (long)(c[0] + c[1] + c[2] + c[3]);
+    for (; i < hi; i++) count += b[k - i] > a[i];
+    return lo + count;
+}
+
+/// Selection.mergedRank then Selection.interpolate: the value of rank k and the next one,
+/// interpolated at f (max and min written as Swift's, `y >= x ? y : x` and `y < x ? y : x`).
+WIDE_INLINE double pick(const double *a, long p, const double *b, long q, long k, long i, double f) {
+    long j = k + 1 - i;
+    double fromA = i > 0 ? a[i - 1] : -__builtin_inf(), fromB = j > 0 ? b[j - 1] : -__builtin_inf();
+    double v = i == 0 ? fromB : (j == 0 ? fromA : (fromB >= fromA ? fromB : fromA));
+    if (f == 0) return v;
+    double w = v;
+    if (k + 1 < p + q) {
+        double nextA = i < p ? a[i] : __builtin_inf(), nextB = j < q ? b[j] : __builtin_inf();
+        w = i >= p ? nextB : (j >= q ? nextA : (nextB < nextA ? nextB : nextA));
+    }
+    return v + f * (w - v);
+}
+
+WIDE void motus_quartiles_sorted(const double *a, long p, const double *b, long q, double *out) {
+    double h = (double)(p + q - 1);
+    double h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75;
+    long k25 = (long)h25, k50 = (long)h50, k75 = (long)h75;
+    out[0] = pick(a, p, b, q, k25, splitOf(a, p, b, q, k25), h25 - (double)k25);
+    out[1] = pick(a, p, b, q, k50, splitOf(a, p, b, q, k50), h50 - (double)k50);
+    out[2] = pick(a, p, b, q, k75, splitOf(a, p, b, q, k75), h75 - (double)k75);
+}
+
 #else
 
 // Not x86-64: the Swift kernels run; these are never called.
@@ -376,6 +422,9 @@ void motus_transform4(long h, const double *twr, const double *twi, const double
 void motus_spectrum4(const double *power, long half, const double *logTable,
                      double *total, double *plogp, long *firstMax) {
     (void)power; (void)half; (void)logTable; (void)total; (void)plogp; (void)firstMax;
+}
+void motus_quartiles_sorted(const double *a, long p, const double *b, long q, double *out) {
+    (void)a; (void)p; (void)b; (void)q; (void)out;
 }
 void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
                  double *out0, double *out1, double *out2, double *out3, double *work) {

@@ -58,7 +58,7 @@ final class KernelBuffers: @unchecked Sendable {
 /// (keeping x − mean for the later steps) and one for the mean crossings; quartiles: when
 /// N = 2H the extractors sort each hop block once (`sortBlocks`: a bitonic network, two
 /// channels per run, one per lane) and the window's quartiles are picked from its two sorted
-/// halves by binary search (`Selection.quartilesOfSorted`), otherwise by value buckets
+/// halves by counting compares (`Selection.quartilesOfSorted`), otherwise by value buckets
 /// (`Selection.quartilesBucketed`), the same exact order statistics either way; the
 /// autocorrelation peak by a single-precision screen over the lag range whose every undecided
 /// comparison, and the peak's value, is settled in double precision (`autocorrelationPeak`).
@@ -113,6 +113,7 @@ struct WindowKernel: Sendable {
     private let oQuadShift: Int         // 4: the shift of each lane's centring (wide only)
     private let oQuadMoments: Int       // 12: Σd², Σd³, Σd⁴ of four lanes (wide only)
     private let oQuadSums: Int          // 20: Σx, Σx², Σ|x|, min, max of four lanes (wide only)
+    private let oQuadQuartiles: Int     // 3: q25, median, q75 (wide only)
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
@@ -192,6 +193,7 @@ struct WindowKernel: Sendable {
         oQuadStats = take(wide ? 8 : 0)
         oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
         oQuadShift = take(wide ? 4 : 0); oQuadMoments = take(wide ? 12 : 0); oQuadSums = take(wide ? 20 : 0)
+        oQuadQuartiles = take(wide ? 3 : 0)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
@@ -390,9 +392,16 @@ struct WindowKernel: Sendable {
 
         var median = 0.0, iqr = 0.0
         if let a = sortedA, let b = sortedB {
-            let q = Selection.quartilesOfSorted(a, blockLength, b, blockLength)
-            median = q.median
-            iqr = q.q75 - q.q25
+            if wide {
+                let q = dbl + oQuadQuartiles
+                motus_quartiles_sorted(a, blockLength, b, blockLength, q)
+                median = q[1]
+                iqr = q[2] - q[0]
+            } else {
+                let q = Selection.quartilesOfSorted(a, blockLength, b, blockLength)
+                median = q.median
+                iqr = q.q75 - q.q25
+            }
         } else if needSort {
             let s = dbl + oSorted
             let q = Selection.quartilesBucketed(x, n, lo: lo, hi: hi, t: s, work: s + n, ints: buffers.ints + oBucketWork)
@@ -1104,7 +1113,7 @@ enum Selection {
 
     /// The value of rank k (0-based) among the sorted `a[0..<p]` and `b[0..<q]` together, and
     /// the one of rank k + 1 (the same value when k + 1 = p + q), given i: how many of the
-    /// k + 1 smallest come from a (`quartilesOfSorted`'s searches). Precondition: k < p + q.
+    /// k + 1 smallest come from a (`split`). Precondition: k < p + q.
     @inline(__always)
     static func mergedRank(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int,
                            split i: Int) -> (Double, Double) {
@@ -1118,35 +1127,44 @@ enum Selection {
     }
 
     /// numpy-style linear quartiles of the union of the sorted `a[0..<p]` and `b[0..<q]`
-    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation. O(log min(p, q)).
+    /// (p + q ≥ 1): the same values as `quartiles` of the concatenation. O(p + q) compares,
+    /// all independent (no chain of dependent loads, no data-dependent branch).
     static func quartilesOfSorted(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int)
         -> (q25: Double, median: Double, q75: Double) {
         let n = p + q
         let h = Double(n - 1)
         let h25 = h * 0.25, h50 = h * 0.5, h75 = h * 0.75
         let k25 = Int(h25), k50 = Int(h50), k75 = Int(h75)
-        // For rank k: i values from a and k + 1 − i from b are the k + 1 smallest when
-        // a[i − 1] ≤ b[k + 1 − i] and b[k − i] ≤ a[i] (missing entries count as ∓∞); i is
-        // found by bisection on [lo, hi). The three bisections run interleaved (independent
-        // chains of conditional moves, one loop exit to predict); a finished one keeps probing
-        // in bounds (clamped) and ignores the outcome.
-        @inline(__always) func range(_ k: Int) -> (Int, Int) { (max(0, k + 1 - q), min(k + 1, p)) }
-        var (lo0, hi0) = range(k25), (lo1, hi1) = range(k50), (lo2, hi2) = range(k75)
-        @inline(__always) func step(_ lo: inout Int, _ hi: inout Int, _ k: Int) {
-            let i = (lo + hi) >> 1                 // while active: i < hi ≤ p and 0 ≤ k − i ≤ q − 1
-            let greater = b[min(max(k - i, 0), q - 1)] > a[min(i, p - 1)]
-            let active = lo < hi
-            lo = active && greater ? i + 1 : lo
-            hi = active && !greater ? i : hi
-        }
-        while lo0 < hi0 || lo1 < hi1 || lo2 < hi2 {  // p, q ≥ 1 here (else every range is empty)
-            step(&lo0, &hi0, k25); step(&lo1, &hi1, k50); step(&lo2, &hi2, k75)
-        }
-        let (v25, w25) = mergedRank(a, p, b, q, k25, split: lo0)
-        let (v50, w50) = mergedRank(a, p, b, q, k50, split: lo1)
-        let (v75, w75) = mergedRank(a, p, b, q, k75, split: lo2)
+        let (v25, w25) = mergedRank(a, p, b, q, k25, split: split(a, p, b, q, k25))
+        let (v50, w50) = mergedRank(a, p, b, q, k50, split: split(a, p, b, q, k50))
+        let (v75, w75) = mergedRank(a, p, b, q, k75, split: split(a, p, b, q, k75))
         return (interpolate(v25, w25, h25 - Double(k25)), interpolate(v50, w50, h50 - Double(k50)),
                 interpolate(v75, w75, h75 - Double(k75)))
+    }
+
+    /// For rank k (k < p + q) of the sorted `a[0..<p]` and `b[0..<q]` together: i, how many of
+    /// the k + 1 smallest come from a. For i in [max(0, k + 1 − q), min(k + 1, p)), b[k − i] >
+    /// a[i] holds below the split and fails from it on (a rises with i, b[k − i] falls), so
+    /// the split is the range's start plus the count of the i where it holds: independent
+    /// compares, two lanes, two accumulators (`motus_quartiles_sorted` counts the same
+    /// compares four lanes at a time, so both paths give the same split for any input).
+    @inline(__always)
+    static func split(_ a: UnsafePointer<Double>, _ p: Int, _ b: UnsafePointer<Double>, _ q: Int, _ k: Int) -> Int {
+        let lo = max(0, k + 1 - q), hi = min(k + 1, p)
+        var acc0 = SIMD2<Int64>(), acc1 = SIMD2<Int64>()
+        var i = lo
+        while i &+ 4 <= hi {                      // b[k − i − 3 ... k − i] are in bounds (i + 4 ≤ k + 1)
+            let a0 = Kernels.load2(a, i), a1 = Kernels.load2(a, i &+ 2)
+            let b0 = Kernels.load2(b, k &- i &- 1), b1 = Kernels.load2(b, k &- i &- 3)
+            // A true lane of a mask is −1: subtracting the masks counts them.
+            acc0 &-= unsafeBitCast(SIMD2(b0[1], b0[0]) .> a0, to: SIMD2<Int64>.self)
+            acc1 &-= unsafeBitCast(SIMD2(b1[1], b1[0]) .> a1, to: SIMD2<Int64>.self)
+            i &+= 4
+        }
+        let acc = acc0 &+ acc1
+        var count = Int(acc[0] &+ acc[1])
+        while i < hi { count &+= b[k &- i] > a[i] ? 1 : 0; i &+= 1 }
+        return lo + count
     }
 }
 

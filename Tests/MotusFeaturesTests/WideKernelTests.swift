@@ -69,6 +69,36 @@ struct WideKernelTests {
         }
     }
 
+    @Test func quartilesOfSortedBlocksEqualPortable() {
+        var rng = SplitMix64(seed: 7)
+        for (p, q) in [(1, 1), (1, 2), (2, 1), (2, 2), (3, 5), (4, 4), (7, 9), (8, 8), (13, 13), (32, 32), (64, 64), (64, 1),
+                       (1, 64), (100, 100), (128, 128)] {
+            for pattern in 0..<7 {
+                func value(_ i: Int) -> Double {
+                    switch pattern {
+                    case 0: return rng.gaussian()
+                    case 1: return Double(Int(3 * rng.uniform()))                    // ties across both blocks
+                    case 2: return i % 2 == 0 ? 0.0 : -0.0                          // signed zeros
+                    case 3: return 5                                                // all equal
+                    case 4: return i % 5 == 0 ? .infinity : (i % 7 == 0 ? -.infinity : rng.gaussian())
+                    case 5: return i % 4 == 1 ? .nan : rng.gaussian()               // unsorted by NaN: the same count
+                    default: return Double(i)                                       // a wholly below b
+                    }
+                }
+                var a = (0..<p).map { value($0) }, b = (0..<q).map { value(p + $0) }
+                if pattern != 5 { a.sort(); b.sort() }
+                let want = Selection.quartilesOfSorted(a, p, b, q)
+                var got = [Double](repeating: 0, count: 3)
+                motus_quartiles_sorted(a, p, b, q, &got)
+                #expect(bits(got) == bits([want.q25, want.median, want.q75]), "p=\(p) q=\(q) pattern \(pattern)")
+                if pattern != 4 && pattern != 5 {          // finite values: numpy's percentiles of both blocks
+                    let all = (a + b).sorted()
+                    #expect(got == [0.25, 0.5, 0.75].map { Reference.percentile(all, $0) }, "p=\(p) q=\(q) pattern \(pattern)")
+                }
+            }
+        }
+    }
+
     @Test func powerSpectraOfFourEqualPairs() {
         var rng = SplitMix64(seed: 6)
         for m in [2, 4, 8, 16, 32, 64, 128, 256, 512] {

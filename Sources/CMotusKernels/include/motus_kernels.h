@@ -47,6 +47,11 @@ void motus_spectrum4(const double *power, long half, const double *logTable,
 void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
                  double *out0, double *out1, double *out2, double *out3, double *work);
 
+/// numpy-style linear 25th, 50th and 75th percentiles of the union of the sorted a[0..<p] and
+/// b[0..<q] (p, q ≥ 1) into out[0], out[1], out[2]: `Selection.quartilesOfSorted`, whose
+/// splits it finds by counting the same compares four at a time.
+void motus_quartiles_sorted(const double *a, long p, const double *b, long q, double *out);
+
 #ifdef __cplusplus
 }
 #endif
