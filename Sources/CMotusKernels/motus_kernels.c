@@ -188,23 +188,20 @@ WIDE void motus_transform4(long h, const double *twr, const double *twi, const d
 /// LogTable.log, four lanes (positive, finite, normal values).
 WIDE_INLINE V tableLog(V x, const double *t) {
     __m256i bits = _mm256_castpd_si256(x);
-    // The exponent field as a double: OR-ed into 2⁵² and 2⁵² taken off (exact), less 1023.
-    __m256i field = _mm256_and_si256(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(0x7ff));
-    V e = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(field, _mm256_set1_epi64x(0x4330000000000000LL))),
-                        splat(4503599627370496.0));
-    e = _mm256_sub_pd(e, splat(1023.0));
-    __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 43), _mm256_set1_epi64x(0x1ff));
-    idx = _mm256_add_epi64(idx, _mm256_add_epi64(idx, idx));                 // × 3
-    // Each lane's (c, 1/c, log c) by one four-value load (the fourth value is the next entry's
-    // c, or the pad after the last), transposed: faster than three gathers.
+    // e: the exponent field (x is positive: no sign bit) OR-ed into the mantissa of 2⁵², less
+    // 2⁵² + 1023 (exact).
+    V e = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(0x4330000000000000LL))),
+                        splat(4503599627370496.0 + 1023.0));
+    // Each lane's (1/c, log c): two 2-value loads per pair of lanes, interleaved.
     long long at[4];
-    _mm256_storeu_si256((__m256i *)at, idx);
-    V c, invC, logC, unused;
-    transpose(ld(t + at[0]), ld(t + at[1]), ld(t + at[2]), ld(t + at[3]), &c, &invC, &logC, &unused);
-    (void)unused;
-    V m = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000fffffffffffffLL)),
+    _mm256_storeu_si256((__m256i *)at, _mm256_and_si256(_mm256_srli_epi64(bits, 42), _mm256_set1_epi64x(0x3fe)));
+    V ac = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + at[0])), _mm_loadu_pd(t + at[2]), 1);
+    V bd = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + at[1])), _mm_loadu_pd(t + at[3]), 1);
+    V invC = _mm256_unpacklo_pd(ac, bd), logC = _mm256_unpackhi_pd(ac, bd);
+    // m − c = (1 + low 43 bits) − (1 + 2⁻¹⁰), exact.
+    V y = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi64x(0x000007ffffffffffLL)),
                                               _mm256_set1_epi64x(0x3ff0000000000000LL)));
-    V r = _mm256_mul_pd(_mm256_sub_pd(m, c), invC);
+    V r = _mm256_mul_pd(_mm256_sub_pd(y, splat(1.0009765625)), invC);
     V inner = _mm256_add_pd(splat(-0.5), _mm256_mul_pd(r, _mm256_sub_pd(splat(1.0 / 3), _mm256_mul_pd(splat(0.25), r))));
     V poly = _mm256_add_pd(r, _mm256_mul_pd(_mm256_mul_pd(r, r), inner));
     return _mm256_add_pd(_mm256_mul_pd(e, splat(0.6931471805598903)),
@@ -218,39 +215,60 @@ WIDE_INLINE V pLogP(V a, const double *t) {
     return _mm256_mul_pd(a, la);
 }
 
+/// The largest-value chain of bins ≡ u (mod 4): a strict "greater" keeps the first of equals.
+WIDE_INLINE void maxStep(V v, long k, V *best, __m256i *at) {
+    V gt = _mm256_cmp_pd(v, *best, _CMP_GT_OQ);
+    *best = _mm256_blendv_pd(*best, v, gt);
+    *at = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(*at), _mm256_castsi256_pd(_mm256_set1_epi64x(k)), gt));
+}
+
 // Kernels.sum, LogTable.sumPLogP and Kernels.firstMaxIndex over bins 1 … half, four lanes.
 WIDE void motus_spectrum4(const double *power, long half, const double *logTable,
                           double *total, double *plogp, long *firstMax) {
     const double *p = power + 4;      // bin 1
-    // Kernels.sum: partial sums by index mod 4, then (s0 + s2) + (s1 + s3).
-    V s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    const V zero = _mm256_setzero_pd();
+    // Kernels.sum: partial sums by index mod 4, then (s0 + s2) + (s1 + s3). With it, the
+    // largest value in two chains (odd and even bins, each keeping its first largest; one
+    // chain would wait on each compare), merged below.
+    V s0 = zero, s1 = zero, s2 = zero, s3 = zero, b0 = zero, b1 = zero;
+    const __m256i none = _mm256_set1_epi64x(1L << 62);
+    __m256i a0 = none, a1 = none;
     long i = 0;
     for (; i + 4 <= half; i += 4) {
-        s0 = _mm256_add_pd(s0, ld(p + 4 * i)); s1 = _mm256_add_pd(s1, ld(p + 4 * (i + 1)));
-        s2 = _mm256_add_pd(s2, ld(p + 4 * (i + 2))); s3 = _mm256_add_pd(s3, ld(p + 4 * (i + 3)));
+        V v0 = ld(p + 4 * i), v1 = ld(p + 4 * (i + 1)), v2 = ld(p + 4 * (i + 2)), v3 = ld(p + 4 * (i + 3));
+        s0 = _mm256_add_pd(s0, v0); s1 = _mm256_add_pd(s1, v1); s2 = _mm256_add_pd(s2, v2); s3 = _mm256_add_pd(s3, v3);
+        maxStep(v0, i + 1, &b0, &a0); maxStep(v1, i + 2, &b1, &a1); maxStep(v2, i + 3, &b0, &a0); maxStep(v3, i + 4, &b1, &a1);
     }
     V t = _mm256_add_pd(_mm256_add_pd(s0, s2), _mm256_add_pd(s1, s3));
-    for (; i < half; i++) t = _mm256_add_pd(t, ld(p + 4 * i));
+    for (; i < half; i++) {
+        V v = ld(p + 4 * i);
+        t = _mm256_add_pd(t, v);
+        maxStep(v, i + 1, &b0, &a0);
+    }
     st(total, t);
+    // Merge: the larger value, or the smaller bin among equals (a chain without a positive
+    // value keeps 0 and `none`); no positive value at all gives bin 1.
+    V gt = _mm256_cmp_pd(b1, b0, _CMP_GT_OQ), eq = _mm256_cmp_pd(b1, b0, _CMP_EQ_OQ);
+    V take = _mm256_or_pd(gt, _mm256_and_pd(eq, _mm256_castsi256_pd(_mm256_cmpgt_epi64(a0, a1))));
+    a0 = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(a0), _mm256_castsi256_pd(a1), take));
+    V found = _mm256_castsi256_pd(_mm256_cmpgt_epi64(none, a0));
+    a0 = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(_mm256_set1_epi64x(1)), _mm256_castsi256_pd(a0), found));
+    _mm256_storeu_si256((__m256i *)firstMax, a0);
     // LogTable.sumPLogP: even and odd indices apart, then even + odd.
-    V e0 = _mm256_setzero_pd(), e1 = e0;
+    V e0 = zero, e1 = zero;
     long k = 0;
+    for (; k + 3 < half; k += 4) {
+        V l0 = pLogP(ld(p + 4 * k), logTable), l1 = pLogP(ld(p + 4 * (k + 1)), logTable);
+        V l2 = pLogP(ld(p + 4 * (k + 2)), logTable), l3 = pLogP(ld(p + 4 * (k + 3)), logTable);
+        e0 = _mm256_add_pd(_mm256_add_pd(e0, l0), l2);
+        e1 = _mm256_add_pd(_mm256_add_pd(e1, l1), l3);
+    }
     for (; k + 1 < half; k += 2) {
         e0 = _mm256_add_pd(e0, pLogP(ld(p + 4 * k), logTable));
         e1 = _mm256_add_pd(e1, pLogP(ld(p + 4 * (k + 1)), logTable));
     }
     if (k < half) e0 = _mm256_add_pd(e0, pLogP(ld(p + 4 * k), logTable));
     st(plogp, _mm256_add_pd(e0, e1));
-    // First largest positive value: a strict "greater" keeps the first of equals.
-    V best = _mm256_setzero_pd();
-    __m256i at = _mm256_set1_epi64x(1);
-    for (long j = 1; j <= half; j++) {
-        V v = ld(power + 4 * j);
-        V gt = _mm256_cmp_pd(v, best, _CMP_GT_OQ);
-        best = _mm256_blendv_pd(best, v, gt);
-        at = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(at), _mm256_castsi256_pd(_mm256_set1_epi64x(j)), gt));
-    }
-    _mm256_storeu_si256((__m256i *)firstMax, at);
 }
 
 /// Selection.sortPair's compare-exchange: b < a swaps them. minpd(b, a) is b < a ? b : a and

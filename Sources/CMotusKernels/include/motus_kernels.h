@@ -37,7 +37,7 @@ void motus_channels4(const double *x0, const double *x1, const double *x2, const
 
 /// Per lane c over the interleaved powers p[4k + c], k = 1 … half: the total (the order of
 /// `Kernels.sum`), Σ P log P (the order and table log of `LogTable.sumPLogP`; `logTable` as
-/// `LogTable.fill` writes it, with one more value after it) and the first k of the largest
+/// `LogTable.fill` writes it) and the first k of the largest
 /// positive power (1 when none is positive, as `Kernels.firstMaxIndex`).
 void motus_spectrum4(const double *power, long half, const double *logTable,
                      double *total, double *plogp, long *firstMax);
