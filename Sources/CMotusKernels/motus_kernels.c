@@ -171,10 +171,13 @@ WIDE void motus_transform4(long h, const double *twr, const double *twi, const d
             }
         }
     }
-    // Split: X[k] = E[k] + W^k O[k], power |X[k]|².
-    const V half = splat(0.5), minusHalf = splat(-0.5);
-    for (long k = 0; k <= h; k++) {
-        long ka = k == h ? 0 : k, kb = k == 0 || k == h ? 0 : h - k;
+    // Split: X[k] = E[k] + W^k O[k], power |X[k]|². Bins k and h − k read the same two
+    // points: E and O of h − k are those of k with ei, oi negated (exactly: a − b = −(b − a),
+    // up to the sign of a zero, which the squares of the power drop), so each pair of bins
+    // computes them once.
+    const V half = splat(0.5), minusHalf = splat(-0.5), sign = splat(-0.0);
+    for (long k = 0; k <= h / 2; k++) {
+        long ka = k, kb = k == 0 ? 0 : h - k;
         V ar = ld(re + 4 * ka), ai = ld(im + 4 * ka), br_ = ld(re + 4 * kb), bi = ld(im + 4 * kb);
         V er = _mm256_mul_pd(half, _mm256_add_pd(ar, br_)), ei = _mm256_mul_pd(half, _mm256_sub_pd(ai, bi));
         V or_ = _mm256_mul_pd(half, _mm256_add_pd(ai, bi)), oi = _mm256_mul_pd(minusHalf, _mm256_sub_pd(ar, br_));
@@ -182,6 +185,13 @@ WIDE void motus_transform4(long h, const double *twr, const double *twi, const d
         V xr = _mm256_sub_pd(_mm256_add_pd(er, _mm256_mul_pd(c, or_)), _mm256_mul_pd(s, oi));
         V xi = _mm256_add_pd(_mm256_add_pd(ei, _mm256_mul_pd(c, oi)), _mm256_mul_pd(s, or_));
         st(power + 4 * k, _mm256_add_pd(_mm256_mul_pd(xr, xr), _mm256_mul_pd(xi, xi)));
+        long m = k == 0 ? h : h - k;          // bin h reads point 0 twice, as bin 0 does
+        if (m == k) continue;
+        V ni = _mm256_xor_pd(ei, sign), no = _mm256_xor_pd(oi, sign);
+        c = splat(sc[m]); s = splat(ss[m]);
+        xr = _mm256_sub_pd(_mm256_add_pd(er, _mm256_mul_pd(c, or_)), _mm256_mul_pd(s, no));
+        xi = _mm256_add_pd(_mm256_add_pd(ni, _mm256_mul_pd(c, no)), _mm256_mul_pd(s, or_));
+        st(power + 4 * m, _mm256_add_pd(_mm256_mul_pd(xr, xr), _mm256_mul_pd(xi, xi)));
     }
 }
 
