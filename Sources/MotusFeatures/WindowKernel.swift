@@ -227,24 +227,29 @@ struct WindowKernel: Sendable {
     mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         let h = blockLength, ints = buffers.ints + oSortInts
+        var c = 0
+        if wide && h <= Selection.maximumNetworkLength {
+            // Four channels per sorting network (one per lane), which also takes their block
+            // sums; the last group repeats its last channel in the lanes it has no channel for
+            // (written twice, the same values).
+            let size = Selection.networkSize(h), work = buffers.doubles + oSortWork, sums = buffers.doubles + oQuadSums
+            while c < channelCount {
+                let l1 = min(c + 1, channelCount - 1), l2 = min(c + 2, channelCount - 1), l3 = min(c + 3, channelCount - 1)
+                motus_sort4(base + c * stride, base + l1 * stride, base + l2 * stride, base + l3 * stride, h, size,
+                            sorted + c * h, sorted + l1 * h, sorted + l2 * h, sorted + l3 * h, work, sums)
+                for lane in 0..<min(4, channelCount - c) {
+                    (sorted + blockSumsOffset(c + lane)).update(from: sums + 5 * lane, count: 5)
+                }
+                c += 4
+            }
+            return
+        }
         for c in 0..<channelCount {
             let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(base + c * stride, h)
             let o = sorted + blockSumsOffset(c)
             o[0] = sum; o[1] = sumSq; o[2] = sumAbs; o[3] = lo; o[4] = hi
         }
-        var c = 0
         if h <= Selection.maximumNetworkLength {
-            if wide {
-                // Four channels per sorting network (one per lane); the last group repeats its
-                // last channel in the lanes it has no channel for (written twice, the same values).
-                let size = Selection.networkSize(h), work = buffers.doubles + oSortWork
-                while c < channelCount {
-                    let l1 = min(c + 1, channelCount - 1), l2 = min(c + 2, channelCount - 1), l3 = min(c + 3, channelCount - 1)
-                    motus_sort4(base + c * stride, base + l1 * stride, base + l2 * stride, base + l3 * stride, h, size,
-                                sorted + c * h, sorted + l1 * h, sorted + l2 * h, sorted + l3 * h, work)
-                    c += 4
-                }
-            }
             // Two channels per sorting network (one per lane).
             while c + 1 < channelCount {
                 Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,

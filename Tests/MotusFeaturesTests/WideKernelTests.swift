@@ -49,7 +49,7 @@ struct WideKernelTests {
                 var v: [Double] = []
                 for i in 0..<n {
                     switch lane {
-                    case 2: v.append(i % 2 == 0 ? 0.0 : -0.0)          // signed zeros: the order of equals
+                    case 2: v.append(i % 4 == 3 ? -0.0 : (i % 4 == 1 ? 0.0 : 1))   // signed zeros: the order of equals, of minima
                     case 3: v.append(Double(i % 3))                    // ties
                     default: v.append(rng.gaussian())
                     }
@@ -57,9 +57,13 @@ struct WideKernelTests {
                 x.append(v)
             }
             var w0 = [Double](repeating: .nan, count: n), w1 = w0, w2 = w0, w3 = w0
-            var work = [Double](repeating: 0, count: 4 * size)
-            motus_sort4(x[0], x[1], x[2], x[3], n, size, &w0, &w1, &w2, &w3, &work)
+            var work = [Double](repeating: 0, count: 4 * size), sums = [Double](repeating: .nan, count: 20)
+            motus_sort4(x[0], x[1], x[2], x[3], n, size, &w0, &w1, &w2, &w3, &work, &sums)
             let wide = [w0, w1, w2, w3]
+            for lane in 0..<4 {
+                let s = x[lane].withUnsafeBufferPointer { Kernels.basicSums($0.baseAddress!, n) }
+                #expect(bits(Array(sums[(5 * lane)..<(5 * lane + 5)])) == bits([s.0, s.1, s.2, s.3, s.4]), "n=\(n) lane \(lane) block sums")
+            }
             var pairWork = [SIMD2<Double>](repeating: .zero, count: size)
             for pair in [0, 2] {
                 var a = [Double](repeating: .nan, count: n), b = a

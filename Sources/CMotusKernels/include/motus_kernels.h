@@ -44,8 +44,10 @@ void motus_spectrum4(const double *power, long half, const double *logTable,
 
 /// Sorts x_c[0..<n] into out_c for four inputs at once with the bitonic network of
 /// `Selection.sortPair` (padded with +∞ to `size`, a power of two ≥ n). `work`: 4 × size.
+/// When `sums` is not NULL, also writes each input's `Kernels.basicSums` (Σx, Σx², Σ|x|, min,
+/// max, in its order) at sums[5c … 5c + 4]. n ≥ 1.
 void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
-                 double *out0, double *out1, double *out2, double *out3, double *work);
+                 double *out0, double *out1, double *out2, double *out3, double *work, double *sums);
 
 /// numpy-style linear 25th, 50th and 75th percentiles of the union of the sorted a[0..<p] and
 /// b[0..<q] (p, q ≥ 1) into out[0], out[1], out[2]: `Selection.quartilesOfSorted`, whose
