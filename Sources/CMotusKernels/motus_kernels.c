@@ -288,45 +288,51 @@ WIDE_INLINE void cx(V *a, V *b) {
     *a = lo; *b = hi;
 }
 
-// Selection.sortPair, four lanes.
-WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
-                      double *out0, double *out1, double *out2, double *out3, double *w, double *sums) {
-    // Kernels.basicSums of each lane as the values go by: partial sums, minima and maxima by
-    // index mod 4 (Swift: two two-lane accumulators each), combined in its order.
-    const V zero = _mm256_setzero_pd(), signBit = splat(-0.0);
-    V s[4] = {zero, zero, zero, zero}, q[4] = {zero, zero, zero, zero}, a[4] = {zero, zero, zero, zero};
-    V first = _mm256_set_pd(x3[0], x2[0], x1[0], x0[0]);
-    V lo[4] = {first, first, first, first}, hi[4] = {first, first, first, first};
+/// Kernels.basicSums of x[0..<n], n ≥ 1: four-lane vectors whose lane j sums the values of
+/// index ≡ j (mod 4), combined as Swift's two two-lane accumulators are.
+WIDE_INLINE void basicSums(const double *x, long n, double *out) {
+    const V signBit = splat(-0.0);
+    V s = _mm256_setzero_pd(), q = s, a = s, lo = splat(x[0]), hi = lo;
     long i = 0;
     for (; i + 4 <= n; i += 4) {
-        V c[4];
-        transpose(ld(x0 + i), ld(x1 + i), ld(x2 + i), ld(x3 + i), &c[0], &c[1], &c[2], &c[3]);
-        for (int k = 0; k < 4; k++) {
-            st(w + 4 * (i + k), c[k]);
-            s[k] = _mm256_add_pd(s[k], c[k]);
-            q[k] = _mm256_add_pd(q[k], _mm256_mul_pd(c[k], c[k]));
-            a[k] = _mm256_add_pd(a[k], _mm256_andnot_pd(signBit, c[k]));
-            lo[k] = _mm256_min_pd(c[k], lo[k]);              // u < lo ? u : lo
-            hi[k] = _mm256_max_pd(c[k], hi[k]);              // u > hi ? u : hi
-        }
+        V v = ld(x + i);
+        s = _mm256_add_pd(s, v); q = _mm256_add_pd(q, _mm256_mul_pd(v, v)); a = _mm256_add_pd(a, _mm256_andnot_pd(signBit, v));
+        lo = _mm256_min_pd(v, lo);                       // v < lo ? v : lo
+        hi = _mm256_max_pd(v, hi);                       // v > hi ? v : hi
     }
-    V sum = _mm256_add_pd(_mm256_add_pd(s[0], s[2]), _mm256_add_pd(s[1], s[3]));
-    V sumSq = _mm256_add_pd(_mm256_add_pd(q[0], q[2]), _mm256_add_pd(q[1], q[3]));
-    V sumAbs = _mm256_add_pd(_mm256_add_pd(a[0], a[2]), _mm256_add_pd(a[1], a[3]));
-    V l = _mm256_min_pd(_mm256_min_pd(lo[3], lo[1]), _mm256_min_pd(lo[2], lo[0]));
-    V u = _mm256_max_pd(_mm256_max_pd(hi[3], hi[1]), _mm256_max_pd(hi[2], hi[0]));
+    // (j0 + j2, j1 + j3), then their sum; minima: (j2 < j0 ? j2 : j0, …), then lane 1 < lane 0.
+    __m128d s2 = _mm_add_pd(_mm256_castpd256_pd128(s), _mm256_extractf128_pd(s, 1));
+    __m128d q2 = _mm_add_pd(_mm256_castpd256_pd128(q), _mm256_extractf128_pd(q, 1));
+    __m128d a2 = _mm_add_pd(_mm256_castpd256_pd128(a), _mm256_extractf128_pd(a, 1));
+    __m128d l2 = _mm_min_pd(_mm256_extractf128_pd(lo, 1), _mm256_castpd256_pd128(lo));
+    __m128d h2 = _mm_max_pd(_mm256_extractf128_pd(hi, 1), _mm256_castpd256_pd128(hi));
+    double sum = _mm_cvtsd_f64(s2) + _mm_cvtsd_f64(_mm_unpackhi_pd(s2, s2));
+    double sumSq = _mm_cvtsd_f64(q2) + _mm_cvtsd_f64(_mm_unpackhi_pd(q2, q2));
+    double sumAbs = _mm_cvtsd_f64(a2) + _mm_cvtsd_f64(_mm_unpackhi_pd(a2, a2));
+    double l0 = _mm_cvtsd_f64(l2), l1 = _mm_cvtsd_f64(_mm_unpackhi_pd(l2, l2));
+    double h0 = _mm_cvtsd_f64(h2), h1 = _mm_cvtsd_f64(_mm_unpackhi_pd(h2, h2));
+    double mn = l1 < l0 ? l1 : l0, mx = h1 > h0 ? h1 : h0;
     for (; i < n; i++) {
-        V v = _mm256_set_pd(x3[i], x2[i], x1[i], x0[i]);
-        st(w + 4 * i, v);
-        sum = _mm256_add_pd(sum, v); sumSq = _mm256_add_pd(sumSq, _mm256_mul_pd(v, v));
-        sumAbs = _mm256_add_pd(sumAbs, _mm256_andnot_pd(signBit, v));
-        l = _mm256_min_pd(v, l); u = _mm256_max_pd(v, u);
+        double v = x[i];
+        sum += v; sumSq += v * v; sumAbs += __builtin_fabs(v);
+        mn = v < mn ? v : mn; mx = v > mx ? v : mx;
     }
+    out[0] = sum; out[1] = sumSq; out[2] = sumAbs; out[3] = mn; out[4] = mx;
+}
+
+// Selection.sortPair, four lanes (and, when asked, each input's basicSums).
+WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
+                      double *out0, double *out1, double *out2, double *out3, double *w, double *sums) {
     if (sums) {
-        double t[5][4];
-        st(t[0], sum); st(t[1], sumSq); st(t[2], sumAbs); st(t[3], l); st(t[4], u);
-        for (int lane = 0; lane < 4; lane++) for (int j = 0; j < 5; j++) sums[5 * lane + j] = t[j][lane];
+        basicSums(x0, n, sums); basicSums(x1, n, sums + 5); basicSums(x2, n, sums + 10); basicSums(x3, n, sums + 15);
     }
+    long i = 0;
+    for (; i + 4 <= n; i += 4) {
+        V c0, c1, c2, c3;
+        transpose(ld(x0 + i), ld(x1 + i), ld(x2 + i), ld(x3 + i), &c0, &c1, &c2, &c3);
+        st(w + 4 * i, c0); st(w + 4 * (i + 1), c1); st(w + 4 * (i + 2), c2); st(w + 4 * (i + 3), c3);
+    }
+    for (; i < n; i++) st(w + 4 * i, _mm256_set_pd(x3[i], x2[i], x1[i], x0[i]));
     for (; i < size; i++) st(w + 4 * i, splat(__builtin_inf()));
     int grouped = size >= 8;
     if (grouped) {
