@@ -49,18 +49,20 @@ WIDE_INLINE void butterfly(V *ar, V *ai, V *br, V *bi, V c, V s) {
 
 // Kernels.centeredMoments and Kernels.signChanges of four channels, with the packing of
 // PowerSpectrum's two-input transform fused in (even values to re, odd to im, in bit-reversed
-// order, each vector one position of the four inputs).
-WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
-                          const double *shift, double *d0, double *d1, double *d2, double *d3,
-                          double *moments, long *crossings,
-                          const double *window, long h, const long *br, double *work) {
+// order, each vector one position of the four inputs). `pack` and `windowed` are constants at
+// each call, so every variant's loop runs without those tests.
+WIDE_INLINE void channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
+                           const double *shift, double *d0, double *d1, double *d2, double *d3,
+                           double *moments, long *crossings,
+                           const double *window, long h, const long *br, double *work, int pack, int windowed) {
     double *re = work, *im = work + 4 * h;
     const V sh = ld(shift), zero = _mm256_setzero_pd();
     // Partial sums by index mod 4 (Swift: two two-lane accumulators per power).
     V s2[4], s3[4], s4[4];
     for (int k = 0; k < 4; k++) { s2[k] = zero; s3[k] = zero; s4[k] = zero; }
     __m256i cross = _mm256_setzero_si256();
-    V before = zero;                  // sign mask of the previous value
+    // The sign mask of the previous value; first, that of value 0 itself (no change there).
+    V before = _mm256_cmp_pd(_mm256_sub_pd(_mm256_set_pd(x3[0], x2[0], x1[0], x0[0]), sh), zero, _CMP_LT_OQ);
     long i = 0;
     for (; i + 4 <= n; i += 4) {
         V col[4];
@@ -73,11 +75,11 @@ WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, 
             s3[k] = _mm256_add_pd(s3[k], _mm256_mul_pd(sq, d));
             s4[k] = _mm256_add_pd(s4[k], _mm256_mul_pd(sq, sq));
             V neg = _mm256_cmp_pd(d, zero, _CMP_LT_OQ);
-            if (i + k > 0) cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
+            cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
             before = neg;
-            if (h > 0) {
+            if (pack) {
                 long j = i + k;
-                st(((j & 1) ? im : re) + 4 * br[j >> 1], window ? _mm256_mul_pd(d, splat(window[j])) : d);
+                st(((j & 1) ? im : re) + 4 * br[j >> 1], windowed ? _mm256_mul_pd(d, splat(window[j])) : d);
             }
         }
         if (d0) {
@@ -94,18 +96,30 @@ WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, 
         V sq = _mm256_mul_pd(d, d);
         m2 = _mm256_add_pd(m2, sq); m3 = _mm256_add_pd(m3, _mm256_mul_pd(sq, d)); m4 = _mm256_add_pd(m4, _mm256_mul_pd(sq, sq));
         V neg = _mm256_cmp_pd(d, zero, _CMP_LT_OQ);
-        if (i > 0) cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
+        cross = _mm256_sub_epi64(cross, _mm256_castpd_si256(_mm256_xor_pd(neg, before)));
         before = neg;
-        if (h > 0) st(((i & 1) ? im : re) + 4 * br[i >> 1], window ? _mm256_mul_pd(d, splat(window[i])) : d);
+        if (pack) st(((i & 1) ? im : re) + 4 * br[i >> 1], windowed ? _mm256_mul_pd(d, splat(window[i])) : d);
         if (d0) {
             double v[4];
             st(v, d);
             d0[i] = v[0]; d1[i] = v[1]; d2[i] = v[2]; d3[i] = v[3];
         }
     }
-    for (; i < 2 * h; i++) st(((i & 1) ? im : re) + 4 * br[i >> 1], zero);
+    if (pack) for (; i < 2 * h; i++) st(((i & 1) ? im : re) + 4 * br[i >> 1], zero);
     st(moments, m2); st(moments + 4, m3); st(moments + 8, m4);
     _mm256_storeu_si256((__m256i *)crossings, cross);
+}
+
+WIDE void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
+                          const double *shift, double *d0, double *d1, double *d2, double *d3,
+                          double *moments, long *crossings,
+                          const double *window, long h, const long *br, double *work) {
+    if (h > 0 && window)
+        channels4(x0, x1, x2, x3, n, shift, d0, d1, d2, d3, moments, crossings, window, h, br, work, 1, 1);
+    else if (h > 0)
+        channels4(x0, x1, x2, x3, n, shift, d0, d1, d2, d3, moments, crossings, NULL, h, br, work, 1, 0);
+    else
+        channels4(x0, x1, x2, x3, n, shift, d0, d1, d2, d3, moments, crossings, NULL, 0, br, work, 0, 0);
 }
 
 // The stages and split of PowerSpectrum's two-input transform, four lanes, on packed input.

@@ -184,9 +184,12 @@ struct WideKernelTests {
         odd.windowSeconds = 100 / 50; odd.hopSeconds = 30 / 50
         var short = basic                      // N = 50: a tail after the four-value blocks, zero padding to M = 64
         short.windowSeconds = 50 / 50; short.hopSeconds = 13 / 50
+        var timeOnly = basic                   // no spectrum: the channel pass packs nothing
+        timeOnly.features.removeAll { $0 == .dominantFrequency || $0 == .spectralEntropy }
         let frames = 64 * 40 + 128
         let inputs = [benchmarkSignal(frames: frames)] + (0..<11).map { edgeSignals(frames: frames, seed: UInt64($0)) }
-        for (name, config) in [("all", FeatureConfiguration.allChannels), ("basic", basic), ("100/30", odd), ("basic 50/13", short)] {
+        for (name, config) in [("all", FeatureConfiguration.allChannels), ("basic", basic), ("100/30", odd), ("basic 50/13", short),
+                               ("time only", timeOnly)] {
             for (i, data) in inputs.enumerated() {
                 var portable = try FeatureExtractor(configuration: config)
                 portable.wideKernels = false

@@ -29,7 +29,7 @@ void motus_transform4(long h, const double *twr, const double *twi, const double
 /// `Kernels.centeredMoments`); the count of i < n − 1 with (d_i < 0) ≠ (d_{i+1} < 0) into
 /// crossings[c] (`Kernels.signChanges`). When h > 0 (2h ≥ n), also packs d_i × window[i]
 /// (window may be NULL: d_i), then zeros up to 2h, into `work` for `motus_transform4`;
-/// `bitReverse` is the bit reversal of h as `PowerSpectrum` keeps it.
+/// `bitReverse` is the bit reversal of h as `PowerSpectrum` keeps it. n ≥ 1.
 void motus_channels4(const double *x0, const double *x1, const double *x2, const double *x3, long n,
                      const double *shift, double *d0, double *d1, double *d2, double *d3,
                      double *moments, long *crossings,
