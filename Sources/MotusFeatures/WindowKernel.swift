@@ -114,6 +114,7 @@ struct WindowKernel: Sendable {
     private let oQuadMoments: Int       // 12: Σd², Σd³, Σd⁴ of four lanes (wide only)
     private let oQuadSums: Int          // 20: Σx, Σx², Σ|x|, min, max of four lanes (wide only)
     private let oQuadQuartiles: Int     // 3: q25, median, q75 (wide only)
+    private let oSlots: Int             // Self.slotCount: one channel's values by slot (`finishChannel`)
     // Offsets into buffers.ints.
     private let oBucketWork: Int        // Selection.bucketIntCount(N)
     private let oBandRange: Int         // 2 × bandCount: first bin, end bin of each band
@@ -123,6 +124,7 @@ struct WindowKernel: Sendable {
     private let oChannelList: Int       // C: the non-constant channels of a window
     private let oQuadFirst: Int         // 4: first largest bins (wide only)
     private let oQuadCrossings: Int     // 4: mean crossings (wide only)
+    private let oSlotMap: Int           // valuesPerChannel: the slot of each of a channel's values
     // Offsets into buffers.floats.
     private let oScaled: Int            // N + 16: (x − mean) / std in single precision, then zeros
     private let oApprox: Int            // N: approximate r(k)
@@ -193,12 +195,13 @@ struct WindowKernel: Sendable {
         oQuadStats = take(wide ? 8 : 0)
         oSortWork = take(wide && blockLength > 0 ? 4 * Selection.networkSize(blockLength) : 0)
         oQuadShift = take(wide ? 4 : 0); oQuadMoments = take(wide ? 12 : 0); oQuadSums = take(wide ? 20 : 0)
-        oQuadQuartiles = take(wide ? 3 : 0)
+        oQuadQuartiles = take(wide ? 3 : 0); oSlots = take(Self.slotCount)
         let doubleCount = o
         o = 0
         oBucketWork = take(Selection.bucketIntCount(n)); oBandRange = take(ranges.count); oRise = take(n + 1); oPeaks = take(n)
         oSortInts = take(blockLength > 0 ? Selection.sortIntCount(blockLength) : 0)
         oChannelList = take(c); oQuadFirst = take(wide ? 4 : 0); oQuadCrossings = take(wide ? 4 : 0)
+        oSlotMap = take(valuesPerChannel)
         let intCount = o
         o = 0
         oScaled = take(n + 16); oApprox = take(n)
@@ -208,6 +211,33 @@ struct WindowKernel: Sendable {
         buffers.doubles.advanced(by: oHann).update(from: hann, count: n)
         LogTable.fill(buffers.doubles + oLogTable)
         buffers.ints.advanced(by: oBandRange).update(from: ranges, count: ranges.count)
+        var slots: [Int] = []
+        for feature in features {
+            if feature == .bandEnergy { slots += Array(repeating: Self.zeroSlot, count: bandCount) } else { slots.append(Self.slot(feature)) }
+        }
+        buffers.ints.advanced(by: oSlotMap).update(from: slots, count: slots.count)
+    }
+
+    /// Slots of `finishChannel`'s values; the spectral ones read `zeroSlot`.
+    static let slotCount = 15, zeroSlot = 14
+    static func slot(_ feature: Feature) -> Int {
+        switch feature {
+        case .mean: 0
+        case .standardDeviation: 1
+        case .minimum: 2
+        case .maximum: 3
+        case .range: 4
+        case .median: 5
+        case .interquartileRange: 6
+        case .rms: 7
+        case .skewness: 8
+        case .kurtosis: 9
+        case .meanCrossingRate: 10
+        case .signalMagnitudeArea: 11
+        case .autocorrelationPeak: 12
+        case .autocorrelationLag: 13
+        case .dominantFrequency, .bandEnergy, .spectralEntropy: zeroSlot
+        }
     }
 
     var featureCount: Int { channelCount * valuesPerChannel + correlationIndices.count }
@@ -419,34 +449,15 @@ struct WindowKernel: Sendable {
             (acfPeak, acfLag) = autocorrelationPeak(d, m2)
         }
 
-        // The spectral values are written by `spectra` after all channels.
-        let domFreq = 0.0, entropy = 0.0
-
-        var o = out
-        for f in features {
-            switch f {
-            case .mean: o.pointee = mean
-            case .standardDeviation: o.pointee = std
-            case .minimum: o.pointee = lo
-            case .maximum: o.pointee = hi
-            case .range: o.pointee = hi - lo
-            case .median: o.pointee = median
-            case .interquartileRange: o.pointee = iqr
-            case .rms: o.pointee = (sumSq / fn).squareRoot()
-            case .skewness: o.pointee = skew
-            case .kurtosis: o.pointee = kurt
-            case .meanCrossingRate: o.pointee = Double(crossings) / Double(n - 1)
-            case .signalMagnitudeArea: o.pointee = sumAbs / fn
-            case .autocorrelationPeak: o.pointee = acfPeak
-            case .autocorrelationLag: o.pointee = acfLag
-            case .dominantFrequency: o.pointee = domFreq
-            case .bandEnergy:
-                for b in 0..<bandCount { o[b] = 0 }
-                o += bandCount - 1
-            case .spectralEntropy: o.pointee = entropy
-            }
-            o += 1
-        }
+        // Every value into its slot, then each output position copies its slot (`valueSlots`):
+        // no branch per feature. The spectral values read the zero slot; `spectra` or
+        // `computeWide` writes them after.
+        let v = dbl + oSlots
+        v[0] = mean; v[1] = std; v[2] = lo; v[3] = hi; v[4] = hi - lo; v[5] = median; v[6] = iqr
+        v[7] = (sumSq / fn).squareRoot(); v[8] = skew; v[9] = kurt; v[10] = Double(crossings) / Double(n - 1)
+        v[11] = sumAbs / fn; v[12] = acfPeak; v[13] = acfLag; v[14] = 0
+        let slots = buffers.ints + oSlotMap
+        for j in 0..<valuesPerChannel { out[j] = v[slots[j]] }
     }
 
     /// Highest local maximum of the normalised autocorrelation r(k) = Σ dᵢ dᵢ₊ₖ / m2 in
