@@ -116,23 +116,44 @@ public struct FeatureExtractor: Sendable {
                 @Sendable func run(_ from: Int, _ to: Int) {
                     var kernel = WindowKernel(config, wide: wide)
                     let bh = kernel.blockLength
+                    // Windows go to the kernel `group` at a time (the four-lane kernels fill their
+                    // lanes with the channels of several windows).
+                    let group = wide ? WindowKernel.windowGroup : 1
+                    let windows = UnsafeMutablePointer<WindowKernel.WindowInput>.allocate(capacity: group)
+                    defer { windows.deallocate() }
                     if bh > 0 {
-                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted (and summed) once,
-                        // into slot (block index mod 2).
-                        let slot = kernel.blockSlotLength
-                        let sorted = UnsafeMutablePointer<Double>.allocate(capacity: 2 * slot)
+                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted (and summed)
+                        // once, into slot (block index mod 8), ahead of the windows that read it.
+                        let slot = kernel.blockSlotLength, ring = 8
+                        let sorted = UnsafeMutablePointer<Double>.allocate(capacity: ring * slot)
                         defer { sorted.deallocate() }
-                        kernel.sortBlocks(base: input.pointer + from * h, stride: frameCount, into: sorted + (from & 1) * slot)
-                        for r in from..<to {
-                            let next = sorted + ((r + 1) & 1) * slot
-                            kernel.sortBlocks(base: input.pointer + (r + 1) * h, stride: frameCount, into: next)
-                            kernel.compute(base: input.pointer + r * h, stride: frameCount,
-                                           sortedFirst: sorted + (r & 1) * slot, sortedSecond: next,
-                                           into: output.mutable + r * columns)
+                        @inline(__always) func slotOf(_ b: Int) -> UnsafeMutablePointer<Double> { sorted + (b % ring) * slot }
+                        let blocks = UnsafeMutablePointer<(UnsafePointer<Double>, UnsafeMutablePointer<Double>)>.allocate(capacity: group)
+                        defer { blocks.deallocate() }
+                        blocks[0] = (input.pointer + from * h, slotOf(from))
+                        kernel.sortBlocks(blocks, count: 1, stride: frameCount)
+                        var r = from
+                        while r < to {
+                            let g = min(group, to - r)
+                            for j in 0..<g { blocks[j] = (input.pointer + (r + 1 + j) * h, slotOf(r + 1 + j)) }
+                            kernel.sortBlocks(blocks, count: g, stride: frameCount)
+                            for w in 0..<g {
+                                windows[w] = .init(base: input.pointer + (r + w) * h, sortedFirst: slotOf(r + w),
+                                                   sortedSecond: slotOf(r + w + 1), out: output.mutable + (r + w) * columns)
+                            }
+                            kernel.compute(windows, count: g, stride: frameCount)
+                            r += g
                         }
                     } else {
-                        for r in from..<to {
-                            kernel.compute(base: input.pointer + r * h, stride: frameCount, into: output.mutable + r * columns)
+                        var r = from
+                        while r < to {
+                            let g = min(group, to - r)
+                            for w in 0..<g {
+                                windows[w] = .init(base: input.pointer + (r + w) * h, sortedFirst: nil, sortedSecond: nil,
+                                                   out: output.mutable + (r + w) * columns)
+                            }
+                            kernel.compute(windows, count: g, stride: frameCount)
+                            r += g
                         }
                     }
                 }

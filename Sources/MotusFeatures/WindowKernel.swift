@@ -97,9 +97,9 @@ struct WindowKernel: Sendable {
     var fft: PowerSpectrum
     private var buffers: KernelBuffers
     // Offsets into buffers.doubles.
-    private let oCentered: Int          // C × (N + zeroPad): x − mean per channel, then zeros
-    private let oEnergy: Int            // C: Σ (x − mean)²
-    private let oConstant: Int          // C: 1 when the channel is constant in the window
+    private let oCentered: Int          // G × C × (N + zeroPad): x − mean per lane (w × C + c), then zeros
+    private let oEnergy: Int            // G × C: Σ (x − mean)² per lane
+    private let oConstant: Int          // G × C: 1 when the lane's channel is constant in its window
     private let oSorted: Int            // 2N: values to select in, then partition scratch
     private let oPower: Int             // 2 (M/2 + 1): their powers
     private let oExact: Int             // N: exact r(k), NaN = not computed yet
@@ -188,7 +188,8 @@ struct WindowKernel: Sendable {
         let c = channelCount
         var o = 0
         func take(_ count: Int) -> Int { defer { o += count }; return o }
-        oCentered = take(c * (n + Self.zeroPad)); oEnergy = take(c); oConstant = take(c); oSorted = take(2 * n)
+        let g = wide ? Self.windowGroup : 1
+        oCentered = take(g * c * (n + Self.zeroPad)); oEnergy = take(g * c); oConstant = take(g * c); oSorted = take(2 * n)
         oPower = take(2 * (half + 1)); oExact = take(n); oBands = take(max(1, bandCount))
         oHann = take(n); oLogTable = take(LogTable.storageCount)
         oQuadWork = take(wide ? fft.quadWorkCount : 0); oQuadPower = take(wide ? 4 * (half + 1) : 0)
@@ -255,48 +256,76 @@ struct WindowKernel: Sendable {
     /// (`Kernels.basicSums`) at `sorted + C × blockLength + 5c` (`blockSlotLength` values in
     /// all). Precondition: `blockLength > 0`.
     mutating func sortBlocks(base: UnsafePointer<Double>, stride: Int, into sorted: UnsafeMutablePointer<Double>) {
+        var block = (base, sorted)
+        sortBlocks(&block, count: 1, stride: stride)
+    }
+
+    /// `sortBlocks(base:stride:into:)` of `count` blocks (block j: `blocks[j]`, its base and
+    /// its slot). The four-lane sort takes the (block, channel) pairs four at a time, so only
+    /// the last group of all may have spare lanes.
+    mutating func sortBlocks(_ blocks: UnsafePointer<(UnsafePointer<Double>, UnsafeMutablePointer<Double>)>, count: Int, stride: Int) {
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
-        let h = blockLength, ints = buffers.ints + oSortInts
-        var c = 0
+        let h = blockLength, ints = buffers.ints + oSortInts, channels = channelCount
         if wide && h <= Selection.maximumNetworkLength {
-            // Four channels per sorting network (one per lane), which also takes their block
-            // sums; the last group repeats its last channel in the lanes it has no channel for
-            // (written twice, the same values).
+            // Four (block, channel) pairs per sorting network (one per lane), which also takes
+            // their block sums; the last group repeats its last pair in the lanes it has no
+            // pair for (written twice, the same values).
             let size = Selection.networkSize(h), work = buffers.doubles + oSortWork, sums = buffers.doubles + oQuadSums
-            while c < channelCount {
-                let l1 = min(c + 1, channelCount - 1), l2 = min(c + 2, channelCount - 1), l3 = min(c + 3, channelCount - 1)
-                motus_sort4(base + c * stride, base + l1 * stride, base + l2 * stride, base + l3 * stride, h, size,
-                            sorted + c * h, sorted + l1 * h, sorted + l2 * h, sorted + l3 * h, work, sums)
-                for lane in 0..<min(4, channelCount - c) {
-                    (sorted + blockSumsOffset(c + lane)).update(from: sums + 5 * lane, count: 5)
+            let total = count * channels
+            @inline(__always) func x(_ p: Int) -> UnsafePointer<Double> { blocks[p / channels].0 + (p % channels) * stride }
+            @inline(__always) func o(_ p: Int) -> UnsafeMutablePointer<Double> { blocks[p / channels].1 + (p % channels) * h }
+            var p0 = 0
+            while p0 < total {
+                let p1 = min(p0 + 1, total - 1), p2 = min(p0 + 2, total - 1), p3 = min(p0 + 3, total - 1)
+                motus_sort4(x(p0), x(p1), x(p2), x(p3), h, size, o(p0), o(p1), o(p2), o(p3), work, sums)
+                for lane in 0..<min(4, total - p0) {
+                    let p = p0 + lane
+                    (blocks[p / channels].1 + blockSumsOffset(p % channels)).update(from: sums + 5 * lane, count: 5)
                 }
-                c += 4
+                p0 += 4
             }
             return
         }
-        for c in 0..<channelCount {
-            let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(base + c * stride, h)
-            let o = sorted + blockSumsOffset(c)
-            o[0] = sum; o[1] = sumSq; o[2] = sumAbs; o[3] = lo; o[4] = hi
-        }
-        if h <= Selection.maximumNetworkLength {
-            // Two channels per sorting network (one per lane).
-            while c + 1 < channelCount {
-                Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
-                                   work: buffers.vectors)
-                c += 2
+        for j in 0..<count {
+            let (base, sorted) = blocks[j]
+            for c in 0..<channels {
+                let (sum, sumSq, sumAbs, lo, hi) = Kernels.basicSums(base + c * stride, h)
+                let o = sorted + blockSumsOffset(c)
+                o[0] = sum; o[1] = sumSq; o[2] = sumAbs; o[3] = lo; o[4] = hi
             }
-            if c < channelCount {
-                // The odd one out in both lanes (both lanes write the same values).
-                let x = base + c * stride, o = sorted + c * h
-                Selection.sortPair(x, x, h, into: o, o, work: buffers.vectors)
+            var c = 0
+            if h <= Selection.maximumNetworkLength {
+                // Two channels per sorting network (one per lane).
+                while c + 1 < channels {
+                    Selection.sortPair(base + c * stride, base + (c + 1) * stride, h, into: sorted + c * h, sorted + (c + 1) * h,
+                                       work: buffers.vectors)
+                    c += 2
+                }
+                if c < channels {
+                    // The odd one out in both lanes (both lanes write the same values).
+                    let x = base + c * stride, o = sorted + c * h
+                    Selection.sortPair(x, x, h, into: o, o, work: buffers.vectors)
+                    c += 1
+                }
+            }
+            while c < channels {
+                Selection.sortBucketed(base + c * stride, h, into: sorted + c * h, ints: ints)
                 c += 1
             }
         }
-        while c < channelCount {
-            Selection.sortBucketed(base + c * stride, h, into: sorted + c * h, ints: ints)
-            c += 1
-        }
+    }
+
+    /// Windows `computeWide` takes at once (`compute(_:count:stride:)`): 11 channels of four
+    /// windows fill eleven four-lane groups, where one window alone leaves a lane spare.
+    static let windowGroup = 4
+
+    /// One window for `compute(_:count:stride:)`: its channel c at `base + c × stride`, its
+    /// sorted halves (or nil, see `compute(base:…)`), where its values go.
+    struct WindowInput {
+        var base: UnsafePointer<Double>
+        var sortedFirst: UnsafePointer<Double>?
+        var sortedSecond: UnsafePointer<Double>?
+        var out: UnsafeMutablePointer<Double>
     }
 
     /// Features of one window: channel c is `base[c × stride ..< c × stride + N]`. With
@@ -307,75 +336,97 @@ struct WindowKernel: Sendable {
     mutating func compute(base: UnsafePointer<Double>, stride: Int,
                           sortedFirst: UnsafePointer<Double>? = nil, sortedSecond: UnsafePointer<Double>? = nil,
                           into out: UnsafeMutablePointer<Double>) {
+        var window = WindowInput(base: base, sortedFirst: sortedFirst, sortedSecond: sortedSecond, out: out)
+        compute(&window, count: 1, stride: stride)
+    }
+
+    /// `compute(base:…)` of `count` windows (at most `windowGroup`): the same values, window by
+    /// window, as one at a time (every lane of the four-lane kernels does its own channel's
+    /// operations, whatever the others hold).
+    mutating func compute(_ windows: UnsafePointer<WindowInput>, count: Int, stride: Int) {
+        precondition(count >= 1 && count <= (wide ? Self.windowGroup : 1), "compute: \(count) windows at once")
         if !isKnownUniquelyReferenced(&buffers) { buffers = buffers.copy() }
         // Copies, so the helpers below do not hold on to self (computeWide mutates it).
         let n = self.n, h = blockLength, channels = channelCount
-        let blocks = sortedFirst != nil && sortedSecond != nil && h > 0
-        @inline(__always) func sums(_ c: Int) -> (Double, Double, Double, Double, Double) {
-            guard blocks, let a = sortedFirst, let b = sortedSecond else { return Kernels.basicSums(base + c * stride, n) }
+        @inline(__always) func sums(_ w: Int, _ c: Int) -> (Double, Double, Double, Double, Double) {
+            let win = windows[w]
+            guard h > 0, let a = win.sortedFirst, let b = win.sortedSecond else { return Kernels.basicSums(win.base + c * stride, n) }
             let o = Self.blockSumsOffset(c, channels: channels, blockLength: h)
             let sa = a + o, sb = b + o
             return (sa[0] + sb[0], sa[1] + sb[1], sa[2] + sb[2], sb[3] < sa[3] ? sb[3] : sa[3], sb[4] > sa[4] ? sb[4] : sa[4])
         }
-        @inline(__always) func sortedHalves(_ c: Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?) {
-            blocks ? (sortedFirst! + c * h, sortedSecond! + c * h) : (nil, nil)
+        @inline(__always) func sortedHalves(_ w: Int, _ c: Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?) {
+            let win = windows[w]
+            guard h > 0, let a = win.sortedFirst, let b = win.sortedSecond else { return (nil, nil) }
+            return (a + c * h, b + c * h)
         }
         if wide {
-            computeWide(base: base, stride: stride, sums: sums, sortedHalves: sortedHalves, into: out)
+            computeWide(windows, count: count, stride: stride, sums: sums, sortedHalves: sortedHalves)
         } else {
-            let dbl = buffers.doubles
+            let dbl = buffers.doubles, base = windows[0].base, out = windows[0].out
             for c in 0..<channelCount {
                 let x = base + c * stride
-                let basic = sums(c)
+                let basic = sums(0, c)
                 let (sum, _, _, lo, hi) = basic
                 // Centred moments (x − mean kept for the later steps), then mean crossings.
                 let d = dbl + oCentered + c * (n + Self.zeroPad)
                 let (m2, m3, m4) = Kernels.centeredMoments(x, n, shift: lo == hi ? x[0] : sum / Double(n), into: d)
                 let crossings = Kernels.signChanges(d, n)
-                let (a, b) = sortedHalves(c)
+                let (a, b) = sortedHalves(0, c)
                 finishChannel(c, x, a, b, basic, (m2, m3, m4), crossings, out + c * valuesPerChannel)
             }
             if needSpectrum { spectra(out) }
         }
-        var o = out + channelCount * valuesPerChannel
         let dbl = buffers.doubles
-        let energy = dbl + oEnergy, constant = dbl + oConstant
-        for (a, b) in correlationIndices {
-            if constant[a] != 0 || constant[b] != 0 { o.pointee = 0 }
-            else {
-                let pa = dbl + oCentered + a * (n + Self.zeroPad), pb = dbl + oCentered + b * (n + Self.zeroPad)
-                let r = Kernels.dot(pa, pb, n) / (energy[a] * energy[b]).squareRoot()
-                o.pointee = min(1, max(-1, r))
+        for w in 0..<count {
+            // Lane w × C + c holds window w's channel c.
+            var o = windows[w].out + channelCount * valuesPerChannel
+            let energy = dbl + oEnergy + w * channels, constant = dbl + oConstant + w * channels
+            let centred = dbl + oCentered + w * channels * (n + Self.zeroPad)
+            for (a, b) in correlationIndices {
+                if constant[a] != 0 || constant[b] != 0 { o.pointee = 0 }
+                else {
+                    let pa = centred + a * (n + Self.zeroPad), pb = centred + b * (n + Self.zeroPad)
+                    let r = Kernels.dot(pa, pb, n) / (energy[a] * energy[b]).squareRoot()
+                    o.pointee = min(1, max(-1, r))
+                }
+                o += 1
             }
-            o += 1
         }
     }
 
-    /// `compute` with the four-lane kernels: channels four at a time (a short last group
-    /// repeats its last channel in the spare lanes), each group's centred moments, mean
-    /// crossings and transform input in one pass (`motus_channels4`), then its transform and
-    /// spectrum summaries. The centred values are kept only when the autocorrelation or
-    /// correlations need them.
-    private mutating func computeWide(base: UnsafePointer<Double>, stride: Int,
-                                      sums: (Int) -> (Double, Double, Double, Double, Double),
-                                      sortedHalves: (Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?),
-                                      into out: UnsafeMutablePointer<Double>) {
+    /// `compute` with the four-lane kernels: the (window, channel) pairs four at a time (lane
+    /// w × C + c; a short last group repeats its last pair in the spare lanes), each group's
+    /// centred moments, mean crossings and transform input in one pass (`motus_channels4`),
+    /// then its transform and spectrum summaries. The centred values are kept only when the
+    /// autocorrelation or correlations need them.
+    private mutating func computeWide(_ windows: UnsafePointer<WindowInput>, count: Int, stride: Int,
+                                      sums: (Int, Int) -> (Double, Double, Double, Double, Double),
+                                      sortedHalves: (Int, Int) -> (UnsafePointer<Double>?, UnsafePointer<Double>?)) {
         let dbl = buffers.doubles, ints = buffers.ints
-        let half = fftLength / 2
+        let half = fftLength / 2, channels = channelCount, total = count * channels
         let keepCentred = needACF || !correlationIndices.isEmpty
         let shift = dbl + oQuadShift, laneSums = dbl + oQuadSums, moments = dbl + oQuadMoments, crossings = ints + oQuadCrossings
         let pw = dbl + oQuadPower, stats = dbl + oQuadStats, first = ints + oQuadFirst, work = dbl + oQuadWork
-        var c0 = 0
-        while c0 < channelCount {
-            let lanes = min(4, channelCount - c0)
-            @inline(__always) func channel(_ lane: Int) -> Int { c0 + min(lane, lanes - 1) }
-            @inline(__always) func x(_ lane: Int) -> UnsafePointer<Double> { base + channel(lane) * stride }
+        var l0 = 0
+        while l0 < total {
+            let lanes = min(4, total - l0)
+            @inline(__always) func pair(_ lane: Int) -> Int { l0 + min(lane, lanes - 1) }
+            @inline(__always) func x(_ lane: Int) -> UnsafePointer<Double> {
+                let p = pair(lane)
+                return windows[p / channels].base + (p % channels) * stride
+            }
+            @inline(__always) func out(_ lane: Int) -> UnsafeMutablePointer<Double> {
+                let p = pair(lane)
+                return windows[p / channels].out + (p % channels) * valuesPerChannel
+            }
             @inline(__always) func d(_ lane: Int) -> UnsafeMutablePointer<Double>? {
-                keepCentred ? dbl + oCentered + channel(lane) * (n + Self.zeroPad) : nil
+                keepCentred ? dbl + oCentered + pair(lane) * (n + Self.zeroPad) : nil
             }
             // Each lane's sums once (without shared blocks they are a pass over the window).
             for lane in 0..<lanes {
-                let (sum, sumSq, sumAbs, lo, hi) = sums(channel(lane))
+                let p = pair(lane)
+                let (sum, sumSq, sumAbs, lo, hi) = sums(p / channels, p % channels)
                 laneSums[5 * lane] = sum; laneSums[5 * lane + 1] = sumSq; laneSums[5 * lane + 2] = sumAbs
                 laneSums[5 * lane + 3] = lo; laneSums[5 * lane + 4] = hi
                 shift[lane] = lo == hi ? x(lane)[0] : sum / Double(n)
@@ -386,26 +437,27 @@ struct WindowKernel: Sendable {
                                 needSpectrum ? dbl + oHann : nil, needSpectrum ? half : 0, br, work)
             }
             for lane in 0..<lanes {
-                let c = channel(lane)
-                let (a, b) = sortedHalves(c)
+                let p = pair(lane)
+                let (a, b) = sortedHalves(p / channels, p % channels)
                 let l = laneSums + 5 * lane
-                finishChannel(c, x(lane), a, b, (l[0], l[1], l[2], l[3], l[4]), (moments[lane], moments[4 + lane], moments[8 + lane]),
-                              crossings[lane], out + c * valuesPerChannel)
+                finishChannel(p, x(lane), a, b, (l[0], l[1], l[2], l[3], l[4]), (moments[lane], moments[4 + lane], moments[8 + lane]),
+                              crossings[lane], out(lane))
             }
             if needSpectrum {
                 fft.transformQuad(work: work, into: pw)
                 motus_spectrum4(pw, half, dbl + oLogTable, stats, stats + 4, first)
-                for lane in 0..<lanes where dbl[oConstant + channel(lane)] == 0 {
-                    summarizeLane(lane, out + channel(lane) * valuesPerChannel)
+                for lane in 0..<lanes where dbl[oConstant + pair(lane)] == 0 {
+                    summarizeLane(lane, out(lane))
                 }
             }
-            c0 += 4
+            l0 += 4
         }
     }
 
-    /// Channel c's values from its basic sums (Σx, Σx², Σ|x|, min, max), centred moments
-    /// (Σd², Σd³, Σd⁴) and mean crossings: the spectral ones are written as 0 (`spectra` or
-    /// `computeWide` writes them after). The centred values, when kept, are at `oCentered`.
+    /// The values of lane c (channel c of the window, or with `computeWide` (window, channel)
+    /// pair c) from its basic sums (Σx, Σx², Σ|x|, min, max), centred moments (Σd², Σd³, Σd⁴)
+    /// and mean crossings: the spectral ones are written as 0 (`spectra` or `computeWide`
+    /// writes them after). The centred values, when kept, are at lane c of `oCentered`.
     private mutating func finishChannel(_ c: Int, _ x: UnsafePointer<Double>, _ sortedA: UnsafePointer<Double>?,
                                         _ sortedB: UnsafePointer<Double>?, _ basic: (Double, Double, Double, Double, Double),
                                         _ centred: (Double, Double, Double), _ crossings: Int,
