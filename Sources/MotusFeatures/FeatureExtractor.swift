@@ -96,7 +96,8 @@ public struct FeatureExtractor: Sendable {
     ///
     /// With `threadCount` > 1 and enough windows, the windows are cut into that many
     /// contiguous runs, each computed on its own thread with its own kernel; every window's
-    /// values are the same bit for bit as on one thread (each window is computed alone).
+    /// values are the same bit for bit as on one thread (no value depends on the windows computed
+    /// beside it).
     public func extract(channelMajor values: [Double], frameCount: Int, startTime: Double = 0) -> FeatureMatrix {
         precondition(values.count == configuration.channels.count * frameCount, "need channels × frameCount values")
         let n = configuration.windowLength, h = configuration.hopLength

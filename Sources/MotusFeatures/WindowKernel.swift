@@ -64,9 +64,11 @@ final class KernelBuffers: @unchecked Sendable {
 /// comparison, and the peak's value, is settled in double precision (`autocorrelationPeak`).
 /// After all channels, the spectra, two channels per transform (`PowerSpectrum`, one channel
 /// per lane), band sums over precomputed bin ranges and a table-driven log for the entropy.
-/// With `wide` (AVX2 at run time, `WideKernels`) the same steps run four channels per lane
-/// group in `CMotusKernels` (`computeWide`): the same operations lane by lane, so the same
-/// values bit for bit. Definitions of every value are in `Feature`.
+/// With `wide` (AVX2 at run time, `WideKernels`) the same steps run four lanes at a time in
+/// `CMotusKernels` (`computeWide`), a lane being one channel of one window: the batch
+/// extractor passes four windows at once (`compute(_:count:stride:)`, `windowGroup`) and
+/// sorts four blocks at once, so 11 channels fill every lane. The same operations lane by
+/// lane, so the same values bit for bit. Definitions of every value are in `Feature`.
 struct WindowKernel: Sendable {
     let configuration: FeatureConfiguration
     let n: Int
