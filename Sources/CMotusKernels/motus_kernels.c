@@ -239,7 +239,7 @@ WIDE_INLINE V pLogP(V a, const double *t) {
     return _mm256_mul_pd(a, la);
 }
 
-/// The largest-value chain of bins ≡ u (mod 4): a strict "greater" keeps the first of equals.
+/// One step of a largest-value chain: a strict "greater" keeps the first of equals.
 WIDE_INLINE void maxStep(V v, long k, V *best, __m256i *at) {
     V gt = _mm256_cmp_pd(v, *best, _CMP_GT_OQ);
     *best = _mm256_blendv_pd(*best, v, gt);
