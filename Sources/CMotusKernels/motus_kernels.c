@@ -334,12 +334,10 @@ WIDE_INLINE void basicSums(const double *x, long n, double *out) {
     out[0] = sum; out[1] = sumSq; out[2] = sumAbs; out[3] = mn; out[4] = mx;
 }
 
-// Selection.sortPair, four lanes (and, when asked, each input's basicSums).
+// Selection.sortPair, four lanes, and each input's basicSums.
 WIDE void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
                       double *out0, double *out1, double *out2, double *out3, double *w, double *sums) {
-    if (sums) {
-        basicSums(x0, n, sums); basicSums(x1, n, sums + 5); basicSums(x2, n, sums + 10); basicSums(x3, n, sums + 15);
-    }
+    basicSums(x0, n, sums); basicSums(x1, n, sums + 5); basicSums(x2, n, sums + 10); basicSums(x3, n, sums + 15);
     long i = 0;
     for (; i + 4 <= n; i += 4) {
         V c0, c1, c2, c3;

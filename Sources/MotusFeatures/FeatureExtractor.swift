@@ -122,40 +122,33 @@ public struct FeatureExtractor: Sendable {
                     let group = wide ? WindowKernel.windowGroup : 1
                     let windows = UnsafeMutablePointer<WindowKernel.WindowInput>.allocate(capacity: group)
                     defer { windows.deallocate() }
+                    // When N = 2H, window r is blocks r and r + 1: each block is sorted (and summed)
+                    // once, into slot (block index mod 8), ahead of the windows that read it.
+                    let slot = kernel.blockSlotLength, ring = 8
+                    let sorted = UnsafeMutablePointer<Double>.allocate(capacity: bh > 0 ? ring * slot : 1)
+                    defer { sorted.deallocate() }
+                    @inline(__always) func slotOf(_ b: Int) -> UnsafeMutablePointer<Double> { sorted + (b % ring) * slot }
+                    let blocks = UnsafeMutablePointer<(UnsafePointer<Double>, UnsafeMutablePointer<Double>)>.allocate(capacity: group)
+                    defer { blocks.deallocate() }
                     if bh > 0 {
-                        // Window r is blocks r and r + 1 (N = 2H): each block is sorted (and summed)
-                        // once, into slot (block index mod 8), ahead of the windows that read it.
-                        let slot = kernel.blockSlotLength, ring = 8
-                        let sorted = UnsafeMutablePointer<Double>.allocate(capacity: ring * slot)
-                        defer { sorted.deallocate() }
-                        @inline(__always) func slotOf(_ b: Int) -> UnsafeMutablePointer<Double> { sorted + (b % ring) * slot }
-                        let blocks = UnsafeMutablePointer<(UnsafePointer<Double>, UnsafeMutablePointer<Double>)>.allocate(capacity: group)
-                        defer { blocks.deallocate() }
                         blocks[0] = (input.pointer + from * h, slotOf(from))
                         kernel.sortBlocks(blocks, count: 1, stride: frameCount)
-                        var r = from
-                        while r < to {
-                            let g = min(group, to - r)
+                    }
+                    var r = from
+                    while r < to {
+                        let g = min(group, to - r)
+                        if bh > 0 {
                             for j in 0..<g { blocks[j] = (input.pointer + (r + 1 + j) * h, slotOf(r + 1 + j)) }
                             kernel.sortBlocks(blocks, count: g, stride: frameCount)
-                            for w in 0..<g {
-                                windows[w] = .init(base: input.pointer + (r + w) * h, sortedFirst: slotOf(r + w),
-                                                   sortedSecond: slotOf(r + w + 1), out: output.mutable + (r + w) * columns)
-                            }
-                            kernel.compute(windows, count: g, stride: frameCount)
-                            r += g
                         }
-                    } else {
-                        var r = from
-                        while r < to {
-                            let g = min(group, to - r)
-                            for w in 0..<g {
-                                windows[w] = .init(base: input.pointer + (r + w) * h, sortedFirst: nil, sortedSecond: nil,
-                                                   out: output.mutable + (r + w) * columns)
-                            }
-                            kernel.compute(windows, count: g, stride: frameCount)
-                            r += g
+                        for w in 0..<g {
+                            windows[w] = .init(base: input.pointer + (r + w) * h,
+                                               sortedFirst: bh > 0 ? UnsafePointer(slotOf(r + w)) : nil,
+                                               sortedSecond: bh > 0 ? UnsafePointer(slotOf(r + w + 1)) : nil,
+                                               out: output.mutable + (r + w) * columns)
                         }
+                        kernel.compute(windows, count: g, stride: frameCount)
+                        r += g
                     }
                 }
                 if workers == 1 {

@@ -92,8 +92,8 @@ struct WindowKernel: Sendable {
     let blockLength: Int
     let correlationIndices: [(Int, Int)]
     let features: [Feature]
-    /// Runs the four-lane kernels (`WideKernels`): four channels per transform, per sorting
-    /// network and per spectrum summary.
+    /// Runs the four-lane kernels (`WideKernels`): four lanes, each one channel of one window
+    /// (or of one block), per channel pass, transform, spectrum summary and sorting network.
     let wide: Bool
 
     var fft: PowerSpectrum
@@ -503,8 +503,8 @@ struct WindowKernel: Sendable {
             (acfPeak, acfLag) = autocorrelationPeak(d, m2)
         }
 
-        // Every value into its slot, then each output position copies its slot (`valueSlots`):
-        // no branch per feature. The spectral values read the zero slot; `spectra` or
+        // Every value into its slot, then each output position copies its slot (`oSlotMap`,
+        // built at init from `slot(_:)`): no branch per feature. The spectral values read the zero slot; `spectra` or
         // `computeWide` writes them after.
         let v = dbl + oSlots
         v[0] = mean; v[1] = std; v[2] = lo; v[3] = hi; v[4] = hi - lo; v[5] = median; v[6] = iqr

@@ -44,8 +44,8 @@ void motus_spectrum4(const double *power, long half, const double *logTable,
 
 /// Sorts x_c[0..<n] into out_c for four inputs at once with the bitonic network of
 /// `Selection.sortPair` (padded with +∞ to `size`, a power of two ≥ n). `work`: 4 × size.
-/// When `sums` is not NULL, also writes each input's `Kernels.basicSums` (Σx, Σx², Σ|x|, min,
-/// max, in its order) at sums[5c … 5c + 4]. n ≥ 1.
+/// Also writes each input's `Kernels.basicSums` (Σx, Σx², Σ|x|, min, max, in its order) at
+/// sums[5c … 5c + 4]. n ≥ 1.
 void motus_sort4(const double *x0, const double *x1, const double *x2, const double *x3, long n, long size,
                  double *out0, double *out1, double *out2, double *out3, double *work, double *sums);
 
