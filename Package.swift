@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "MotusIO", dependencies: ["MotusCore"]),
         .target(name: "MotusSignal", dependencies: ["MotusCore"]),
         .target(name: "MotusFusion", dependencies: ["MotusCore"]),
-        .target(name: "MotusFeatures", dependencies: ["MotusCore", "MotusSignal", "CMotusKernels"]),
+        .target(name: "MotusFeatures", dependencies: ["MotusCore", "MotusSignal", "MotusFusion", "CMotusKernels"]),
         // Four-lane (AVX2) versions of the feature kernels, chosen at run time on x86-64.
         .target(name: "CMotusKernels"),
         .target(name: "MotusClassifier", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusLearn"]),

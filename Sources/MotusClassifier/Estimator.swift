@@ -35,6 +35,20 @@ public enum Estimator: Sendable, Equatable {
         }
     }
 
+    /// See `Classifier.rowScratchCount`.
+    public var rowScratchCount: Int {
+        switch self { case .logistic(let m): m.rowScratchCount; case .mlp(let m): m.rowScratchCount }
+    }
+
+    /// One row's probabilities, allocation-free (see `Classifier.predictProbabilities(row:into:scratch:)`).
+    @inline(__always)
+    public func predictProbabilities(row x: UnsafePointer<Double>, into p: UnsafeMutablePointer<Double>, scratch: UnsafeMutablePointer<Double>) {
+        switch self {
+        case .logistic(let m): m.predictProbabilities(row: x, into: p, scratch: scratch)
+        case .mlp(let m): m.predictProbabilities(row: x, into: p, scratch: scratch)
+        }
+    }
+
     public var classCount: Int? {
         switch self { case .logistic(let m): m.classCount; case .mlp(let m): m.classCount }
     }

@@ -118,16 +118,45 @@ public struct MotionModel: Codable, Sendable, Equatable {
 
     // MARK: Inference
 
-    /// Class probabilities of a feature matrix (rows = windows).
+    /// Class probabilities of a feature matrix (rows = windows): `probabilities(row:…)` for each
+    /// row, so offline and live predictions are the same bit for bit.
     public func probabilities(_ m: FeatureMatrix) throws(ClassifierError) -> Matrix {
-        guard m.rows > 0 else { return Matrix(rows: 0, cols: classes.count) }
-        do {
-            var x = try Matrix(rows: m.rows, cols: m.columns, values: m.values)
-            try scaler.transform(inPlace: &x)
-            return try estimator.predictProbabilities(x)
-        } catch {
-            throw .learning("prediction failed: \(error)")
+        guard m.columns == features.featureCount else {
+            throw .learning("prediction failed: \(m.columns) feature columns, the model reads \(features.featureCount)")
         }
+        var p = Matrix(rows: m.rows, cols: classes.count)
+        guard m.rows > 0 else { return p }
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: predictionScratchCount)
+        defer { scratch.deallocate() }
+        m.values.withUnsafeBufferPointer { x in
+            p.withUnsafeMutableBufferPointer { pb in
+                for r in 0..<m.rows {
+                    probabilities(row: x.baseAddress! + r * m.columns, into: pb.baseAddress! + r * classes.count, scratch: scratch)
+                }
+            }
+        }
+        return p
+    }
+
+    /// Scratch values (`Double`s) that `probabilities(row:into:scratch:)` needs.
+    public var predictionScratchCount: Int { features.featureCount + estimator.rowScratchCount }
+
+    /// Class probabilities of one window's features, the one prediction path (live and offline):
+    /// the scaler's `(x − mean) / scale`, a feature that is not finite counted as the training
+    /// mean (0 after scaling: windows the features cannot describe still get a prediction),
+    /// then the estimator's one-row prediction. Reads `features.featureCount` values, writes
+    /// `classes.count`, uses `predictionScratchCount` scratch values, allocates nothing.
+    public func probabilities(row x: UnsafePointer<Double>, into p: UnsafeMutablePointer<Double>, scratch: UnsafeMutablePointer<Double>) {
+        let d = features.featureCount
+        scaler.mean.withUnsafeBufferPointer { mean in
+            scaler.scale.withUnsafeBufferPointer { scale in
+                for j in 0..<d {
+                    let v = (x[j] - mean[j]) / scale[j]
+                    scratch[j] = v.isFinite ? v : 0
+                }
+            }
+        }
+        estimator.predictProbabilities(row: UnsafePointer(scratch), into: p, scratch: scratch + d)
     }
 
     /// Evaluates on labelled windows (windows whose label the model's map does not know are left out).

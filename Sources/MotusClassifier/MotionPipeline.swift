@@ -1,47 +1,51 @@
 import MotusCore
-import MotusSignal
 import MotusFusion
 import MotusFeatures
 
-/// From a recording to feature windows: fill in gravity (sensor fusion) when the recording has
-/// only raw acceleration and rotation rate, align the streams onto the configuration's fixed
-/// rate (splitting at gaps, never interpolating across them), and extract windowed features.
-/// The same steps run for training, evaluation and classification.
+/// From a recording to feature windows, by the road the live session takes: the recording's
+/// samples are replayed in time order through `FrameBuilder` (gravity given or fused, rotation
+/// rate held, fixed-rate frames, segments split at gaps), and each segment's frames go through
+/// the feature extractor (windows restart at every segment, as a live session's do). Training,
+/// evaluation and classification all run this.
 public struct MotionPipeline: Sendable {
     public var features: FeatureConfiguration
     /// Filter used when a recording lacks gravity.
     public var fusion: AttitudeFilter.Settings
-    /// Gaps longer than this split the data (s).
-    public var maxGapSeconds: Double
+    /// Longest interval (s) that frames are interpolated across (`FrameBuilder.Settings`).
+    public var maximumGapSeconds: Double
 
-    public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default, maxGapSeconds: Double = 0.1) {
-        self.features = features; self.fusion = fusion; self.maxGapSeconds = maxGapSeconds
+    public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default,
+                maximumGapSeconds: Double = FrameBuilder.Settings.defaultMaximumGapSeconds) {
+        self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds
+    }
+
+    /// The frame builder's settings: the features' rate, this pipeline's filter and gap policy.
+    public var frameSettings: FrameBuilder.Settings {
+        FrameBuilder.Settings(rateHz: features.rateHz, maximumGapSeconds: maximumGapSeconds, fusion: fusion)
+    }
+
+    /// The frames of a recording, in segments. Throws when the recording lacks a stream the
+    /// features need.
+    public func frames(of recording: Recording, path: String) throws(ClassifierError) -> [FrameSegment] {
+        let hasAcc = recording.stream(.acceleration).map { !$0.isEmpty } ?? false
+        let hasDeviceMotion = (recording.stream(.userAcceleration).map { !$0.isEmpty } ?? false)
+            && (recording.stream(.gravity).map { !$0.isEmpty } ?? false)
+        guard hasAcc || hasDeviceMotion else {
+            throw .features(path: path, .missingStream(.acceleration, neededBy: "every model"))
+        }
+        if features.requiresRotationRate && (recording.stream(.rotationRate)?.isEmpty ?? true) {
+            throw .features(path: path, .missingStream(.rotationRate, neededBy: features.channels.first { $0.usesRotationRate }?.rawValue ?? "gyroMag"))
+        }
+        return FrameBuilder.frames(of: recording, settings: frameSettings)
     }
 
     /// Feature windows of a recording (window times on the recording's clock).
     public func windows(of recording: Recording, path: String) throws(ClassifierError) -> FeatureMatrix {
-        var r = recording
-        if r.stream(.gravity) == nil || (r.stream(.acceleration) == nil && r.stream(.userAcceleration) == nil) {
-            guard r.stream(.acceleration) != nil else {
-                throw .features(path: path, .missingStream(.acceleration, neededBy: "every model"))
-            }
-            FusionPipeline.complete(&r, settings: fusion)
-        }
-        var streams: [SensorStream] = []
-        if let a = r.stream(.acceleration) { streams.append(a) } else if let u = r.stream(.userAcceleration) { streams.append(u) }
-        if let g = r.stream(.gravity) { streams.append(g) }
-        if features.requiresRotationRate {
-            guard let w = r.stream(.rotationRate) else {
-                throw .features(path: path, .missingStream(.rotationRate, neededBy: features.channels.first { $0.usesRotationRate }?.rawValue ?? "gyroMag"))
-            }
-            streams.append(w)
-        }
-        let settings = ResamplerSettings(rateHz: features.rateHz, maxGapSeconds: maxGapSeconds)
-        let segments = StreamAligner.align(streams, settings: settings)
-        do {
-            return try FeatureExtractor(configuration: features).extract(segments: segments)
-        } catch {
-            throw .features(path: path, error)
-        }
+        let segments = try frames(of: recording, path: path)
+        let extractor: FeatureExtractor
+        do { extractor = try FeatureExtractor(configuration: features) } catch { throw .features(path: path, error) }
+        var m = FeatureMatrix(columns: features.featureCount, names: features.featureNames)
+        for s in segments { m.append(contentsOf: extractor.extract(frames: s.frames, startTime: s.startTime)) }
+        return m
     }
 }

@@ -127,7 +127,7 @@ public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
 /// What features a model computes, as data (it travels inside the model file, so a model
 /// always computes its own features). Units: Hz and seconds.
 ///
-/// **Frames** arrive at `rateHz` (resample first, e.g. with `StreamAligner`). Windows hold
+/// **Frames** arrive at `rateHz` (built from samples by `FrameBuilder`). Windows hold
 /// `windowLength` = round(windowSeconds × rateHz) frames and start every `hopLength` =
 /// round(hopSeconds × rateHz) frames, the first at frame 0.
 ///

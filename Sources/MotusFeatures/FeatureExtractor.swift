@@ -167,49 +167,4 @@ public struct FeatureExtractor: Sendable {
         }
         return m
     }
-
-    /// Frames from an aligned segment (see `StreamAligner`): acceleration from an
-    /// `.acceleration` channel, else `.gravity` + `.userAcceleration`; gravity from `.gravity`
-    /// (or acceleration − userAcceleration); rotation rate from `.rotationRate`.
-    /// Throws `missingStream` when the configuration needs a stream the segment lacks, and
-    /// `rateMismatch` when the segment's rate is not the configuration's.
-    public func frames(from segment: AlignedSegment) throws(FeatureError) -> [MotionFrame] {
-        if abs(segment.rateHz - configuration.rateHz) > 1e-9 * configuration.rateHz {
-            throw .rateMismatch(found: segment.rateHz, expected: configuration.rateHz)
-        }
-        func channel(_ k: StreamKind) -> AlignedChannel? { segment.channels.first { $0.kind == k } }
-        let acc = channel(.acceleration), grav = channel(.gravity), uacc = channel(.userAcceleration), gyro = channel(.rotationRate)
-        let firstNeeding = { (p: (FeatureChannel) -> Bool) in configuration.channels.first(where: p)?.rawValue ?? "" }
-        if acc == nil && (grav == nil || uacc == nil) {
-            throw .missingStream(.acceleration, neededBy: configuration.channels[0].rawValue)
-        }
-        if configuration.requiresGravity && grav == nil && (acc == nil || uacc == nil) {
-            throw .missingStream(.gravity, neededBy: firstNeeding { $0.usesGravity })
-        }
-        if configuration.requiresRotationRate && gyro == nil {
-            throw .missingStream(.rotationRate, neededBy: firstNeeding { $0.usesRotationRate })
-        }
-        func vec(_ ch: AlignedChannel, _ i: Int) -> Vector3 {
-            Vector3(ch.values[3 * i], ch.values[3 * i + 1], ch.values[3 * i + 2])
-        }
-        var out: [MotionFrame] = []
-        out.reserveCapacity(segment.count)
-        for i in 0..<segment.count {
-            let a: Vector3 = acc.map { vec($0, i) } ?? (vec(grav!, i) + vec(uacc!, i))
-            let g: Vector3 = grav.map { vec($0, i) } ?? (uacc.map { a - vec($0, i) } ?? .zero)
-            let w: Vector3 = gyro.map { vec($0, i) } ?? .zero
-            out.append(MotionFrame(acceleration: a, gravity: g, rotationRate: w))
-        }
-        return out
-    }
-
-    /// Features of each aligned segment, rows concatenated in segment order (window times on
-    /// the segments' clock).
-    public func extract(segments: [AlignedSegment]) throws(FeatureError) -> FeatureMatrix {
-        var m = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
-        for s in segments {
-            m.append(contentsOf: extract(frames: try frames(from: s), startTime: s.start))
-        }
-        return m
-    }
 }

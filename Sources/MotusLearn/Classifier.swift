@@ -56,8 +56,18 @@ public protocol Classifier: Sendable {
     ///   - sampleWeights: n finite weights ≥ 0 (multiplied with the class weights), nil for all 1.
     mutating func fit(_ x: Matrix, _ y: [Int], classCount: Int?, sampleWeights: [Double]?) throws
 
-    /// Class probabilities, `n × classCount`, each row summing to 1.
+    /// Class probabilities, `n × classCount`, each row summing to 1: `predictProbabilities(row:…)`
+    /// for every row, so batch and one-row predictions are the same bit for bit.
     func predictProbabilities(_ x: Matrix) throws -> Matrix
+
+    /// Scratch values (`Double`s) that `predictProbabilities(row:into:scratch:)` needs; 0 before `fit`.
+    var rowScratchCount: Int { get }
+
+    /// Class probabilities of one row, for live use: reads `featureCount` values at `row`, writes
+    /// `classCount` values to `probabilities`, and uses `rowScratchCount` values at `scratch`.
+    /// Allocates nothing. Precondition: fitted, and the buffers that large.
+    func predictProbabilities(row: UnsafePointer<Double>, into probabilities: UnsafeMutablePointer<Double>,
+                              scratch: UnsafeMutablePointer<Double>)
 
     /// Number of classes the fitted model predicts, nil before `fit`.
     var classCount: Int? { get }
@@ -78,6 +88,22 @@ extension Classifier {
     }
 
     public var isFitted: Bool { state != nil }
+
+    /// The batch prediction as a loop of one-row predictions (what every estimator's
+    /// `predictProbabilities(_:)` runs, after checking `x`'s shape).
+    func predictRows(_ x: Matrix, classCount k: Int) -> Matrix {
+        var p = Matrix(rows: x.rows, cols: k)
+        let scratch = UnsafeMutablePointer<Double>.allocate(capacity: max(rowScratchCount, 1))
+        defer { scratch.deallocate() }
+        x.withUnsafeBufferPointer { xb in
+            p.withUnsafeMutableBufferPointer { pb in
+                for i in 0..<x.rows {
+                    predictProbabilities(row: xb.baseAddress! + i * x.cols, into: pb.baseAddress! + i * k, scratch: scratch)
+                }
+            }
+        }
+        return p
+    }
 }
 
 /// Index of the largest element of each row (first on ties).

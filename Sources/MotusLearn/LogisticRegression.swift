@@ -116,26 +116,33 @@ public struct LogisticRegression: Classifier {
     public func predictProbabilities(_ x: Matrix) throws -> Matrix {
         guard let s = state else { throw LearnError.notFitted(estimator: "LogisticRegression") }
         try checkPredictInput(estimator: "LogisticRegression", x: x, featureCount: s.featureCount)
-        let n = x.rows, k = s.classCount
-        var z = try Matrix.multiply(x, s.coefficients, transposeB: true)  // n × outputs
-        var p = Matrix(rows: n, cols: k)
-        if k == 2 {
-            for i in 0..<n {
-                let p1 = sigmoid(z.values[i] + s.intercepts[0])
-                p.values[2 * i] = 1 - p1
-                p.values[2 * i + 1] = p1
-            }
-        } else {
-            z.withUnsafeMutableBufferPointer { zb in
-                p.withUnsafeMutableBufferPointer { pb in
-                    for i in 0..<n {
-                        for c in 0..<k { zb[i * k + c] += s.intercepts[c] }
-                        softmaxRow(zb.baseAddress! + i * k, into: pb.baseAddress! + i * k, count: k)
-                    }
-                }
+        return predictRows(x, classCount: s.classCount)
+    }
+
+    public var rowScratchCount: Int { 0 }
+
+    /// One row: the scores `intercept + w · x` (one for 2 classes, scoring class 1), then the
+    /// sigmoid or the softmax.
+    public func predictProbabilities(row x: UnsafePointer<Double>, into p: UnsafeMutablePointer<Double>,
+                                     scratch: UnsafeMutablePointer<Double>) {
+        guard let s = state else { preconditionFailure("LogisticRegression: predict before fit") }
+        let d = s.featureCount, k = s.classCount
+        let outputs = k == 2 ? 1 : k
+        s.coefficients.withUnsafeBufferPointer { wb in
+            let w = wb.baseAddress!
+            for o in 0..<outputs {
+                var z = s.intercepts[o]
+                let wo = w + o * d
+                for j in 0..<d { z += wo[j] * x[j] }
+                p[o] = z
             }
         }
-        return p
+        if k == 2 {
+            let p1 = sigmoid(p[0])
+            p[0] = 1 - p1; p[1] = p1
+        } else {
+            _ = softmaxRow(UnsafePointer(p), into: p, count: k)
+        }
     }
 
     /// The objective at `state` on `x, y` (for checks and reports): weighted mean log loss + L2 term.

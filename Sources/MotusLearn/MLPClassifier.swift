@@ -275,9 +275,39 @@ public struct MLPClassifier: Classifier {
     public func predictProbabilities(_ x: Matrix) throws -> Matrix {
         guard let s = state else { throw LearnError.notFitted(estimator: "MLPClassifier") }
         try checkPredictInput(estimator: "MLPClassifier", x: x, featureCount: s.featureCount)
-        let net = MLPNetwork(sizes: [s.featureCount] + s.layers.map { $0.weights.cols })
-        let params = net.parameters(from: s.layers)
-        return net.probabilities(params: params, x: x)
+        return predictRows(x, classCount: s.classCount)
+    }
+
+    /// The hidden layers' activations.
+    public var rowScratchCount: Int { state.map { $0.layers.dropLast().reduce(0) { $0 + $1.weights.cols } } ?? 0 }
+
+    /// One row, layer by layer: `bias + input · W`, ReLU on hidden layers, softmax on the last.
+    public func predictProbabilities(row x: UnsafePointer<Double>, into p: UnsafeMutablePointer<Double>,
+                                     scratch: UnsafeMutablePointer<Double>) {
+        guard let s = state else { preconditionFailure("MLPClassifier: predict before fit") }
+        var input = x
+        var free = scratch
+        for (l, layer) in s.layers.enumerated() {
+            let fi = layer.weights.rows, fo = layer.weights.cols
+            let last = l == s.layers.count - 1
+            let out = last ? p : free
+            layer.weights.withUnsafeBufferPointer { wb in
+                let w = wb.baseAddress!
+                for c in 0..<fo { out[c] = layer.biases[c] }
+                for i in 0..<fi {
+                    let v = input[i]
+                    let wi = w + i * fo
+                    for c in 0..<fo { out[c] += v * wi[c] }
+                }
+            }
+            if last {
+                _ = softmaxRow(UnsafePointer(out), into: out, count: fo)
+            } else {
+                for c in 0..<fo where !(out[c] > 0) { out[c] = 0 }
+                input = UnsafePointer(out)
+                free += fo
+            }
+        }
     }
 }
 

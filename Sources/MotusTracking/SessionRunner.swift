@@ -30,9 +30,7 @@ extension MotionSession {
     /// the same calls a live app makes, draining events after each sample, then `finish()`.
     /// `keepStepEvents`: also return step events (one per step).
     public mutating func run(_ recording: Recording, keepStepEvents: Bool = false) -> SessionResult {
-        var streams: [SensorStream] = []
-        for k in Self.inputKinds { if let s = recording.stream(k), !s.isEmpty { streams.append(s) } }
-        var idx = [Int](repeating: 0, count: streams.count)
+        var merge = SampleMerge(recording, kinds: Self.inputKinds)
         var events: [SessionEvent] = []
         var splits: [Split] = []
         var changes: [(state: MotionState, change: StateChange)] = []
@@ -52,24 +50,16 @@ extension MotionSession {
                 }
             }
         }
-        while true {
-            var best = -1
-            var bestT = Double.infinity
-            for j in 0..<streams.count where idx[j] < streams[j].count {
-                let t = streams[j].times[idx[j]]
-                if t < bestT || best < 0 { best = j; bestT = t }
-            }
-            if best < 0 { break }
-            let i = idx[best]
-            idx[best] = i + 1
+        while let (s, i, t) = merge.next() {
             samples += 1
-            switch streams[best].kind {    // read in place: no copy of the stream per sample
-            case .acceleration: pushAcceleration(streams[best].vector(i), time: bestT)
-            case .userAcceleration: pushUserAcceleration(streams[best].vector(i), time: bestT)
-            case .gravity: pushGravity(streams[best].vector(i), time: bestT)
-            case .rotationRate: pushRotationRate(streams[best].vector(i), time: bestT)
-            case .stepCounter: pushStepCounter(streams[best].stepCounterSample(i))
-            case .location: pushLocation(streams[best].locationSample(i))
+            let stream = merge.streams[s]    // read in place: no copy of the stream per sample
+            switch stream.kind {
+            case .acceleration: pushAcceleration(stream.vector(i), time: t)
+            case .userAcceleration: pushUserAcceleration(stream.vector(i), time: t)
+            case .gravity: pushGravity(stream.vector(i), time: t)
+            case .rotationRate: pushRotationRate(stream.vector(i), time: t)
+            case .stepCounter: pushStepCounter(stream.stepCounterSample(i))
+            case .location: pushLocation(stream.locationSample(i))
             default: break
             }
             drain()
@@ -80,8 +70,9 @@ extension MotionSession {
                              startTime: startTime.isNaN ? 0 : startTime, samples: samples, droppedEvents: droppedEvents)
     }
 
-    /// A fresh session over a whole recording.
-    public static func run(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = nil,
+    /// A fresh session over a whole recording, with the shipped model unless told otherwise
+    /// (nil: pedometer and stillness only).
+    public static func run(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = .shipped,
                            keepStepEvents: Bool = false) throws(StreamingClassifier.Failure) -> SessionResult {
         var s = try MotionSession(settings: settings, model: model)
         return s.run(recording, keepStepEvents: keepStepEvents)

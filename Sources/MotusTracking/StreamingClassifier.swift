@@ -2,16 +2,14 @@ import MotusCore
 import MotusFeatures
 import MotusClassifier
 
-/// A `MotionModel` run live: frames at the model's fixed rate go in, and each completed window
-/// (2.56 s every 1.28 s with the shipped model) gives the probability of "moving".
+/// A `MotionModel` run live: frames at the model's rate go in (from `FrameBuilder`), and each
+/// completed window gives the probability of "moving", by the model's one prediction path
+/// (`MotionModel.probabilities(row:into:scratch:)`, which `evaluate` and `classify` run too).
 ///
 /// p(moving) is the probability of the class named `moving` when the model has one, otherwise
 /// 1 − p(`still`) (so an activity model with `walk`, `run`, … and `still` works too).
 ///
-/// For a logistic model the scaler and weights are copied out at init and a window costs one
-/// feature-kernel run and a dot product, with no allocation. Other estimators (MLP) go through
-/// `MotionModel.probabilities`, which allocates a one-row matrix per window (once per hop,
-/// not per frame).
+/// Buffers are allocated at init; a frame and a window allocate nothing, for every estimator.
 public struct StreamingClassifier: Sendable {
     public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         case noMovingOrStillClass(classes: [String])
@@ -29,20 +27,17 @@ public struct StreamingClassifier: Sendable {
     public var rateHz: Double { model.features.rateHz }
     /// Window length (s).
     public var windowSeconds: Double { Double(model.features.windowLength) / model.features.rateHz }
+    /// Time between the starts of consecutive windows (s).
+    public var hopSeconds: Double { Double(model.features.hopLength) / model.features.rateHz }
     /// True when the model reads the rotation rate.
     public var requiresRotationRate: Bool { model.features.requiresRotationRate }
 
-    @usableFromInline var extractor: StreamingFeatureExtractor
-    @usableFromInline var buffer: [Double]
-    @usableFromInline let mean: [Double]
-    @usableFromInline let scale: [Double]
-    /// Logistic weights, `outputs × d` row-major, and intercepts; empty for other estimators.
-    @usableFromInline let weights: [Double]
-    @usableFromInline let intercepts: [Double]
-    @usableFromInline var scores: [Double]
-    @usableFromInline let classCount: Int
-    @usableFromInline let movingIndex: Int     // −1 when the model has no "moving" class
-    @usableFromInline let stillIndex: Int
+    private var extractor: StreamingFeatureExtractor
+    /// The latest window's features, then its class probabilities, then the prediction scratch.
+    private var buffer: [Double]
+    private let classCount: Int
+    private let movingIndex: Int     // −1 when the model has no "moving" class
+    private let stillIndex: Int
     /// p(moving) of the latest completed window (NaN before the first).
     public private(set) var lastProbability = Double.nan
     /// Windows classified so far.
@@ -53,80 +48,40 @@ public struct StreamingClassifier: Sendable {
         do { extractor = try StreamingFeatureExtractor(configuration: model.features) } catch {
             throw .badFeatures("\(error)")
         }
-        let d = model.features.featureCount
-        buffer = [Double](repeating: 0, count: d)
-        mean = model.scaler.mean
-        scale = model.scaler.scale
         classCount = model.classes.count
         movingIndex = model.classes.firstIndex(of: "moving") ?? -1
         stillIndex = model.classes.firstIndex(of: "still") ?? -1
         guard movingIndex >= 0 || stillIndex >= 0 else { throw .noMovingOrStillClass(classes: model.classes) }
-        if case .logistic(let lr) = model.estimator, let s = lr.state, s.featureCount == d {
-            weights = s.coefficients.values
-            intercepts = s.intercepts
-        } else {
-            weights = []; intercepts = []
-        }
-        scores = [Double](repeating: 0, count: max(classCount, 1))
+        buffer = [Double](repeating: 0, count: model.features.featureCount + classCount + model.predictionScratchCount)
     }
 
     /// Forgets the current window (after a gap in the input): windows restart at the next frame.
     public mutating func restart() { extractor.reset() }
 
+    /// Frames pushed since the last restart (the latest window starts at `windowStartFrame`).
+    public var framesSinceRestart: Int { extractor.framesSeen }
+    /// Index, counted from the last restart, of the first frame of the latest completed window.
+    public var windowStartFrame: Int { extractor.windowStartFrame }
+
     /// Adds one frame; returns true when it completed a window, whose p(moving) is then in
-    /// `lastProbability`.
+    /// `lastProbability` and its features in `lastFeatures`.
     @discardableResult
     public mutating func push(_ frame: MotionFrame) -> Bool {
         guard extractor.push(frame) else { return false }
+        let d = model.features.featureCount, k = classCount
         var b: [Double] = []
         swap(&b, &buffer)          // unique, and no overlapping access to self
-        b.withUnsafeMutableBufferPointer { extractor.features(into: $0) }
+        b.withUnsafeMutableBufferPointer { p in
+            let base = p.baseAddress!
+            extractor.features(into: UnsafeMutableBufferPointer(start: base, count: d))
+            model.probabilities(row: UnsafePointer(base), into: base + d, scratch: base + d + k)
+            lastProbability = movingIndex >= 0 ? base[d + movingIndex] : 1 - base[d + stillIndex]
+        }
         swap(&b, &buffer)
-        lastProbability = weights.isEmpty ? generalProbability() : logisticProbability()
         windows += 1
         return true
     }
 
-    @usableFromInline
-    mutating func logisticProbability() -> Double {
-        let d = buffer.count
-        let outputs = intercepts.count
-        var probs: [Double] = []
-        swap(&probs, &scores)      // unique buffer: written in place, no copy
-        buffer.withUnsafeBufferPointer { x in
-            weights.withUnsafeBufferPointer { w in
-                for o in 0..<outputs {
-                    var z = intercepts[o]
-                    for j in 0..<d {
-                        let v = x[j].isFinite ? (x[j] - mean[j]) / scale[j] : 0
-                        z += w[o * d + j] * v
-                    }
-                    probs[o] = z
-                }
-            }
-        }
-        if classCount == 2 {
-            let z = probs[0]
-            let p1 = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z))
-            probs[0] = 1 - p1; probs[1] = p1
-        } else {
-            var m = probs[0]
-            for c in 1..<classCount where probs[c] > m { m = probs[c] }
-            var s = 0.0
-            for c in 0..<classCount { probs[c] = Math.exp(probs[c] - m); s += probs[c] }
-            for c in 0..<classCount { probs[c] /= s }
-        }
-        let p = movingIndex >= 0 ? probs[movingIndex] : 1 - probs[stillIndex]
-        swap(&probs, &scores)
-        return p
-    }
-
-    mutating func generalProbability() -> Double {
-        var m = FeatureMatrix(columns: buffer.count, names: [])
-        m.rows = 1
-        m.values = buffer
-        for j in 0..<m.values.count where !m.values[j].isFinite { m.values[j] = mean[j] }
-        guard let p = try? model.probabilities(m) else { return 0.5 }
-        return movingIndex >= 0 ? p[0, movingIndex] : 1 - p[0, stillIndex]
-    }
+    /// The features of the latest completed window (allocates; for diagnostics and tests).
+    public var lastFeatures: [Double] { Array(buffer[0..<model.features.featureCount]) }
 }

@@ -303,11 +303,10 @@ enum FeatureSet: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// The shipped moving-vs-still model: models/moving-still.json, embedded in the binary
-/// (DefaultModelData.swift, written by models/embed.sh; a test checks the two agree).
+/// The model a command runs: the file given with `--model`, else the shipped moving-vs-still model.
 enum DefaultModel {
     static func load(_ path: String?) throws -> MotionModel {
         if let path { return try MotionModel.load(path: path) }
-        return try MotionModel.decode(Data(defaultModelJSON.utf8), source: "the shipped model (models/moving-still.json)")
+        return MotionModel.shipped
     }
 }

@@ -108,10 +108,12 @@ enum CLI {
 }
 
 @Suite(.serialized) struct ClassifierCLITests {
-    @Test func embeddedDefaultModelIsTheShippedFile() throws {
-        let swift = try String(contentsOfFile: CLI.root + "/Sources/motus/DefaultModelData.swift", encoding: .utf8)
-        let json = try String(contentsOfFile: CLI.root + "/models/moving-still.json", encoding: .utf8)
-        #expect(swift.contains(json), "run models/embed.sh after retraining")
+    @Test func embeddedModelsAreTheShippedFiles() throws {
+        let swift = try String(contentsOfFile: CLI.root + "/Sources/MotusClassifier/ShippedModelData.swift", encoding: .utf8)
+        for file in ["moving-still.json", "activities.json"] {
+            let json = try String(contentsOfFile: CLI.root + "/models/" + file, encoding: .utf8)
+            #expect(swift.contains(json), "run models/embed.sh after retraining (\(file))")
+        }
     }
 
     @Test func classifiesTheBundledPhoneRecordingWithTheDefaultModel() throws {

@@ -11,7 +11,7 @@ enum EstimatorKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
 enum ConformanceCheck: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case deterministic, probabilitiesSumToOne, learnsSeparableBinary, learnsSeparableMulticlass,
-         classWeightsHelpImbalance, codableRoundTrip, rejectsBadInput
+         classWeightsHelpImbalance, codableRoundTrip, rejectsBadInput, rowPredictionIsBatch
     var testDescription: String { rawValue }
 }
 
@@ -40,6 +40,29 @@ struct ConformanceTests {
             // Bit-for-bit also through the encoded form (catches -0.0 vs 0.0 and NaN payloads).
             #expect(try JSONEncoderLite.encode(sa) == JSONEncoderLite.encode(sb))
             #expect(try a.predictProbabilities(x) == b.predictProbabilities(x))
+
+        case .rowPredictionIsBatch:
+            // The one-row, allocation-free prediction (what a live classifier runs) gives the
+            // batch probabilities bit for bit, with scratch of the size the estimator asks for.
+            for k in [2, 3] {
+                let (x, y) = blobs(n: 120, d: 7, k: k, spread: 2, seed: 4, separation: 1)
+                var m = make(3, .uniform)
+                try m.fit(x, y)
+                let batch = try m.predictProbabilities(x)
+                var probs = [Double](repeating: .nan, count: k)
+                var scratch = [Double](repeating: .nan, count: m.rowScratchCount + 1)
+                for i in 0..<x.rows {
+                    let row = x.row(i)
+                    row.withUnsafeBufferPointer { r in
+                        probs.withUnsafeMutableBufferPointer { p in
+                            scratch.withUnsafeMutableBufferPointer { sc in
+                                m.predictProbabilities(row: r.baseAddress!, into: p.baseAddress!, scratch: sc.baseAddress!)
+                            }
+                        }
+                    }
+                    #expect(probs.map(\.bitPattern) == batch.row(i).map(\.bitPattern), "row \(i), \(k) classes")
+                }
+            }
 
         case .probabilitiesSumToOne:
             for k in [2, 4] {
@@ -140,6 +163,50 @@ struct ConformanceTests {
             } catch let e as LearnError {
                 #expect(e.description == "shape mismatch in \(name).predict X: expected 3 columns (as in training), found 4 columns")
             }
+        }
+    }
+}
+
+/// The prediction against a plain reference written from the definitions (scores, sigmoid or
+/// softmax; ReLU layers), so a wrong row kernel fails here even though batch and row agree.
+@Suite struct PredictionReferenceTests {
+    static func softmax(_ z: [Double]) -> [Double] {
+        let m = z.max()!
+        let e = z.map { Foundation.exp($0 - m) }
+        let s = e.reduce(0, +)
+        return e.map { $0 / s }
+    }
+
+    @Test func logisticMatchesItsDefinition() throws {
+        for k in [2, 4] {
+            let (x, y) = blobs(n: 80, d: 5, k: k, spread: 2, seed: 9, separation: 1)
+            var m = LogisticRegression(l2: 1e-3)
+            try m.fit(x, y)
+            let s = try #require(m.state)
+            let p = try m.predictProbabilities(x)
+            for i in 0..<x.rows {
+                let row = x.row(i)
+                let z = (0..<s.coefficients.rows).map { o in s.intercepts[o] + (0..<5).reduce(0.0) { $0 + s.coefficients[o, $1] * row[$1] } }
+                let ref = k == 2 ? [1 - 1 / (1 + Foundation.exp(-z[0])), 1 / (1 + Foundation.exp(-z[0]))] : Self.softmax(z)
+                for c in 0..<k { #expect(abs(p[i, c] - ref[c]) < 1e-12) }
+            }
+        }
+    }
+
+    @Test func mlpMatchesItsDefinition() throws {
+        let (x, y) = blobs(n: 80, d: 5, k: 3, spread: 2, seed: 10, separation: 1)
+        var m = MLPClassifier(hiddenLayerSizes: [6, 4], seed: 2)
+        try m.fit(x, y)
+        let s = try #require(m.state)
+        let p = try m.predictProbabilities(x)
+        for i in 0..<x.rows {
+            var a = x.row(i)
+            for (l, layer) in s.layers.enumerated() {
+                var out = layer.biases
+                for c in 0..<layer.weights.cols { for r in 0..<layer.weights.rows { out[c] += a[r] * layer.weights[r, c] } }
+                a = l == s.layers.count - 1 ? Self.softmax(out) : out.map { Swift.max($0, 0) }
+            }
+            for c in 0..<3 { #expect(abs(p[i, c] - a[c]) < 1e-12) }
         }
     }
 }

@@ -41,21 +41,8 @@ func sessionSignal(_ segments: [Segment], rateHz: Double = 100, amplitude: Doubl
     return (s, starts, stops)
 }
 
-/// The shipped model, with any fusion settings a newer AttitudeFilter added filled with their
-/// defaults (the model file may predate them); nil when the file is absent.
-func shippedModel() -> MotionModel? {
-    let path = DatasetLocator.packageRoot(fromFile: #filePath) + "/models/moving-still.json"
-    guard let data = FileManager.default.contents(atPath: path),
-          var json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-          var fusion = json["fusion"] as? [String: Any],
-          let defaults = try? JSONSerialization.jsonObject(with: JSONEncoder().encode(AttitudeFilter.Settings.default)) as? [String: Any]
-    else { return nil }
-    for (k, v) in defaults where fusion[k] == nil { fusion[k] = v }
-    json["fusion"] = fusion
-    guard let patched = try? JSONSerialization.data(withJSONObject: json) else { return nil }
-    return try? JSONDecoder().decode(MotionModel.self, from: patched)
-}
-
+/// The shipped model (embedded in the library).
+func shippedModel() -> MotionModel? { .shipped }
 
 /// Runs a session and returns its state changes.
 func changes(_ r: Recording, settings: SessionSettings = .default, model: MotionModel? = nil) throws -> SessionResult {
@@ -131,7 +118,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         #expect(abs(res.summary.steps - 20) <= 1, "\(res.summary.steps)")
         #expect(abs(res.summary.movingTimeSeconds - 10) < 1.5, "\(res.summary.movingTimeSeconds)")
         // Off: the pedometer's confirmation resumes, five steps in.
-        var off = SessionSettings(); off.earlyResumeSteps = 0
+        var off = SessionSettings(); off.provisionalResume = false
         let late = try changes(Recording(streams: [acc]), settings: off).stateChanges
         #expect(late.map(\.change.cause) == [.steps, .stillness], "\(late)")
         #expect((late.first?.change.decidedAt ?? 0) - starts[1] >= 4 / 2.0, "\(late)")
@@ -252,7 +239,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         settings.strideModel = .fixed(stepMeters: 0.8)
         settings.splitMeters = 100
         settings.goalMeters = 300
-        var session = try MotionSession(settings: settings)
+        var session = try MotionSession(settings: settings, model: nil)
         let res = session.run(Recording(streams: [acc]))
         #expect(abs(res.summary.distanceMeters - 480) <= 2)
         #expect(res.splits.count == 4)

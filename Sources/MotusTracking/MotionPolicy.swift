@@ -1,0 +1,320 @@
+import MotusCore
+
+/// What the pedometer says about the walk in progress, for the pause decision.
+public struct WalkEvidence: Sendable, Hashable {
+    /// The pedometer has confirmed regular steps and has not given up on them.
+    public var isWalking: Bool
+    /// Time of the pedometer's latest step (s).
+    public var lastStepTime: Double
+    /// The pedometer's current step interval (s).
+    public var stepInterval: Double
+    public init(isWalking: Bool, lastStepTime: Double, stepInterval: Double) {
+        self.isWalking = isWalking; self.lastStepTime = lastStepTime; self.stepInterval = stepInterval
+    }
+    public static let none = WalkEvidence(isWalking: false, lastStepTime: -.infinity, stepInterval: 0)
+}
+
+/// The moving/still decision: a state machine fed evidence (step candidates and confirmed
+/// steps, stillness on each frame, the classifier's p(moving) per window, speed), that emits
+/// `resumed` and `paused` events into an `EventQueue` and keeps the moving time. It reads no
+/// sensor and runs no detector, so it can be driven and tested alone; `MotionSession` feeds it.
+///
+/// **On foot**: resume provisionally on the first `earlyResumeSteps` regular step candidates
+/// while the body moves (cause `firstSteps`), dated at the first of them (or the motion onset
+/// just before it); it stands once the pedometer confirms a walk or the classifier is
+/// confident, and is retracted otherwise (a pause with cause `unconfirmed`, dated at the
+/// resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
+/// to the first credited step; or after `classifierResumeWindows` confident windows. Pause when
+/// the stillness has lasted `minimumStillSeconds` (unless steps vouch for motion or the
+/// classifier is confident and the stillness shallow), or after `classifierPauseWindows`
+/// confident still windows while the body is quiet. A missing step never pauses: a phone
+/// swinging in a hand loses steps but is not still.
+/// **Ride**: no steps; speed from the location stream when known, the classifier and the
+/// stillness otherwise.
+///
+/// Allocation-free; O(1) per call.
+public struct MotionPolicy: Sendable {
+    /// Thresholds and times of the decisions (s, m/s, m/s², probabilities).
+    public struct Settings: Sendable, Hashable, Codable {
+        /// Stillness must last this long (s) before a pause is decided: long enough to ignore
+        /// the quiet moment between two slow steps' impacts.
+        public var minimumStillSeconds: Double = 0.3
+        /// Weight of the newest window in the smoothed p(moving): one window alone cannot flip
+        /// the state, two agreeing windows can.
+        public var probabilitySmoothing: Double = 0.6
+        /// Smoothed p(moving) at or above which the classifier says moving.
+        public var enterProbability: Double = 0.8
+        /// Smoothed p(moving) at or below which the classifier says still.
+        public var exitProbability: Double = 0.2
+        /// Windows in a row above `enterProbability` to resume without steps (foot): long, so
+        /// that fidgeting does not resume; the pedometer resumes walks much sooner.
+        public var classifierResumeWindows: Int = 4
+        /// Windows in a row below `exitProbability` to pause without stillness (standing while
+        /// handling the phone moves it too much for the stillness test).
+        public var classifierPauseWindows: Int = 2
+        /// On foot, a classifier pause also needs the stillness window's |a| std at most this
+        /// (m/s²): a slow, shuffling walk the pedometer cannot confirm still shakes the phone
+        /// more than standing does.
+        public var classifierPauseMaximumStd: Double = 0.4
+        /// While the smoothed p(moving) is at least this, a stillness whose |a| std is above
+        /// `guardedStillStd` does not pause (a phone held steady in a runner's hand).
+        public var guardProbability: Double = 0.9
+        /// Stillness below this std (m/s²) pauses even against the classifier: no carried
+        /// phone is that quiet.
+        public var guardedStillStd: Double = 0.08
+        /// A resume from steps is dated at the motion onset (end of stillness) when that came
+        /// at most this long (s) before the first step (the push-off precedes the first impact).
+        public var resumeOnsetLookback: Double = 0.6
+        /// Step candidates in a row (regular, while the body moves) that resume provisionally,
+        /// before the pedometer confirms a walk; 0 turns the early resume off. Two is the
+        /// fewest that show a rhythm.
+        public var earlyResumeSteps: Int = 2
+        /// Longest interval (s) between those candidates (60 steps/min): the first steps of a
+        /// walk come faster than the shifts of weight of someone standing.
+        public var earlyResumeMaximumInterval: Double = 1.0
+        /// Smallest |a| std (m/s²) over the stillness window when resuming early: the body
+        /// moves like a walk's steps, not like someone shifting their weight while standing.
+        public var earlyResumeMinimumStd: Double = 1.0
+        /// A provisional resume not confirmed this long (s) after it was decided is retracted:
+        /// the pedometer confirms a real walk within about five steps.
+        public var earlyResumeTimeout: Double = 4.0
+        /// While the pedometer walks, no pause until this many step intervals (the mean or the
+        /// latest, whichever is longer) after the last step: slow walkers are quiet between steps.
+        public var stepDueFactor: Double = 2.0
+        /// Ride: speed (m/s) at or above which a ride is moving (a slow cyclist), and at or below
+        /// which it is stopped (walking the bike counts as stopped).
+        public var rideStartSpeed: Double = 2.0
+        public var rideStopSpeed: Double = 0.8
+        /// Ride: how long (s) the speed must stay beyond a threshold (GPS speed noise).
+        public var rideSpeedSeconds: Double = 2.0
+        /// Ride: the classifier resumes after this many windows (no step evidence to wait for).
+        public var rideClassifierWindows: Int = 2
+        /// Ride: a speed older than this (s) is unknown, and the classifier decides.
+        public var speedValiditySeconds: Double = 5.0
+        public init() {}
+        public static let `default` = Settings()
+    }
+
+    /// What the policy needs to know about its surroundings, fixed for a session.
+    public struct Context: Sendable, Hashable {
+        public var mode: SessionMode
+        /// Frame period (s).
+        public var framePeriod: Double
+        /// The stillness test's window (s).
+        public var stillnessWindowSeconds: Double
+        /// The classifier's window and hop (s), from the model.
+        public var windowSeconds: Double
+        public var hopSeconds: Double
+        /// Longest step interval that still counts as walking (s), from the pedometer.
+        public var maximumStepInterval: Double
+        /// Time after the last step (s) that the pedometer keeps walking, from the pedometer.
+        public var stopTimeout: Double
+        public init(mode: SessionMode, framePeriod: Double, stillnessWindowSeconds: Double, windowSeconds: Double, hopSeconds: Double,
+                    maximumStepInterval: Double, stopTimeout: Double) {
+            self.mode = mode; self.framePeriod = framePeriod; self.stillnessWindowSeconds = stillnessWindowSeconds
+            self.windowSeconds = windowSeconds; self.hopSeconds = hopSeconds
+            self.maximumStepInterval = maximumStepInterval; self.stopTimeout = stopTimeout
+        }
+    }
+
+    public let settings: Settings
+    public let context: Context
+
+    public private(set) var state = MotionState.still
+    private var movingSince = 0.0
+    private var movingAccumulated = 0.0
+    private var lastPauseTime = -Double.infinity
+    private var stillSince = Double.nan          // frame time the current still run began
+    private var stillWindowStart = Double.nan    // start of the first still window of the run
+    private var motionOnset = -Double.infinity   // last end of stillness
+    private var provisionalSince = Double.nan    // decision time of an unconfirmed early resume
+    private var retractedUpTo = -Double.infinity // newest candidate of the last retracted early resume
+    private var windowsAbove = 0, windowsBelow = 0
+    private var speedAboveSince = Double.nan, speedBelowSince = Double.nan
+    /// Latest smoothed p(moving) (NaN before the first window).
+    public private(set) var smoothedProbability = Double.nan
+    /// Latest speed (m/s) and its time (s).
+    public private(set) var lastSpeed = Double.nan
+    public private(set) var lastSpeedTime = -Double.infinity
+    /// Time of the latest counted step (s).
+    public private(set) var lastStepTime = -Double.infinity
+    private var lastStepInterval = 0.0
+
+    public init(settings: Settings = .default, context: Context) {
+        self.settings = settings; self.context = context
+    }
+
+    /// True while a provisional resume waits for confirmation.
+    public var isProvisional: Bool { !provisionalSince.isNaN }
+    /// True while the ride's start is being confirmed by speed (speed above the start threshold).
+    public var isConfirmingRideStart: Bool { !speedAboveSince.isNaN }
+
+    /// Moving time up to `t` (s).
+    public func movingTime(at t: Double) -> Double {
+        movingAccumulated + (state == .moving ? Swift.max(0, t - movingSince) : 0)
+    }
+
+    // MARK: Evidence
+
+    /// A step was counted (by the pedometer or the platform step counter) at `time`.
+    public mutating func stepCounted(at time: Double) {
+        let dt = time - lastStepTime
+        lastStepInterval = dt <= context.maximumStepInterval ? dt : 0
+        lastStepTime = time
+    }
+
+    /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep`.
+    public mutating func stepsConfirmed(firstStep: Double, at t: Double, events: inout EventQueue) {
+        provisionalSince = .nan   // confirmed (or already moving)
+        if state == .still { resume(at: walkStart(firstStep: firstStep), decidedAt: t, cause: .steps, events: &events) }
+    }
+
+    /// The pedometer's unconfirmed step candidates after a sample that confirmed none: their
+    /// number, the time of the `earlyResumeSteps`-th newest (NaN when fewer) and of the newest
+    /// (NaN when none), and the |a| std of the stillness window (m/s²).
+    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, at t: Double,
+                                        events: inout EventQueue) {
+        let need = settings.earlyResumeSteps
+        if state == .still {
+            guard need > 0, n >= need else { return }
+            // Motion now, candidates newer than those of a retracted early resume, close
+            // enough together, and the body moving like a walk.
+            guard stillSince.isNaN, earliest > retractedUpTo else { return }
+            guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval else { return }
+            guard motionStd >= settings.earlyResumeMinimumStd else { return }
+            resume(at: walkStart(firstStep: earliest), decidedAt: t, cause: .firstSteps, events: &events)
+            if state == .moving { provisionalSince = t }
+        } else if !provisionalSince.isNaN {
+            // Retracted when the pedometer gives up its candidates, or does not confirm in time.
+            if n == 0 || t - provisionalSince > settings.earlyResumeTimeout {
+                retractedUpTo = n > 0 ? newest : t
+                retract(decidedAt: t, events: &events)
+            }
+        }
+    }
+
+    /// One frame on the fixed grid at `t`: whether the stillness test passes and its |a| std
+    /// (m/s²), the classifier's p(moving) when this frame completed a window (NaN otherwise),
+    /// and the pedometer's walk.
+    public mutating func frame(at t: Double, still: Bool, accelerationStd: Double, windowProbability p: Double,
+                               walk: WalkEvidence, events: inout EventQueue) {
+        if still {
+            if stillSince.isNaN { stillSince = t; stillWindowStart = t - context.stillnessWindowSeconds }
+        } else if !stillSince.isNaN {
+            motionOnset = t - context.framePeriod
+            stillSince = .nan
+        }
+        if p.isFinite { window(p, at: t, accelerationStd: accelerationStd, events: &events) }
+        if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds {
+            // Steps vouch for motion: the stillness must begin after the last step, and not
+            // while the pedometer's next step is still due.
+            let foot = context.mode == .foot
+            let stepDue = foot && walk.isWalking && t - walk.lastStepTime < settings.stepDueFactor * Swift.max(walk.stepInterval, lastStepInterval)
+            let stillAfterStep = !foot || stillSince > lastStepTime
+            let guarded = stepDue || !stillAfterStep
+                || (smoothedProbability >= settings.guardProbability && accelerationStd > settings.guardedStillStd)
+            if !guarded {
+                let end = Swift.max(stillWindowStart, foot ? lastStepTime : -Double.infinity)
+                pause(at: end, decidedAt: t, cause: .stillness, events: &events)
+            }
+        }
+    }
+
+    /// A speed (m/s) at `t`, from the location stream. Returns true when it resumed a ride.
+    @discardableResult
+    public mutating func speed(_ v: Double, at t: Double, events: inout EventQueue) -> Bool {
+        lastSpeed = v; lastSpeedTime = t
+        guard context.mode == .ride else { return false }
+        if v >= settings.rideStartSpeed {
+            if speedAboveSince.isNaN { speedAboveSince = t }
+            speedBelowSince = .nan
+            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds {
+                resume(at: speedAboveSince, decidedAt: t, cause: .speed, events: &events)
+                return true
+            }
+        } else if v <= settings.rideStopSpeed {
+            if speedBelowSince.isNaN { speedBelowSince = t }
+            speedAboveSince = .nan
+            if state == .moving && t - speedBelowSince >= settings.rideSpeedSeconds {
+                pause(at: speedBelowSince, decidedAt: t, cause: .speed, events: &events)
+            }
+        } else {
+            speedAboveSince = .nan; speedBelowSince = .nan
+        }
+        return false
+    }
+
+    /// A platform step counter reported steps from `t0` on, with no accelerometer to confirm a walk.
+    public mutating func stepCounterSteps(from t0: Double, at t: Double, events: inout EventQueue) {
+        if state == .still { resume(at: t0, decidedAt: t, cause: .stepCounter, events: &events) }
+    }
+
+    /// The input ended: an unconfirmed provisional resume is retracted.
+    public mutating func finish(at t: Double, events: inout EventQueue) {
+        retract(decidedAt: t, events: &events)
+    }
+
+    // MARK: Decisions
+
+    /// A classifier window's p(moving) at `t`.
+    private mutating func window(_ p: Double, at t: Double, accelerationStd: Double, events: inout EventQueue) {
+        let a = settings.probabilitySmoothing
+        smoothedProbability = smoothedProbability.isNaN ? p : smoothedProbability + a * (p - smoothedProbability)
+        if smoothedProbability >= settings.enterProbability { windowsAbove += 1 } else { windowsAbove = 0 }
+        if smoothedProbability <= settings.exitProbability { windowsBelow += 1 } else { windowsBelow = 0 }
+        let ride = context.mode == .ride
+        let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds
+        // The classifier's own resume evidence confirms a provisional resume.
+        if !provisionalSince.isNaN && windowsAbove >= settings.classifierResumeWindows { provisionalSince = .nan }
+        if state == .still && stillSince.isNaN && !(ride && speedKnown) {
+            let need = ride ? settings.rideClassifierWindows : settings.classifierResumeWindows
+            if windowsAbove >= need {
+                // The motion began at most the `need` windows' span (plus one hop) ago.
+                let onset = motionOnset.isFinite ? motionOnset : t
+                resume(at: Swift.max(onset, t - Double(need + 1) * context.hopSeconds), decidedAt: t, cause: .classifier, events: &events)
+            }
+        }
+        if state == .moving && windowsBelow >= settings.classifierPauseWindows && !(ride && speedKnown) {
+            let recentStep = !ride && t - lastStepTime < context.stopTimeout
+            let quiet = ride || accelerationStd <= settings.classifierPauseMaximumStd
+            if !recentStep && quiet {
+                // The motion ended at most one window ago (or at the last step, if later).
+                let end = !ride && lastStepTime.isFinite ? Swift.max(lastStepTime, t - context.windowSeconds) : t - context.windowSeconds
+                pause(at: end, decidedAt: t, cause: .classifier, events: &events)
+            }
+        }
+    }
+
+    /// When a walk whose first step is at `first` began: the motion onset when it came at most
+    /// `resumeOnsetLookback` before that step, else the step.
+    private func walkStart(firstStep first: Double) -> Double {
+        motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback ? motionOnset : first
+    }
+
+    /// Takes back an unconfirmed provisional resume (`pause` dates and labels it).
+    private mutating func retract(decidedAt t: Double, events: inout EventQueue) {
+        if state == .moving && !provisionalSince.isNaN { pause(at: movingSince, decidedAt: t, cause: .unconfirmed, events: &events) }
+    }
+
+    private mutating func resume(at t0: Double, decidedAt t: Double, cause: StateChangeCause, events: inout EventQueue) {
+        guard state == .still else { return }
+        let when = Swift.min(Swift.max(t0, lastPauseTime), t)
+        state = .moving
+        movingSince = when
+        windowsBelow = 0
+        events.emit(.resumed(StateChange(time: when, decidedAt: t, cause: cause)))
+    }
+
+    private mutating func pause(at t0: Double, decidedAt t: Double, cause: StateChangeCause, events: inout EventQueue) {
+        guard state == .moving else { return }
+        // A pause while a provisional resume is unconfirmed retracts it: no moving time.
+        let when = provisionalSince.isNaN ? Swift.min(Swift.max(t0, movingSince), t) : movingSince
+        let cause = provisionalSince.isNaN ? cause : .unconfirmed
+        provisionalSince = .nan
+        state = .still
+        movingAccumulated += when - movingSince
+        lastPauseTime = when
+        windowsAbove = 0
+        events.emit(.paused(StateChange(time: when, decidedAt: t, cause: cause)))
+    }
+}

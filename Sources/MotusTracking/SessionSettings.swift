@@ -1,0 +1,88 @@
+import MotusCore
+
+/// What an app sets for a `MotionSession`. Units: m, s.
+public struct SessionSettings: Sendable, Hashable, Codable {
+    /// On foot (steps, stride, pace) or a ride (no steps; speed from location when present).
+    public var mode: SessionMode = .foot
+    /// The person's height (m); 1.70 when unknown. Gives the default stride model.
+    public var heightMeters: Double? = nil
+    /// Step-length model; nil = Weinberg with `k` from the height (`StrideModel.weinbergK`).
+    public var strideModel: StrideModel? = nil
+    /// Distance of each split (m); 0 turns splits off.
+    public var splitMeters: Double = 1000
+    /// Goal distance (m), for the "goal reached" event and the remaining time.
+    public var goalMeters: Double? = nil
+    /// Resume provisionally on a walk's first steps (cause `firstSteps`, retracted with no
+    /// moving time when the pedometer does not confirm a walk). Off: resume only on the
+    /// pedometer's confirmation (about five steps) or the classifier, for an app that must
+    /// never show a resume it may take back.
+    public var provisionalResume: Bool = true
+    /// How the session decides; the defaults suit phones and wearables carried by a walker,
+    /// runner or rider, and an app rarely needs to change them.
+    public var tuning = SessionTuning()
+
+    public init() {}
+    public static let `default` = SessionSettings()
+
+    /// The height used when none is given (m).
+    public static let defaultHeightMeters = 1.70
+    /// The stride model these settings give.
+    public var effectiveStrideModel: StrideModel {
+        strideModel ?? .weinberg(k: StrideModel.weinbergK(heightMeters: heightMeters ?? Self.defaultHeightMeters))
+    }
+}
+
+/// The session's internal tuning, by part (see each part's settings for units and reasons).
+public struct SessionTuning: Sendable, Hashable, Codable {
+    /// Frame rate without a model (Hz); with a model, frames come at the model's rate.
+    public var frameRateHz: Double = 50
+    /// The fast stillness test on the frames.
+    public var stillness = StillnessDetector.Settings()
+    /// The step detector.
+    public var pedometer = Pedometer.Settings()
+    /// When to resume and pause.
+    public var policy = MotionPolicy.Settings()
+    /// Pace and stride calibration.
+    public var odometer = Odometer.Settings()
+    public init() {}
+}
+
+/// A fixed ring of session events, allocated once: the session and its parts emit into it, the
+/// app reads it with `MotionSession.nextEvent()`. When full, the oldest event is dropped (and
+/// counted), so a session that is never read cannot grow.
+public struct EventQueue: Sendable {
+    private var ring: [SessionEvent]
+    private var head = 0
+    /// Unread events.
+    public private(set) var count = 0
+    /// Events dropped because the queue was full.
+    public private(set) var dropped = 0
+
+    public init(capacity: Int = 1024) {
+        precondition(capacity > 0)
+        ring = [SessionEvent](repeating: .goalReached(time: 0, distanceMeters: 0, movingTimeSeconds: 0), count: capacity)
+    }
+
+    public mutating func emit(_ e: SessionEvent) {
+        if count == ring.count {
+            head += 1
+            if head == ring.count { head = 0 }
+            count -= 1
+            dropped += 1
+        }
+        var i = head + count
+        if i >= ring.count { i -= ring.count }
+        ring[i] = e
+        count += 1
+    }
+
+    /// Takes the oldest unread event, nil when there is none.
+    public mutating func next() -> SessionEvent? {
+        guard count > 0 else { return nil }
+        let e = ring[head]
+        head += 1
+        if head == ring.count { head = 0 }
+        count -= 1
+        return e
+    }
+}
