@@ -12,8 +12,9 @@ extension WindowKernel {
     /// decided by the double-precision values of both lags. Among the peaks, those within 2ε
     /// of the screened maximum get their double-precision values, and the first largest wins;
     /// its value is the double-precision one. So the result is exactly that of evaluating every
-    /// lag in double precision, at about half the cost. Windows whose scale does not fit single
-    /// precision take the double-precision path for every lag.
+    /// lag in double precision, while most lags are only ever evaluated in single precision
+    /// (twice the lanes per vector). Windows whose scale does not fit single precision take
+    /// the double-precision path for every lag.
     mutating func autocorrelationPeak(_ d: UnsafePointer<Double>, _ m2: Double) -> (Double, Double) {
         let n = self.n
         let kFrom = lagLo - 1, kTo = min(n - 1, lagHi + 1)   // neighbours for the local-max test

@@ -1,5 +1,5 @@
 /// Order statistics by quickselect with a branch-free partition (no allocation, O(n) expected;
-/// sorting 128 random values is dominated by branch mispredictions).
+/// on noisy sensor values a branch on each compare is unpredictable).
 enum Selection {
     /// Rearranges `p[lo..<hi]` so that `p[k]` holds the value a sort would put there, smaller
     /// or equal values before it and greater or equal ones after. `t` is scratch of the same
