@@ -306,11 +306,11 @@ public struct AttitudeFilter: Sendable {
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (ignored for
-    /// the first one). About 40 ns on this project's test machine (AMD EPYC, 3.2 GHz), as
-    /// fast as Fusion's C `FusionAhrsUpdateNoMagnetometer` timed in the same run (see
-    /// benchmarks/fusion "Speed"): no `exp`, trigonometry, division, square root or call per
-    /// sample while the time step stays the same; the helpers are always inlined and the
-    /// rare paths (first sample, a new time step, start-up, a fallback) are out of line.
+    /// the first one). Built to cost no more than Fusion's C `FusionAhrsUpdateNoMagnetometer`
+    /// (benchmarks/fusion "Speed" compares them): no `exp`, trigonometry, division, square
+    /// root or call per sample while the time step stays the same; the helpers are always
+    /// inlined and the rare paths (first sample, a new time step, start-up, a fallback) are
+    /// out of line.
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         // One test on the common path: the same step as before (within 1e-9, so > 0 and

@@ -60,34 +60,34 @@ extension FusionEvaluation {
 
     // MARK: - Other devices: still phases and zero-mean user acceleration
 
-    /// Pass thresholds of `checkStillAndWalk`. They are set from the measurements on the
-    /// IPOL lower-back trials and Oxford walks (see benchmarks/fusion/README.md) with a
-    /// margin, so they guard against regressions; the physical target (about 1° at rest) is
-    /// met before a walk but not after one.
+    /// Pass thresholds of `checkStillAndWalk`. Each default is the worst case seen on the
+    /// IPOL lower-back trials and Oxford walks plus a margin (the measured values are in
+    /// benchmarks/fusion/README.md), so they guard against regressions; the physical target
+    /// (about 1° at rest) is met before a walk but not after one.
     public struct CheckThresholds: Sendable, Hashable, Codable {
         /// Largest angle (degrees) between the mean gravity estimate and the mean
         /// accelerometer direction over the first still phase (before any walking). Default
-        /// 2.5° (measured on IPOL: median 0.46°, worst 1.9°). At rest the accelerometer reads
-        /// gravity alone, so only settling and the wearer's sway show.
+        /// 2.5°. At rest the accelerometer reads gravity alone, so only settling and the
+        /// wearer's sway show.
         public var stillAngleDegrees: Double
-        /// The same for still phases after a walk. Default 10° (measured: median 3.8°, worst
-        /// 9.6°): during the walk the filter trusts the gyroscope (200 s time constant) and the
+        /// The same for still phases after a walk. Default 10°, looser than before the walk:
+        /// during the walk the filter trusts the gyroscope (200 s time constant) and the
         /// raw XSens gyroscope's unlearned bias tilts the estimate by a few degrees, which the
         /// 20 s still time constant does not remove within the 2–10 s of standing that follow.
         public var stillAfterWalkAngleDegrees: Double
         /// Largest |mean vertical user acceleration| (m/s²) over the walk, after removing the
         /// same mean over the still phases (the accelerometer's own scale and offset error,
-        /// up to 0.45 m/s² on the XSens units, which no filter can know). Default 0.3 m/s²
-        /// (measured: worst 0.29). A walk from rest to rest has no net change of velocity, so
-        /// the true mean is within ±0.04 m/s² over ≥ 8 s.
+        /// up to 0.45 m/s² on the XSens units, which no filter can know). Default 0.3 m/s².
+        /// A walk from rest to rest has no net change of velocity, so the true mean is within
+        /// ±0.04 m/s² over ≥ 8 s.
         public var walkVerticalMean: Double
         /// The same without still phases to calibrate against (Oxford walks start and end
         /// walking): the phone's accelerometer scale error adds in. Default 0.75 m/s² (about
-        /// a 7 % scale error; measured worst 0.69 on the Nexus).
+        /// a 7 % scale error).
         public var uncalibratedWalkVerticalMean: Double
         /// Largest horizontal mean user acceleration (m/s², reference frame, needs a
         /// gyroscope). A mean tilt error θ during the walk shows here as about g·sin θ.
-        /// Default 2 m/s² (measured: median 0.37, worst 1.65, i.e. up to ≈ 10°).
+        /// Default 2 m/s² (a mean tilt of about 12°).
         public var walkHorizontalMean: Double
         public init(stillAngleDegrees: Double = 2.5, stillAfterWalkAngleDegrees: Double = 10, walkVerticalMean: Double = 0.3,
                     uncalibratedWalkVerticalMean: Double = 0.75, walkHorizontalMean: Double = 2) {

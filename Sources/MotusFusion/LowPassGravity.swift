@@ -5,9 +5,10 @@ import MotusCore
 ///
 /// It cannot tell a turn of the device from a change in acceleration, so it lags every
 /// rotation by about `timeConstant` and a phone swinging in a pocket pulls it towards the
-/// mean acceleration in the device frame (on MotionSense: about 5° median, 30° p95 against
-/// CoreMotion with the default 1 s). Start-up: the running mean until `timeConstant` of data
-/// has been seen, so the first sample already gives an estimate.
+/// mean acceleration in the device frame, so it follows CoreMotion's gravity far less closely
+/// than `AttitudeFilter` (benchmarks/fusion/README.md compares them). Start-up: the running
+/// mean until `timeConstant` of data has been seen, so the first sample already gives an
+/// estimate.
 ///
 /// Conventions as `AttitudeFilter`: Android sign, gravity pointing up in the device frame,
 /// `userAcceleration = acceleration − gravity`. One `update` per sample, no allocation.

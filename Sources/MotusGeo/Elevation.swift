@@ -29,10 +29,11 @@ public struct ElevationGain: Sendable, Equatable, Codable {
     /// Gain and loss of `elevations` under `rule`; NaN values are skipped.
     ///
     /// Motus's default is the 5 m dead band. Chosen because the same rule, with no tuning per
-    /// file, stays within 10 % of the device's own figure on the Edge 530 (−1.0 %) and Edge 1030
-    /// (+4.7 %) rides and of BRouter's filtered ascent on its route (+8.4 %), while the raw sum
-    /// is 3.4× too high on the Edge 1030 (its barometer jitters in 0.2 m steps). It ignores
-    /// any oscillation smaller than 5 m, so a flat ride with ±2 m barometric noise adds 0 m.
+    /// file, stays within 10 % of the device's own figure on the Edge 530 and Edge 1030 rides
+    /// and of BRouter's filtered ascent on its route (`QualityBarTests`; the figures are in
+    /// the MotusGeo article), while the raw sum counts every step of a jittering barometer
+    /// (the Edge 1030's jitters in 0.2 m steps). It ignores any oscillation smaller than 5 m,
+    /// so a flat ride with ±2 m barometric noise adds 0 m.
     public static func compute(_ elevations: [Double], rule: ClimbRule = .standard) -> ElevationGain {
         var gain = 0.0, loss = 0.0
         switch rule {
