@@ -119,6 +119,17 @@ struct ReadersWeAllWalkTests {
         #expect(bias.norm > 1e-3 && bias.norm < 0.2)
     }
 
+    @Test("a recording with free-text incidents survives the native format exactly", .enabled(if: Self.available, Self.skipMessage))
+    func nativeRoundTrip() throws {
+        let r = try WeAllWalkReader.read(path: ReadersData.path("weallwalk/sensor/iPhoneSensors_T6_ID3_1L_WC.csv"))
+        #expect(r.events.filter { $0.kind == "annotation" }.count == 6)
+        let t = TempDir()
+        let out = t.path + "/T6_ID3_1L.motus"
+        try NativeWriter.write(r, to: out)
+        let back = try NativeFormat.read(path: out)
+        #expect(back.streams == r.streams && back.labels == r.labels && back.events == r.events && back.metadata == r.metadata)
+    }
+
     @Test("the dataset: 48 phone files of 4 walkers, ids, subjects, labels; the same from sensor/",
           .enabled(if: Self.available, Self.skipMessage))
     func dataset() throws {
