@@ -205,7 +205,8 @@ public struct MPowerDataset: Dataset {
 
 /// The dataset formats Motus reads, and guessing which one a path holds.
 public enum DatasetFormat: String, Sendable, CaseIterable {
-    case motionsense, oxford, ipol, mpower
+    case motionsense, oxford, ipol, mpower, weallwalk
+    case spswhar = "sp-sw-har"
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
@@ -243,6 +244,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if name.hasSuffix(".csv") && (firstLine.hasPrefix(",attitude.") || firstLine == ",x,y,z") {
             return Probe(format: .motionsense, isDataset: false)
         }
+        if WeAllWalkReader.parseFileName(name) != nil { return Probe(format: .weallwalk, isDataset: false) }
+        if SPSWHARDataset.isRecording(path) { return Probe(format: .spswhar, isDataset: false) }
         if firstLine.hasPrefix("Acquisition frequency:") || firstLine.hasPrefix("PacketCounter")
             || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
             return Probe(format: .ipol, isDataset: false)
@@ -266,6 +269,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if names.contains(where: { $0.hasSuffix("_lb.txt") }) { return (.ipol, true) }
         if names.contains(where: { OxfordDataset.isWalk(ReaderFiles.join(dir, $0)) }) { return (.oxford, true) }
         if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
+        if WeAllWalkDataset.isDatasetFolder(dir, names: names) { return (.weallwalk, true) }
+        if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
         return nil
     }
 
@@ -297,6 +302,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .oxford: return try OxfordReader.read(folder: ReaderFiles.isDirectory(path) ? path : ReaderFiles.parent(path))
         case .ipol: return try IPOLReader.read(path: path.hasSuffix(".json") ? DatasetFormat.ipolSensorFile(forAnnotations: path) : path)
         case .mpower: return try MPowerReader.read(path: path)
+        case .weallwalk: return try WeAllWalkReader.read(path: path)
+        case .spswhar: return try SPSWHARReader.read(path: path)
         }
     }
 
@@ -307,6 +314,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .oxford: return try OxfordDataset(root: root)
         case .ipol: return try IPOLDataset(root: root)
         case .mpower: return try MPowerDataset(root: root)
+        case .weallwalk: return try WeAllWalkDataset(root: root)
+        case .spswhar: return try SPSWHARDataset(root: root)
         }
     }
 

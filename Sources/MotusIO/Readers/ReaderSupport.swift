@@ -20,6 +20,10 @@ struct NumericRows {
     let names: [String]
     var values: [Double]
     let firstDataLine: Int
+    /// With a text column (`readRows(textColumn:)`): row `i`'s text is `texts[textCodes[i]]`.
+    /// The distinct texts are few (labels), so each is stored once, in order of first appearance.
+    var textCodes: [Int32] = []
+    var texts: [String] = []
 
     var count: Int { width == 0 ? 0 : values.count / width }
     @inline(__always) func value(_ row: Int, _ column: Int) -> Double { values[row * width + column] }
@@ -48,17 +52,23 @@ enum TableScanner {
     /// - `columns`: the field indices to parse, in output order; `names` names them for messages.
     /// - `fieldCount`: the exact number of fields every row must have (nil: at least enough for
     ///   `columns`).
-    /// - `allowEmpty`: output columns that may be empty (stored as NaN), e.g. optional fields.
+    /// - `textColumn`: a field read as text (a per-row label, `textName` in messages) into
+    ///   `textCodes`/`texts`; it must not be empty.
     /// Every parsed value must be a finite number. Blank lines are accepted only at the end of
-    /// the file. A file without data rows throws `.emptyFile`.
+    /// the file. A row with too many fields is an error at the first extra field. A file without
+    /// data rows throws `.emptyFile`.
     static func readRows(path: String, delimiter: UInt8, firstDataLine: Int, fieldCount: Int?,
-                         columns: [Int], names: [String], what: String) throws(InputError) -> NumericRows {
+                         columns: [Int], names: [String], what: String,
+                         textColumn: Int? = nil, textName: String = "label") throws(InputError) -> NumericRows {
         precondition(columns.count == names.count && !columns.isEmpty)
         let reader = try LineReader(path: path)
         let splitter = FieldSplitter(delimiter: delimiter)
         let width = columns.count
-        let maxField = columns.max()!
+        let maxField = max(columns.max()!, textColumn ?? 0)
         let needed = fieldCount ?? (maxField + 1)
+        var textCodes: [Int32] = []
+        var textBytes: [[UInt8]] = []
+        var textCode: Int32 = -1
         var slot = [Int](repeating: -1, count: maxField + 1)
         for (k, c) in columns.enumerated() { slot[c] = k }
         var values: [Double] = []
@@ -77,8 +87,19 @@ enum TableScanner {
                 throw InputError(.missingColumn, at: SourceLocation(file: path, line: pendingBlank, column: 0),
                                  found: "", expected: "a data row of \(expectedFields) (blank lines only at the end)")
             }
+            var extraFieldStart = -1   // start of the first field past `fieldCount`
+            textCode = -1
             let fields = try row.withUnsafeMutableBufferPointer { (out) throws(InputError) -> Int in
                 try splitter.split(line) { (f, s, e) throws(InputError) in
+                    if f == fieldCount { extraFieldStart = s }
+                    if f == textColumn {
+                        guard e > s else {
+                            throw InputError(.badValue, at: SourceLocation(file: path, line: n, column: s + 1),
+                                             found: "", expected: "a \(textName)")
+                        }
+                        textCode = TableScanner.intern(line, s, e, into: &textBytes)
+                        return
+                    }
                     guard f <= maxField else { return }
                     let k = slot[f]
                     if k < 0 { return }
@@ -98,17 +119,30 @@ enum TableScanner {
                                  found: "\(fields) field\(fields == 1 ? "" : "s")", expected: "\(expectedFields) (\(what))")
             }
             if let fc = fieldCount, fields > fc {
-                throw InputError(.badValue, at: SourceLocation(file: path, line: n, column: 0),
+                throw InputError(.badValue, at: SourceLocation(file: path, line: n, column: extraFieldStart + 1),
                                  found: "\(fields) fields", expected: "\(fc) fields (\(what))")
             }
             values.append(contentsOf: row)
+            if textColumn != nil { textCodes.append(textCode) }
             rows += 1
         }
         if rows == 0 {
             throw InputError(.emptyFile, at: SourceLocation(file: path, line: max(totalLines, 0), column: 0),
                              found: "", expected: "data rows of \(what)")
         }
-        return NumericRows(path: path, width: width, names: names, values: values, firstDataLine: firstDataLine)
+        var out = NumericRows(path: path, width: width, names: names, values: values, firstDataLine: firstDataLine)
+        out.textCodes = textCodes
+        out.texts = textBytes.map { String(decoding: $0, as: UTF8.self) }
+        return out
+    }
+
+    /// The index of `line[s..<e]` in `table`, appending it when new. Linear search: the
+    /// tables hold a handful of labels.
+    static func intern(_ line: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, into table: inout [[UInt8]]) -> Int32 {
+        let field = UnsafeBufferPointer(rebasing: line[s..<e])
+        for (k, t) in table.enumerated() where t.count == field.count && t.elementsEqual(field) { return Int32(k) }
+        table.append(Array(field))
+        return Int32(table.count - 1)
     }
 
     @inline(__always) static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {

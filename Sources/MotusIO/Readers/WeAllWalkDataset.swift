@@ -1,0 +1,44 @@
+import MotusCore
+
+/// WeAllWalk: every phone file `sensor/iPhoneSensors_T<path>_ID<subject>_<phone>_<tool>.csv`
+/// under `root` (the folder holding `sensor/` and `xml/`, or `sensor/` itself). One entry per
+/// phone file: id `T1_ID3_1L`, subject `ID3`, label the mobility tool (`long-cane`,
+/// `guide-dog`, `none`). Loading reads the file with its trial's XML (`WeAllWalkReader`); a
+/// file whose XML is missing is listed and fails to load with an error naming the XML.
+public struct WeAllWalkDataset: Dataset {
+    public let name = "weallwalk"
+    public let root: String
+    public let entries: [DatasetEntry]
+
+    public init(root: String) throws(InputError) {
+        self.root = root
+        let sensor = WeAllWalkDataset.sensorFolder(root)
+        var list: [DatasetEntry] = []
+        for f in ReaderFiles.list(sensor) {
+            guard let n = WeAllWalkReader.parseFileName(f) else { continue }
+            let p = ReaderFiles.join(sensor, f)
+            guard ReaderFiles.isFile(p) else { continue }
+            list.append(DatasetEntry(id: n.id, subject: n.subject, label: n.mobilityTool, path: p))
+        }
+        guard !list.isEmpty else {
+            throw noRecordings(root, "a WeAllWalk folder with sensor/iPhoneSensors_T<path>_ID<subject>_<phone>_<tool>.csv")
+        }
+        entries = list
+    }
+
+    /// `root/sensor` when it exists, else `root`.
+    static func sensorFolder(_ root: String) -> String {
+        let s = ReaderFiles.join(root, "sensor")
+        return ReaderFiles.isDirectory(s) ? s : root
+    }
+
+    /// True when `dir` (whose entries are `names`) is a WeAllWalk folder or its `sensor/` folder.
+    static func isDatasetFolder(_ dir: String, names: [String]) -> Bool {
+        let files = names.contains("sensor") ? ReaderFiles.list(ReaderFiles.join(dir, "sensor")) : names
+        return files.contains { WeAllWalkReader.parseFileName($0) != nil }
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try WeAllWalkReader.read(path: requireEntry(id).path)
+    }
+}
