@@ -205,7 +205,7 @@ public struct MPowerDataset: Dataset {
 
 /// The dataset formats Motus reads, and guessing which one a path holds.
 public enum DatasetFormat: String, Sendable, CaseIterable {
-    case motionsense, oxford, ipol, mpower
+    case motionsense, oxford, ipol, mpower, broad
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
@@ -233,6 +233,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         }
         guard ReaderFiles.isFile(path) else { return nil }
         let name = ReaderFiles.lastComponent(path)
+        if name.hasSuffix(".mat") { return BROADDataset.isTrialFile(path) ? Probe(format: .broad, isDataset: false) : nil }
         if name == "accelerometer.csv" || name == "stepcounter.csv" {
             return OxfordDataset.isWalk(ReaderFiles.parent(path)) ? Probe(format: .oxford, isDataset: false) : nil
         }
@@ -266,6 +267,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if names.contains(where: { $0.hasSuffix("_lb.txt") }) { return (.ipol, true) }
         if names.contains(where: { OxfordDataset.isWalk(ReaderFiles.join(dir, $0)) }) { return (.oxford, true) }
         if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
+        if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
         return nil
     }
 
@@ -297,6 +299,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .oxford: return try OxfordReader.read(folder: ReaderFiles.isDirectory(path) ? path : ReaderFiles.parent(path))
         case .ipol: return try IPOLReader.read(path: path.hasSuffix(".json") ? DatasetFormat.ipolSensorFile(forAnnotations: path) : path)
         case .mpower: return try MPowerReader.read(path: path)
+        case .broad: return try BROADReader.read(path: path)
         }
     }
 
@@ -307,6 +310,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .oxford: return try OxfordDataset(root: root)
         case .ipol: return try IPOLDataset(root: root)
         case .mpower: return try MPowerDataset(root: root)
+        case .broad: return try BROADDataset(root: root)
         }
     }
 
