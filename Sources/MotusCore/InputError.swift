@@ -1,12 +1,17 @@
 /// Where in an input something was found: file, 1-based line and column (column counts
 /// bytes from the start of the line; 0 when the problem is with the whole line or file).
+/// Binary files have no lines: there `line` is 0 and `column` is the byte offset from the
+/// start of the file (printed as `file at byte N`; offset 0 prints as the file alone).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int
     public init(file: String, line: Int = 0, column: Int = 0) { self.file = file; self.line = line; self.column = column }
+    /// A byte offset in a binary file.
+    public static func byteOffset(_ offset: Int, in file: String) -> SourceLocation { SourceLocation(file: file, line: 0, column: offset) }
     public var description: String {
-        line == 0 ? file : column == 0 ? "\(file):\(line)" : "\(file):\(line):\(column)"
+        if line == 0 { return column == 0 ? file : "\(file) at byte \(column)" }
+        return column == 0 ? "\(file):\(line)" : "\(file):\(line):\(column)"
     }
 }
 

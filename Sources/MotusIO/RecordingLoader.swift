@@ -3,7 +3,8 @@ import MotusCore
 /// Opens any recording Motus reads, choosing the reader in this order:
 /// 1. the native format (first line `#motus,1`);
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
-///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file);
+///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
+///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold);
 /// 3. delimited text, mapped by `DelimitedOptions` or by a header Motus recognises.
 public enum RecordingLoader {
     /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
@@ -16,6 +17,7 @@ public enum RecordingLoader {
         if DatasetLocator.isDirectory(path) {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a recording file (or an Oxford walk folder)")
         }
+        if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
         return try DelimitedReader(path: path, options: options).read()
     }
 
@@ -31,6 +33,7 @@ public enum RecordingLoader {
             RecordingBuilder.replay(try probe.format.readRecording(path: path), into: &sink)
             return
         }
+        if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
         try DelimitedReader(path: path, options: options).scan(into: &sink)
     }
 

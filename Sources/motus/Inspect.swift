@@ -62,7 +62,11 @@ struct Inspect: ParsableCommand {
         if let v = m.age { meta.append("age: \(Fmt.f(v, 0))") }
         if let v = m.gender { meta.append("gender: \(v)") }
         if let v = m.nominalRateHz { meta.append("nominal rate: \(Fmt.f(v, 1)) Hz") }
-        for k in m.extra.keys.sorted() { meta.append("\(k): \(m.extra[k]!)") }
+        for k in m.extra.keys.sorted() {
+            // Multi-line text (a dataset's description) shows its first line; --format json has it all.
+            let v = m.extra[k]!, first = v.prefix { $0 != "\n" }
+            meta.append("\(k): \(first)\(first.count < v.count ? " …" : "")")
+        }
         if !meta.isEmpty { out += "  " + meta.joined(separator: "  ·  ") + "\n" }
         if let r = s.timeRange {
             out += "  duration \(Fmt.f(r.upperBound - r.lowerBound, 3)) s (t = \(Fmt.f(r.lowerBound, 3)) … \(Fmt.f(r.upperBound, 3)) s)\n"

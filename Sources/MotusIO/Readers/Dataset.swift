@@ -205,7 +205,7 @@ public struct MPowerDataset: Dataset {
 
 /// The dataset formats Motus reads, and guessing which one a path holds.
 public enum DatasetFormat: String, Sendable, CaseIterable {
-    case motionsense, oxford, ipol, mpower, weallwalk
+    case motionsense, oxford, ipol, mpower, weallwalk, broad
     case spswhar = "sp-sw-har"
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
@@ -234,6 +234,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         }
         guard ReaderFiles.isFile(path) else { return nil }
         let name = ReaderFiles.lastComponent(path)
+        if name.hasSuffix(".mat") { return BROADDataset.isTrialFile(path) ? Probe(format: .broad, isDataset: false) : nil }
         if name == "accelerometer.csv" || name == "stepcounter.csv" {
             return OxfordDataset.isWalk(ReaderFiles.parent(path)) ? Probe(format: .oxford, isDataset: false) : nil
         }
@@ -271,6 +272,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
         if WeAllWalkDataset.isDatasetFolder(dir, names: names) { return (.weallwalk, true) }
         if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
+        if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
         return nil
     }
 
@@ -304,6 +306,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .mpower: return try MPowerReader.read(path: path)
         case .weallwalk: return try WeAllWalkReader.read(path: path)
         case .spswhar: return try SPSWHARReader.read(path: path)
+        case .broad: return try BROADReader.read(path: path)
         }
     }
 
@@ -316,6 +319,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .mpower: return try MPowerDataset(root: root)
         case .weallwalk: return try WeAllWalkDataset(root: root)
         case .spswhar: return try SPSWHARDataset(root: root)
+        case .broad: return try BROADDataset(root: root)
         }
     }
 

@@ -1,0 +1,125 @@
+import MotusCore
+
+/// One array of a MATLAB MAT-file: a numeric or logical matrix (values as `Double`, column-major),
+/// a char array (as text), or a cell or struct array holding other arrays.
+///
+/// Dimensions are MATLAB's (at least two: a scalar is `[1, 1]`, a column of N values `[N, 1]`).
+/// Element `(r, c)` of a two-dimensional array is `values[r + c * rows]`.
+public struct MATArray: Sendable, Equatable {
+    /// MATLAB's array class (mxClassID).
+    public enum Class: String, Sendable, Hashable, CaseIterable {
+        case cell, structure = "struct", object, char, sparse
+        case double, single, int8, uint8, int16, uint16, int32, uint32, int64, uint64
+        case functionHandle = "function_handle", opaque
+        /// A class number this reader does not know.
+        case unknown
+
+        init(code: Int) {
+            switch code {
+            case 1: self = .cell
+            case 2: self = .structure
+            case 3: self = .object
+            case 4: self = .char
+            case 5: self = .sparse
+            case 6: self = .double
+            case 7: self = .single
+            case 8: self = .int8
+            case 9: self = .uint8
+            case 10: self = .int16
+            case 11: self = .uint16
+            case 12: self = .int32
+            case 13: self = .uint32
+            case 14: self = .int64
+            case 15: self = .uint64
+            case 16: self = .functionHandle
+            case 17: self = .opaque
+            default: self = .unknown
+            }
+        }
+
+        /// Numeric classes, whose values this reader converts to `Double`.
+        public var isNumeric: Bool {
+            switch self {
+            case .double, .single, .int8, .uint8, .int16, .uint16, .int32, .uint32, .int64, .uint64: true
+            default: false
+            }
+        }
+    }
+
+    /// The variable name (empty for the elements of cells and structs).
+    public var name: String
+    public var arrayClass: Class
+    public var dimensions: [Int]
+    /// MATLAB `logical` (stored as a uint8 array with the logical flag): values are 0 or 1.
+    public var isLogical: Bool
+    public var isComplex: Bool
+    public var isGlobal: Bool
+    /// Numeric and logical arrays: the real part, column-major, one per element.
+    public var values: [Double]
+    /// Complex numeric arrays: the imaginary part, column-major; empty otherwise.
+    public var imaginary: [Double]
+    /// Char arrays: the text. A char matrix of several rows gives its rows joined by "\n".
+    public var text: String?
+    /// Struct and object arrays: the field names in file order.
+    public var fieldNames: [String]
+    /// Cell arrays: the cells, column-major. Struct and object arrays: the field values,
+    /// element by element (element `e`, field `f` at `e * fieldNames.count + f`).
+    public var elements: [MATArray]
+    /// Object arrays: the class name.
+    public var className: String?
+    /// False for the classes this reader does not decode (sparse, function handles, opaque
+    /// objects such as MATLAB's `string`, `table`, `timetable`): only name, class and
+    /// dimensions are known.
+    public var isDecoded: Bool
+    /// int64/uint64 values too large to be exact as `Double` (beyond ±2^53), rounded to the
+    /// nearest `Double`.
+    public var inexactIntegers: Int
+
+    public init(name: String, arrayClass: Class, dimensions: [Int], isLogical: Bool = false, isComplex: Bool = false,
+                isGlobal: Bool = false, values: [Double] = [], imaginary: [Double] = [], text: String? = nil,
+                fieldNames: [String] = [], elements: [MATArray] = [], className: String? = nil, isDecoded: Bool = true,
+                inexactIntegers: Int = 0) {
+        self.name = name; self.arrayClass = arrayClass; self.dimensions = dimensions
+        self.isLogical = isLogical; self.isComplex = isComplex; self.isGlobal = isGlobal
+        self.values = values; self.imaginary = imaginary; self.text = text
+        self.fieldNames = fieldNames; self.elements = elements; self.className = className
+        self.isDecoded = isDecoded; self.inexactIntegers = inexactIntegers
+    }
+
+    /// Number of elements: the product of the dimensions.
+    public var count: Int { dimensions.reduce(1, *) }
+    /// First dimension (rows).
+    public var rows: Int { dimensions.first ?? 0 }
+    /// Product of the dimensions after the first (columns of a matrix).
+    public var columns: Int { dimensions.dropFirst().reduce(1, *) }
+
+    /// Element `(row, column)` of a numeric array (column-major storage).
+    @inlinable public func value(_ row: Int, _ column: Int) -> Double { values[row + column * dimensions[0]] }
+
+    /// Column `c` of a numeric matrix.
+    public func column(_ c: Int) -> ArraySlice<Double> { values[(c * rows)..<((c + 1) * rows)] }
+
+    /// A field of element `element` of a struct or object array; nil when there is no such field.
+    public func field(_ name: String, element: Int = 0) -> MATArray? {
+        guard let f = fieldNames.firstIndex(of: name) else { return nil }
+        let i = element * fieldNames.count + f
+        return i >= 0 && i < elements.count ? elements[i] : nil
+    }
+
+    /// A short description, e.g. "double 56940×3", "logical 1×5", "char 1×890", "struct 1×1".
+    public var summary: String {
+        let c = isLogical ? "logical" : isComplex ? "complex \(arrayClass.rawValue)" : arrayClass.rawValue
+        return c + " " + dimensions.map(String.init).joined(separator: "×")
+    }
+}
+
+/// An array the reader found but did not decode (see `MATArray.isDecoded`), with where it is:
+/// a variable name, or a path inside one (`s.field`, `c{3}`).
+public struct MATSkipped: Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    public var arrayClass: MATArray.Class
+    public var dimensions: [Int]
+    public var description: String {
+        "\(name) (\(arrayClass.rawValue)\(dimensions.isEmpty ? "" : " " + dimensions.map(String.init).joined(separator: "×")))"
+    }
+}
