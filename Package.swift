@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTestSupport", "MotusTracking", "MotusCore", "MotusIO", "MotusSignal", "MotusFusion",
                                                                "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusGeo"]),
         .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
-        .testTarget(name: "MotusRecorderTests", dependencies: ["MotusRecorder", "MotusCore", "MotusIO",
+        .testTarget(name: "MotusRecorderTests", dependencies: ["MotusTestSupport", "MotusRecorder", "MotusCore", "MotusIO",
                                                                .product(name: "NIOCore", package: "swift-nio"),
                                                                .product(name: "NIOPosix", package: "swift-nio")]),
     ]

@@ -157,51 +157,6 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     }
 }
 
-@Suite struct SensorLoggerTests {
-    static let example = #"""
-    {"messageId":12,"sessionId":"c5241337-a594-480d-b2f8-4aa2fd8b6c53","deviceId":"7d1c0bff-f830-4dc9-a431-26873453ebb1","payload":[
-     {"name":"gyroscope","time":1700000000125456640,"values":{"x":-0.0511,"y":-0.0319,"z":0.0169}},
-     {"name":"accelerometer","time":1700000000123456768,"values":{"x":0.0611,"y":-0.0009,"z":-0.1038}},
-     {"name":"orientation","time":1700000000126000128,"values":{"qx":0.2137,"qy":-0.1082,"qz":-0.4932,"qw":0.8363,"roll":0.0336,"pitch":-0.4828,"yaw":1.0739}},
-     {"name":"location","time":1700000001514000128,"values":{"latitude":52.520008,"longitude":13.404954,"altitude":81.2,"altitudeAboveMeanSeaLevel":34.0,"speed":-1,"speedAccuracy":0.4,"bearing":87.5,"bearingAccuracy":12.0,"horizontalAccuracy":4.7,"verticalAccuracy":3.1}},
-     {"name":"pedometer","time":1700000002000000000,"values":{"steps":42}},
-     {"name":"barometer","values":{"relativeAltitude":0,"pressure":994.28662109375},"accuracy":3,"time":1658038822740147200},
-     {"name":"battery","time":1700000002000000000,"values":{"batteryLevel":0.5,"batteryState":"charging","lowPowerMode":false}}
-    ]}
-    """#
-
-    @Test func exampleMessage() {
-        var b = SampleBatch()
-        let (o, env) = SensorLoggerParser.parse(bytes(Self.example), into: &b)
-        #expect(o.samples == 6 && o.malformed == 0 && o.ignored == 1)
-        #expect(env.messageId == 12 && env.deviceId == "7d1c0bff-f830-4dc9-a431-26873453ebb1")
-        // Sorted by time: the barometer reading (earliest) first, accelerometer before gyroscope.
-        #expect(b.kinds == [.pressure, .userAcceleration, .rotationRate, .attitude, .location, .stepCounter])
-        #expect(b.times[1] == 1700000000 + 0.123456768)
-        #expect(samples(b, .pressure)[0].1 == [99428.662109375])
-        let loc = samples(b, .location)[0].1
-        #expect(loc[3].isNaN && loc[4] == 87.5)   // negative speed = invalid
-        #expect(samples(b, .attitude)[0].1[0] > 0.8)
-    }
-
-    @Test func coreMotionSignNegatesAccelerationOnly() {
-        var b = SampleBatch()
-        let body = #"[{"name":"gravity","time":1,"values":{"x":"0.1","y":"0.2","z":"-9.8"}},{"name":"gyroscope","time":2,"values":{"x":1,"y":2,"z":3}}]"#
-        let (o, _) = SensorLoggerParser.parse(bytes(body), coreMotionSign: true, into: &b)
-        #expect(o.samples == 2)
-        #expect(samples(b, .gravity)[0].1 == [-0.1, -0.2, 9.8])
-        #expect(samples(b, .rotationRate)[0].1 == [1, 2, 3])
-    }
-
-    @Test func malformed() {
-        var b = SampleBatch()
-        #expect(SensorLoggerParser.parse(bytes("{not json"), into: &b).0.malformed == 1)
-        #expect(SensorLoggerParser.parse(bytes(#"{"payload":3}"#), into: &b).0.malformed == 1)
-        let (o, _) = SensorLoggerParser.parse(bytes(#"{"payload":[{"name":"accelerometer","time":"soon","values":{"x":1,"y":2,"z":3}},{"name":"gyroscope","time":5,"values":{"x":1,"y":2}},{"name":"gyroscope","time":5,"values":{"x":1,"y":2,"z":3}}]}"#), into: &b)
-        #expect(o.samples == 1 && o.malformed == 2)
-    }
-}
-
 @Suite struct LineParserTests {
     @Test func csvWithHeaderAndFlags() {
         var o = DelimitedOptions()

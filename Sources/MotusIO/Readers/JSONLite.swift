@@ -1,5 +1,3 @@
-import MotusIO
-
 /// A parsed JSON value. Small and allocation-light enough for request bodies of a few
 /// megabytes; depth and size are bounded by the caller (body and line limits) and by
 /// `JSONLite.maxDepth`.

@@ -1,5 +1,4 @@
 import MotusCore
-import MotusIO
 
 /// Parses Sensor Logger's HTTP push body (FORMATS.md §B.3):
 /// `{"messageId":…, "sessionId":…, "deviceId":…, "payload":[{"name":…, "time":<epoch ns>,

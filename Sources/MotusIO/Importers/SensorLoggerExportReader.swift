@@ -1,39 +1,4 @@
-import Foundation
 import MotusCore
-import MotusIO
-
-/// MotionDataCollector CSV files (the data behind Boost Run Club's classifier; see
-/// `datasets/apps/motiondatacollector/README.md`): CMDeviceMotion polled by a 0.1 s timer,
-/// header `,attitude.roll,…,userAcceleration.z`, no time column, label = the folder name.
-///
-/// Read with the delimited reader (CoreMotion names: g → m/s² with CoreMotion's sign flipped,
-/// attitude from roll/pitch/yaw). Time is synthesised: row i at i/rate s (nominal 10 Hz; the
-/// true times are lost, so this is approximate). The first row is dropped: it is polled
-/// before the first motion update and is stale.
-public enum MotionDataCollectorReader {
-    public static let nominalRateHz = 10.0
-
-    public static func read(path: String, label: String?, rateHz: Double = nominalRateHz) throws(InputError) -> Recording {
-        var o = DelimitedOptions()
-        o.rateHz = rateHz
-        var r = try DelimitedReader(path: path, options: o).read()
-        guard let n = r.streams.first?.count, n >= 2 else {
-            throw InputError(.emptyFile, at: SourceLocation(file: path), found: "\(r.streams.first?.count ?? 0) rows", expected: "at least two data rows")
-        }
-        for i in r.streams.indices {
-            let s = r.streams[i]
-            r.streams[i].replace(times: Array(s.times.dropFirst()), values: Array(s.values.dropFirst(s.width)))
-        }
-        r.metadata = RecordingMetadata(device: "iPhone (MotionDataCollector)", nominalRateHz: rateHz,
-                                       source: "MotionDataCollector " + (label.map { $0 + "/" } ?? "") + (path.split(separator: "/").last.map(String.init) ?? path),
-                                       extra: ["time": "synthesised from the row index at \(rateHz) Hz (no time column; approximate)",
-                                               "dropped": "first row (stale poll before the first motion update)"])
-        if let label, let range = r.timeRange {
-            r.labels = [LabelSegment(start: range.lowerBound, end: range.upperBound + 1 / rateHz, label: label)]
-        }
-        return r
-    }
-}
 
 /// Sensor Logger exports: a folder (an unzipped export) with one file per sensor,
 /// `Accelerometer.csv` (header `time,seconds_elapsed,z,y,x`), `Gravity`, `Gyroscope`,
@@ -59,13 +24,13 @@ public enum SensorLoggerExportReader {
 
     /// True when `folder` looks like a Sensor Logger export.
     public static func isExport(_ folder: String) -> Bool {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map { $0.lowercased() }
+        let names = ReaderFiles.list(folder).map { $0.lowercased() }
         return names.contains("metadata.csv") || names.contains("accelerometer.csv") && names.contains("gyroscope.csv")
             || names.contains("accelerometer.json")
     }
 
     public static func read(folder: String, label: String? = nil) throws(InputError) -> Recording {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = ReaderFiles.list(folder)
         var meta = RecordingMetadata(source: "Sensor Logger export " + (folder.split(separator: "/").last.map(String.init) ?? folder))
         var coreMotionSign = false
         if let m = names.first(where: { $0.lowercased() == "metadata.csv" }) {
@@ -132,7 +97,7 @@ public enum SensorLoggerExportReader {
         guard !lines.isEmpty else { return [] }
         func fields(_ l: String) -> [String] {
             l.split(separator: ",", omittingEmptySubsequences: false).map {
-                var s = $0.trimmingCharacters(in: .whitespaces)
+                var s = String($0).trimmingSpaces()
                 if s.hasPrefix("\""), s.hasSuffix("\""), s.count >= 2 { s = String(s.dropFirst().dropLast()) }
                 return s
             }
@@ -166,102 +131,6 @@ public enum SensorLoggerExportReader {
                 }
             }
             out.append(row)
-        }
-        return out
-    }
-}
-
-/// `motus import`: whole datasets to native recordings, one `.motus` file per recording.
-public enum DatasetImporter {
-    public enum Format: String, Sendable, CaseIterable {
-        case motionsense, oxford, ipol, mpower, motiondatacollector, sensorlogger
-    }
-
-    public struct Report: Sendable {
-        public var written: [String] = []
-        public var samples = 0
-        public var labels = 0
-    }
-
-    /// Converts every recording under `source` into `out/<id>.motus` (folders in the id become
-    /// `-`). `rateHz` is MotionDataCollector's rate. `progress` is told each file written.
-    public static func run(source: String, format: Format, out: String, rateHz: Double? = nil,
-                           progress: (String, Recording) -> Void = { _, _ in }) throws -> Report {
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        var report = Report()
-        func write(_ id: String, _ r: Recording) throws {
-            var safe = id.replacingOccurrences(of: "/", with: "-")
-            if safe.hasSuffix(".csv") || safe.hasSuffix(".txt") || safe.hasSuffix(".json") { safe = String(safe[..<safe.lastIndex(of: ".")!]) }
-            let path = out + "/" + safe + ".motus"
-            try NativeWriter.write(r, to: path)
-            report.written.append(path)
-            report.samples += r.streams.reduce(0) { $0 + $1.count }
-            report.labels += r.labels.count
-            progress(path, r)
-        }
-        switch format {
-        case .motionsense, .oxford, .ipol, .mpower:
-            let ds = try DatasetFormat(rawValue: format.rawValue)!.openDataset(root: source)
-            for e in ds.entries {
-                var r = try ds.load(e.id)
-                if r.metadata.subject == nil { r.metadata.subject = e.subject }
-                if r.labels.isEmpty, let l = e.label, let range = r.timeRange {
-                    r.labels = [LabelSegment(start: range.lowerBound, end: range.upperBound, label: l)]
-                }
-                try write(e.id, r)
-            }
-        case .motiondatacollector:
-            // SOURCE/<label>/<file>.csv, or one labelled folder, or one file.
-            let files = try csvFiles(source)
-            guard !files.isEmpty else {
-                throw InputError(.emptyFile, at: SourceLocation(file: source), found: "no .csv files", expected: "MotionDataCollector CSV files in label folders")
-            }
-            for (rel, label) in files {
-                let r = try MotionDataCollectorReader.read(path: source.hasSuffix(".csv") ? source : source + "/" + rel, label: label,
-                                                           rateHz: rateHz ?? MotionDataCollectorReader.nominalRateHz)
-                try write(rel, r)
-            }
-        case .sensorlogger:
-            var folders: [String] = []
-            if SensorLoggerExportReader.isExport(source) { folders = [""] } else {
-                for n in (try? FileManager.default.contentsOfDirectory(atPath: source).sorted()) ?? [] where SensorLoggerExportReader.isExport(source + "/" + n) {
-                    folders.append(n)
-                }
-            }
-            guard !folders.isEmpty else {
-                throw InputError(.emptyFile, at: SourceLocation(file: source), found: "no Sensor Logger export", expected: "a folder with Accelerometer.csv, Gyroscope.csv, Metadata.csv …")
-            }
-            for f in folders {
-                let path = f.isEmpty ? source : source + "/" + f
-                try write(f.isEmpty ? (source.split(separator: "/").last.map(String.init) ?? "export") : f, try SensorLoggerExportReader.read(folder: path))
-            }
-        }
-        return report
-    }
-
-    /// (relative path, label from the parent folder) of the CSV files under `root`.
-    static func csvFiles(_ root: String) throws -> [(String, String?)] {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir) else {
-            throw InputError(.unreadable, at: SourceLocation(file: root), found: "nothing there", expected: "a folder or a .csv file")
-        }
-        if !isDir.boolValue {
-            let parent = root.split(separator: "/").dropLast().last.map(String.init)
-            return [(root.split(separator: "/").last.map(String.init) ?? root, parent)]
-        }
-        var out: [(String, String?)] = []
-        let rootLabel = root.split(separator: "/").last.map(String.init)
-        for name in try FileManager.default.contentsOfDirectory(atPath: root).sorted() where !name.hasPrefix(".") {
-            let p = root + "/" + name
-            var d: ObjCBool = false
-            FileManager.default.fileExists(atPath: p, isDirectory: &d)
-            if d.boolValue {
-                for f in try FileManager.default.contentsOfDirectory(atPath: p).sorted() where f.lowercased().hasSuffix(".csv") {
-                    out.append((name + "/" + f, name))
-                }
-            } else if name.lowercased().hasSuffix(".csv") {
-                out.append((name, rootLabel))
-            }
         }
         return out
     }
