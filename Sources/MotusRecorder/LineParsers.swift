@@ -206,15 +206,15 @@ public struct JSONLinesParser: Sendable {
         var a = 0
         while a < p.count && (p[a] == 0x20 || p[a] == 0x09 || p[a] == 0x0D) { a += 1 }
         if a == p.count { return ParseOutcome() }
-        let v: JSONValue
-        do { v = try JSONLite.parse(UnsafeBufferPointer(rebasing: p[a...])) } catch { return .bad("not JSON: \(error)") }
-        guard case .object(let members) = v else { return .bad("a JSON line must be an object") }
+        let v: ReaderJSON
+        do { v = try ReaderJSON.parse(UnsafeBufferPointer(rebasing: p[a...]), file: "<line>") } catch { return .bad("not JSON: \(error)") }
+        guard let members = v.members else { return .bad("a JSON line must be an object") }
         if v["payload"] != nil || v["name"] != nil {
             return SensorLoggerParser.parse(v, coreMotionSign: coreMotionSign, into: &batch).0
         }
         var t = receivedAt
         if let tv = v["t"] ?? v["time_s"] {
-            guard let d = tv.double, d.isFinite else { return .bad("'t' is not a finite number of seconds") }
+            guard let d = tv.looseNumber, d.isFinite else { return .bad("'t' is not a finite number of seconds") }
             t = d
         }
         let before = batch.count
@@ -225,7 +225,7 @@ public struct JSONLinesParser: Sendable {
                 batch.truncate(to: before)
                 return .bad("'\(key)' needs an array of \(kind.width) numbers")
             }
-            let nums = arr.map { $0 == .null ? Double.nan : ($0.double ?? .infinity) }
+            let nums = arr.map { $0.isNull ? Double.nan : ($0.looseNumber ?? .infinity) }
             guard SampleBatch.isValid(kind, time: t, nums) else {
                 batch.truncate(to: before)
                 return .bad("'\(key)' holds a value that is not a finite number")

@@ -6,6 +6,8 @@ import MotusIO
 
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
+func json(_ s: String) throws -> ReaderJSON { try ReaderJSON.parse(bytes(s), file: "<test>") }
+
 func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     (0..<b.count).filter { b.kinds[$0] == kind }.map { (b.times[$0], Array(b.values(of: $0))) }
 }
@@ -220,28 +222,11 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     }
 }
 
-@Suite struct JSONLiteTests {
-    @Test func valuesAndExactIntegers() throws {
-        let v = try JSONLite.parse(#" {"a":[1,-2.5e3,true,null,"x\"\u00e9\ud83d\ude00"],"t":1700000000123456768} "#)
-        #expect(v["t"]?.int64 == 1700000000123456768)
-        #expect(v["a"]?.array?[1].double == -2500)
-        #expect(v["a"]?.array?[4].string == "x\"é😀")
-    }
-
-    @Test func errors() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "[1] 2", "\"\u{01}\""] {
-            #expect(throws: JSONError.self, "\(bad)") { try JSONLite.parse(bad) }
-        }
-        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(throws: JSONError.self) { try JSONLite.parse(deep) }
-    }
-}
-
 @Suite struct PhyphoxProtocolTests {
     @Test func firstFullThenPartial() throws {
         var p = PhyphoxProtocol(channels: [PhyphoxProtocol.standardChannels[0]])
         #expect(p.query() == "/get?acc_time=full&accX=full&accY=full&accZ=full")
-        let answer = try JSONLite.parse(#"""
+        let answer = try json(#"""
         {"buffer":{
         "acc_time":{"size":0,"updateMode":"full", "buffer":[1.235062E1,1.236064E1,null]},
         "accX":{"size":0,"updateMode":"full", "buffer":[1.2E-2,1.31E-2,null]},
@@ -259,13 +244,13 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
         // The same values again are not recorded twice; a new session starts over.
         var b2 = SampleBatch()
         #expect(p.apply(answer, into: &b2).samples == 0)
-        let other = try JSONLite.parse(#"{"buffer":{},"status":{"session":"new"}}"#)
+        let other = try json(#"{"buffer":{},"status":{"session":"new"}}"#)
         _ = p.apply(other, into: &b2)
         #expect(p.query().contains("=full"))
     }
 
     @Test func configDiscovery() throws {
-        let cfg = try JSONLite.parse(#"""
+        let cfg = try json(#"""
         {"crc32":"1","title":"Acceleration without g","buffers":[],
          "inputs":[{"source":"linear_acceleration","outputs":[{"x":"accX"},{"y":"accY"},{"z":"accZ"},{"t":"acc_time"},{"abs":"acc"}]},
                    {"source":"pressure","outputs":[{"component":"x","buffer":"pressure"},{"component":"t","buffer":"p_time"}]},
@@ -279,8 +264,8 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     @Test func malformedAnswer() throws {
         var p = PhyphoxProtocol(channels: PhyphoxProtocol.standardChannels)
         var b = SampleBatch()
-        #expect(p.apply(try JSONLite.parse(#"{"status":{}}"#), into: &b).malformed == 1)
-        #expect(p.apply(try JSONLite.parse(#"{"buffer":{"acc_time":{"buffer":[1,2]}}}"#), into: &b).malformed == 1)
+        #expect(p.apply(try json(#"{"status":{}}"#), into: &b).malformed == 1)
+        #expect(p.apply(try json(#"{"buffer":{"acc_time":{"buffer":[1,2]}}}"#), into: &b).malformed == 1)
         #expect(b.isEmpty)
     }
 }

@@ -62,10 +62,13 @@ public enum SensorLoggerExportReader {
                 guard let time = row["time"] else {
                     throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "", expected: "a 'time' value (epoch ns)")
                 }
-                var values: [(String, JSONValue)] = []
-                for (k, v) in row where k != "time" && k != "seconds_elapsed" && k != "sensor" { values.append((k, .string(v))) }
-                let reading = JSONValue.object([("name", .string(sensor)), ("time", .string(time)), ("values", .object(values))])
-                let o = SensorLoggerParser.reading(reading, coreMotionSign: coreMotionSign, into: &batch)
+                // The same conversion as a live reading; the export writes every value as text.
+                let o: ParseOutcome
+                if let t = SensorLoggerParser.seconds(epochNanoseconds: Int64(time), orNumber: ReaderJSON.numberInText(time)) {
+                    o = SensorLoggerParser.sample(name: sensor, time: t, coreMotionSign: coreMotionSign, into: &batch) { row[$0].flatMap(ReaderJSON.numberInText) }
+                } else {
+                    o = .bad("\(sensor): 'time' is not epoch nanoseconds")
+                }
                 if o.malformed > 0 {
                     throw InputError(.badValue, at: SourceLocation(file: path, line: line), found: o.warning ?? "", expected: "a Sensor Logger \(sensor) row")
                 }
@@ -111,20 +114,17 @@ public enum SensorLoggerExportReader {
         }
     }
 
-    /// Rows of a JSON export: an array of flat objects (values usually strings).
+    /// Rows of a JSON export: an array of flat objects (values usually strings; numbers are
+    /// kept as the text of their exact value).
     static func jsonRows(_ path: String) throws(InputError) -> [[String: String]] {
-        let bytes = try LineReader.readAll(path: path)
-        let v: JSONValue
-        do { v = try JSONLite.parse(bytes) } catch {
-            throw InputError(.badValue, at: SourceLocation(file: path), found: "\(error)", expected: "a JSON array of readings")
-        }
-        guard let arr = v.array else { throw InputError(.badValue, at: SourceLocation(file: path), found: "not an array", expected: "a JSON array of readings") }
+        let doc = try ReaderJSONDocument(path: path)
+        let arr = try doc.array(doc.root, context: "a Sensor Logger export: one object per reading")
         var out: [[String: String]] = []
         for item in arr {
-            guard case .object(let members) = item else { continue }
+            guard let members = item.members else { continue }
             var row: [String: String] = [:]
             for (k, val) in members {
-                switch val {
+                switch val.value {
                 case .string(let s): row[k] = s
                 case .number(let d, let i): row[k] = i.map { "\($0)" } ?? "\(d)"
                 default: continue
