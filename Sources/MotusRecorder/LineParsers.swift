@@ -44,7 +44,7 @@ public struct CSVLineParser: Sendable {
         if e == 0 || p[0] == UInt8(ascii: "#") || (e > 1 && p[0] == UInt8(ascii: "/") && p[1] == UInt8(ascii: "/")) { return ParseOutcome() }
         let line = UnsafeBufferPointer(rebasing: p[0..<e])
         if plan == nil {
-            delimiter = options.delimiter ?? Self.detectDelimiter(line)
+            delimiter = options.delimiter ?? DelimitedReader.detectDelimiter(line)
             tokens.split(line, 0, e, delimiter: delimiter)
             var names: [String]? = nil
             if !options.noHeader {
@@ -102,16 +102,6 @@ public struct CSVLineParser: Sendable {
         }
         row += 1
         return ParseOutcome(samples: plan.streams.count)
-    }
-
-    static func detectDelimiter(_ line: UnsafeBufferPointer<UInt8>) -> UInt8 {
-        var comma = 0, tab = 0, semi = 0
-        for b in line {
-            if b == UInt8(ascii: ",") { comma += 1 } else if b == 0x09 { tab += 1 } else if b == UInt8(ascii: ";") { semi += 1 }
-        }
-        if comma == 0 && tab == 0 && semi == 0 { return 0x20 }
-        if tab >= comma && tab >= semi { return 0x09 }
-        return semi > comma ? UInt8(ascii: ";") : UInt8(ascii: ",")
     }
 
     /// The column mapping, by the rules of `DelimitedReader` (explicit flags first, then
