@@ -52,6 +52,20 @@ enum GeoCLI {
         #expect(j["energy_method"] as? String == "cycling-power")
     }
 
+    /// `motus track` on an activity file prints the ride summary itself, in every format.
+    @Test(.enabled(if: GeoCLI.available), arguments: ["table", "json", "csv"])
+    func trackOnAnActivityFileIsTheRideSummary(format: String) throws {
+        let f = TrackData.path(TrackData.fenix)
+        let ride = try GeoCLI.run(["ride", f, "--format", format, "--activity", "ride", "--split", "750"])
+        let track = try GeoCLI.run(["track", f, "--mode", "ride", "--format", format, "--split", "750"])
+        #expect(ride.status == 0 && track.status == 0, "\(track.err)")
+        #expect(track.out == ride.out && !ride.out.isEmpty)
+        // Without --mode ride the file's own sport (running) stands.
+        let own = try GeoCLI.run(["track", f, "--format", format])
+        #expect(own.out == (try GeoCLI.run(["ride", f, "--format", format])).out)
+        #expect(own.out != ride.out)
+    }
+
     @Test(.enabled(if: GeoCLI.available))
     func routeWithProfileAndPlot() throws {
         let dir = NSTemporaryDirectory() + "motus-geo-cli-" + UUID().uuidString
