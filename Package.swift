@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Layers only point down (see README "Architecture"):
-// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core.
-// MotusLearn sits beside the stack and knows nothing about sensors. Library products never
-// depend on ArgumentParser or SwiftNIO, so an iOS app can embed them.
+// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core,
+// and Tracking -> Geo -> IO. Reading files (FIT/GPX/TCX/polyline, datasets, importers, JSON) is IO's;
+// MotusRecorder keeps only the live protocols and sits beside the CLI. MotusLearn sits beside the
+// stack and knows nothing about sensors. Library products never depend on ArgumentParser or
+// SwiftNIO, so an iOS app can embed them.
 let package = Package(
     name: "Motus",
     platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16)],
