@@ -55,8 +55,9 @@ let package = Package(
             "Motus", "MotusRecorder",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Helpers shared by the test targets (seeded generator); not a product.
-        .target(name: "MotusTestSupport", dependencies: ["MotusCore"], path: "Tests/MotusTestSupport"),
+        // Helpers shared by the test targets (seeded generator, the shared track files, a Sensor Logger
+        // message); not a product.
+        .target(name: "MotusTestSupport", dependencies: ["MotusCore", "MotusIO"], path: "Tests/MotusTestSupport"),
         .testTarget(name: "MotusCoreTests", dependencies: ["MotusCore"]),
         .testTarget(name: "MotusIOTests", dependencies: ["MotusTestSupport", "MotusIO", "MotusCore"]),
         .testTarget(name: "MotusSignalTests", dependencies: ["MotusTestSupport", "MotusSignal", "MotusCore", "MotusIO"]),

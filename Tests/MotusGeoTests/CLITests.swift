@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import Foundation
 import MotusIO
 @testable import MotusGeo

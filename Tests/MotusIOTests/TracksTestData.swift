@@ -1,31 +1,10 @@
 import Foundation
 import MotusCore
 import MotusIO
+import MotusTestSupport
 
-/// The GPS tracks in the shared datasets (`tracks/`), for the track reader tests.
-enum TrackData {
-    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
-    /// `…/shared/datasets/tracks`, or nil when the shared datasets are absent.
-    static let folder: String? = {
-        guard let d = DatasetLocator.sharedDatasets(packageRoot: root) else { return nil }
-        let p = d + "/tracks"
-        return DatasetLocator.isDirectory(p) ? p : nil
-    }()
-    static var available: Bool {
-        if folder == nil { print("MotusIOTests: shared datasets/tracks not found (set MOTUS_DATASETS); skipping real-data track tests") }
-        return folder != nil
-    }
-    static func path(_ rel: String) -> String { (folder ?? "") + "/" + rel }
-
-    static let edge530 = "fitfiler/garmin-edge530-ride.fit"
-    static let edge810 = "python-fitparse/Edge810-Vector-2013-08-16-15-35-10.fit"
-    static let edge500 = "python-fitparse/garmin-edge-500-activity.fit"
-    static let elemnt = "python-fitparse/2019-02-17-062644-ELEMNT-297E-195-0.fit"
-    static let edge1030 = "sports-lib/6783622686.fit"
-    static let fenix = "python-fitparse/activity-small-fenix2-run.fit"
-    static let brouter = "brouter/rondanestien-test-route.gpx"
-    static let polyline6 = "georust-polyline/route-geometry-sweden-west-coast.polyline6"
-
+/// Helpers of the track reader tests, beside the shared `TrackData` (MotusTestSupport).
+extension TrackData {
     /// The whole file, by Foundation (independent of the readers under test).
     static func bytes(_ rel: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path(rel)))) }
 
