@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Layers only point down (see README "Architecture"):
-// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core.
-// MotusLearn sits beside the stack and knows nothing about sensors. Library products never
-// depend on ArgumentParser or SwiftNIO, so an iOS app can embed them.
+// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core,
+// and Tracking -> Geo -> IO. Reading files (FIT/GPX/TCX/polyline, datasets, importers, JSON) is IO's;
+// MotusRecorder keeps only the live protocols and sits beside the CLI. MotusLearn sits beside the
+// stack and knows nothing about sensors. Library products never depend on ArgumentParser or
+// SwiftNIO, so an iOS app can embed them.
 let package = Package(
     name: "Motus",
     platforms: [.macOS(.v13), .iOS(.v16), .watchOS(.v9), .tvOS(.v16)],
@@ -53,8 +55,9 @@ let package = Package(
             "Motus", "MotusRecorder",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Helpers shared by the test targets (seeded generator); not a product.
-        .target(name: "MotusTestSupport", dependencies: ["MotusCore"], path: "Tests/MotusTestSupport"),
+        // Helpers shared by the test targets (seeded generator, the shared track files, a Sensor Logger
+        // message); not a product.
+        .target(name: "MotusTestSupport", dependencies: ["MotusCore", "MotusIO"], path: "Tests/MotusTestSupport"),
         .testTarget(name: "MotusCoreTests", dependencies: ["MotusCore"]),
         .testTarget(name: "MotusIOTests", dependencies: ["MotusTestSupport", "MotusIO", "MotusCore"]),
         .testTarget(name: "MotusSignalTests", dependencies: ["MotusTestSupport", "MotusSignal", "MotusCore", "MotusIO"]),
@@ -66,7 +69,7 @@ let package = Package(
         .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTestSupport", "MotusTracking", "MotusCore", "MotusIO", "MotusSignal", "MotusFusion",
                                                                "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusGeo"]),
         .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
-        .testTarget(name: "MotusRecorderTests", dependencies: ["MotusRecorder", "MotusCore", "MotusIO",
+        .testTarget(name: "MotusRecorderTests", dependencies: ["MotusTestSupport", "MotusRecorder", "MotusCore", "MotusIO",
                                                                .product(name: "NIOCore", package: "swift-nio"),
                                                                .product(name: "NIOPosix", package: "swift-nio")]),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import MotusCore
+import MotusIO
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -175,19 +175,19 @@ public struct HyperIMUParser: Sendable {
     /// JSON mode: `{"op":"hyperimu","Timestamp":…,"<Sensor name>":[x,y,z],…}` objects, back to back.
     mutating func parseJSON(_ p: UnsafeBufferPointer<UInt8>, receivedAt: Double, into batch: inout SampleBatch) -> ParseOutcome {
         var out = ParseOutcome()
-        let (objects, rest) = JSONLite.splitObjects(p)
+        let (objects, rest) = ReaderJSON.splitObjects(p)
         if rest < p.count {
             var k = rest
             while k < p.count && (p[k] == 0x20 || p[k] == 0x0A || p[k] == 0x0D) { k += 1 }
             if k < p.count { out.merge(.bad("unfinished JSON object '\(excerpt(p, rest))'")) }
         }
         for r in objects {
-            let v: JSONValue
-            do { v = try JSONLite.parse(UnsafeBufferPointer(rebasing: p[r])) } catch { out.merge(.bad("JSON \(error)")); continue }
-            guard case .object(let members) = v else { out.merge(.bad("JSON value is not an object")); continue }
+            let v: ReaderJSON
+            do { v = try ReaderJSON.parse(UnsafeBufferPointer(rebasing: p[r]), file: "<packet>") } catch { out.merge(.bad("JSON \(error)")); continue }
+            guard let members = v.members else { out.merge(.bad("JSON value is not an object")); continue }
             var t = receivedAt
             if let ts = v["Timestamp"] ?? v["timestamp"] {
-                guard let ms = ts.double, ms > 1e11, ms < 1e14 else { out.merge(.bad("Timestamp is not epoch milliseconds")); continue }
+                guard let ms = ts.looseNumber, ms > 1e11, ms < 1e14 else { out.merge(.bad("Timestamp is not epoch milliseconds")); continue }
                 t = ms / 1000
             }
             let before = batch.count
@@ -195,7 +195,7 @@ public struct HyperIMUParser: Sendable {
             var bad: String? = nil
             for (key, value) in members {
                 guard let arr = value.array, let kind = SensorNames.kind(key) else { continue }
-                let nums = arr.compactMap(\.double)
+                let nums = arr.compactMap(\.looseNumber)
                 guard nums.count >= 3, nums.count == arr.count, nums[0].isFinite, nums[1].isFinite, nums[2].isFinite else {
                     bad = "sensor '\(key)' does not hold three finite numbers"; break
                 }

@@ -44,7 +44,7 @@ public struct CSVLineParser: Sendable {
         if e == 0 || p[0] == UInt8(ascii: "#") || (e > 1 && p[0] == UInt8(ascii: "/") && p[1] == UInt8(ascii: "/")) { return ParseOutcome() }
         let line = UnsafeBufferPointer(rebasing: p[0..<e])
         if plan == nil {
-            delimiter = options.delimiter ?? Self.detectDelimiter(line)
+            delimiter = options.delimiter ?? DelimitedReader.detectDelimiter(line)
             tokens.split(line, 0, e, delimiter: delimiter)
             var names: [String]? = nil
             if !options.noHeader {
@@ -102,16 +102,6 @@ public struct CSVLineParser: Sendable {
         }
         row += 1
         return ParseOutcome(samples: plan.streams.count)
-    }
-
-    static func detectDelimiter(_ line: UnsafeBufferPointer<UInt8>) -> UInt8 {
-        var comma = 0, tab = 0, semi = 0
-        for b in line {
-            if b == UInt8(ascii: ",") { comma += 1 } else if b == 0x09 { tab += 1 } else if b == UInt8(ascii: ";") { semi += 1 }
-        }
-        if comma == 0 && tab == 0 && semi == 0 { return 0x20 }
-        if tab >= comma && tab >= semi { return 0x09 }
-        return semi > comma ? UInt8(ascii: ";") : UInt8(ascii: ",")
     }
 
     /// The column mapping, by the rules of `DelimitedReader` (explicit flags first, then
@@ -206,15 +196,15 @@ public struct JSONLinesParser: Sendable {
         var a = 0
         while a < p.count && (p[a] == 0x20 || p[a] == 0x09 || p[a] == 0x0D) { a += 1 }
         if a == p.count { return ParseOutcome() }
-        let v: JSONValue
-        do { v = try JSONLite.parse(UnsafeBufferPointer(rebasing: p[a...])) } catch { return .bad("not JSON: \(error)") }
-        guard case .object(let members) = v else { return .bad("a JSON line must be an object") }
+        let v: ReaderJSON
+        do { v = try ReaderJSON.parse(UnsafeBufferPointer(rebasing: p[a...]), file: "<line>") } catch { return .bad("not JSON: \(error)") }
+        guard let members = v.members else { return .bad("a JSON line must be an object") }
         if v["payload"] != nil || v["name"] != nil {
             return SensorLoggerParser.parse(v, coreMotionSign: coreMotionSign, into: &batch).0
         }
         var t = receivedAt
         if let tv = v["t"] ?? v["time_s"] {
-            guard let d = tv.double, d.isFinite else { return .bad("'t' is not a finite number of seconds") }
+            guard let d = tv.looseNumber, d.isFinite else { return .bad("'t' is not a finite number of seconds") }
             t = d
         }
         let before = batch.count
@@ -225,7 +215,7 @@ public struct JSONLinesParser: Sendable {
                 batch.truncate(to: before)
                 return .bad("'\(key)' needs an array of \(kind.width) numbers")
             }
-            let nums = arr.map { $0 == .null ? Double.nan : ($0.double ?? .infinity) }
+            let nums = arr.map { $0.isNull ? Double.nan : ($0.looseNumber ?? .infinity) }
             guard SampleBatch.isValid(kind, time: t, nums) else {
                 batch.truncate(to: before)
                 return .bad("'\(key)' holds a value that is not a finite number")

@@ -47,7 +47,7 @@ public struct PhyphoxProtocol: Sendable {
 
     /// Channels from a `/config` answer: each sensor input's outputs (`{"x": "accX"}` or
     /// `{"component": "x", "buffer": "accX"}`) mapped by the input's `source`.
-    public static func channels(config: JSONValue) -> [PhyphoxChannel] {
+    public static func channels(config: ReaderJSON) -> [PhyphoxChannel] {
         guard let inputs = config["inputs"]?.array else { return [] }
         var out: [PhyphoxChannel] = []
         for input in inputs {
@@ -55,7 +55,7 @@ public struct PhyphoxProtocol: Sendable {
             var map: [String: String] = [:]
             for o in outputs {
                 if let c = o["component"]?.string, let b = o["buffer"]?.string { map[c.lowercased()] = b; continue }
-                if case .object(let members) = o { for (k, v) in members { if let b = v.string { map[k.lowercased()] = b } } }
+                for (k, v) in o.members ?? [] { if let b = v.string { map[k.lowercased()] = b } }
             }
             let kind: StreamKind
             var comps: [String]
@@ -109,7 +109,7 @@ public struct PhyphoxProtocol: Sendable {
 
     /// Applies a `/get` answer: appends new samples (time after the last held) to `batch`.
     /// A session change resets the state (the next query asks for `full`).
-    public mutating func apply(_ answer: JSONValue, into batch: inout SampleBatch) -> ParseOutcome {
+    public mutating func apply(_ answer: ReaderJSON, into batch: inout SampleBatch) -> ParseOutcome {
         guard let buffers = answer["buffer"], buffers.isObject else { return .bad("answer has no 'buffer' object") }
         if let s = answer["status"]?["session"]?.string {
             if let old = session, old != s {
@@ -122,7 +122,7 @@ public struct PhyphoxProtocol: Sendable {
         var out = ParseOutcome()
         for (i, c) in channels.enumerated() {
             guard let tb = buffers[c.time]?["buffer"]?.array else { continue }
-            var cols: [[JSONValue]?] = []
+            var cols: [[ReaderJSON]?] = []
             for b in c.components { cols.append(b.isEmpty ? nil : buffers[b]?["buffer"]?.array) }
             if cols.enumerated().contains(where: { $0.element == nil && !c.components[$0.offset].isEmpty }) {
                 out.merge(.bad("buffer missing for \(c.kind.rawValue)")); continue
@@ -132,11 +132,11 @@ public struct PhyphoxProtocol: Sendable {
             var last = lastTime[i] ?? -.infinity
             var v = [Double](repeating: .nan, count: c.kind.width)
             for j in 0..<n {
-                guard let t = tb[j].double, t.isFinite else { out.ignored += 1; continue }
+                guard let t = tb[j].looseNumber, t.isFinite else { out.ignored += 1; continue }
                 if t <= last { continue }
                 var ok = true
                 for k in 0..<c.kind.width {
-                    let x = cols[k]?[j].double.map { $0 * c.scale } ?? .nan
+                    let x = cols[k]?[j].looseNumber.map { $0 * c.scale } ?? .nan
                     if !x.isFinite && !(x.isNaN && c.kind.allowsMissing(component: k)) { ok = false; break }
                     v[k] = x
                 }
@@ -268,7 +268,7 @@ public final class PhyphoxPoller: @unchecked Sendable {
             if proto == nil {
                 var channels = PhyphoxProtocol.standardChannels
                 if let (status, body) = try? HTTPGet.get(group: group, host: host, port: port, path: "/config"), status == 200,
-                   let cfg = try? JSONLite.parse(body) {
+                   let cfg = try? ReaderJSON.parse(body, file: "phyphox /config") {
                     let c = PhyphoxProtocol.channels(config: cfg)
                     if !c.isEmpty { channels = c }
                 }
@@ -277,8 +277,8 @@ public final class PhyphoxPoller: @unchecked Sendable {
             do {
                 let (status, body) = try HTTPGet.get(group: group, host: host, port: port, path: proto!.query())
                 guard status == 200 else { throw Failure(message: "HTTP \(status)") }
-                let answer: JSONValue
-                do { answer = try JSONLite.parse(body) } catch {
+                let answer: ReaderJSON
+                do { answer = try ReaderJSON.parse(body, file: "phyphox /get") } catch {
                     session.count(.bad("json")); throw Failure(message: "answer is not JSON: \(error)")
                 }
                 var batch = SampleBatch(source: source, receivedAt: wallClock())
@@ -288,7 +288,7 @@ public final class PhyphoxPoller: @unchecked Sendable {
                 session.submit(batch)
                 polls += 1
                 failures = 0
-                let measuring = answer["status"]?["measuring"].map { $0 == .bool(true) } ?? true
+                let measuring = answer["status"]?["measuring"].map { $0.bool == true } ?? true
                 sleep(measuring ? pollInterval : max(pollInterval, 0.25))
             } catch {
                 failures += 1

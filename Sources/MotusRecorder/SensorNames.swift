@@ -1,5 +1,4 @@
 import MotusCore
-import MotusIO
 
 /// Maps the sensor names phone apps use (Android sensor names such as `MPL_Gyroscope`,
 /// `LSM6DSO Accelerometer`, `Linear Acceleration Sensor`; phyphox sources; short Motus ids)
@@ -31,39 +30,4 @@ public enum SensorNames {
         if !(s <= 1.0001) { return nil }
         return ((Swift.max(0, 1 - s)).squareRoot(), x, y, z)
     }
-}
-
-/// Comma-separated tokens of one line, trimmed of spaces (SensorStream pads numbers).
-struct Tokens {
-    var starts: [Int] = []
-    var ends: [Int] = []
-
-    mutating func split(_ p: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, delimiter: UInt8 = UInt8(ascii: ",")) {
-        starts.removeAll(keepingCapacity: true); ends.removeAll(keepingCapacity: true)
-        var i = s
-        while true {
-            var a = i
-            while i < e && p[i] != delimiter { i += 1 }
-            var b = i
-            while a < b && (p[a] == 0x20 || p[a] == 0x09) { a += 1 }
-            while b > a && (p[b - 1] == 0x20 || p[b - 1] == 0x09) { b -= 1 }
-            starts.append(a); ends.append(b)
-            if i >= e { break }
-            i += 1
-        }
-    }
-
-    var count: Int { starts.count }
-
-    func number(_ p: UnsafeBufferPointer<UInt8>, _ k: Int) -> Double? {
-        guard starts[k] < ends[k], let v = NumberParser.parseDouble(p, starts[k], ends[k]), v.isFinite else { return nil }
-        return v
-    }
-
-    func int(_ p: UnsafeBufferPointer<UInt8>, _ k: Int) -> Int? {
-        guard starts[k] < ends[k] else { return nil }
-        return NumberParser.parseInt(p, starts[k], ends[k])
-    }
-
-    func text(_ p: UnsafeBufferPointer<UInt8>, _ k: Int) -> String { p.text(starts[k], ends[k]) }
 }

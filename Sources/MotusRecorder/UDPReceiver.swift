@@ -1,4 +1,5 @@
 import MotusCore
+import MotusIO
 import NIOCore
 import NIOPosix
 

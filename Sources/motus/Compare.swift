@@ -62,9 +62,7 @@ struct Compare: ParsableCommand {
     }
 
     func summarise(_ path: String) throws -> TrackSummary {
-        let t = try TrackLoader.load(path: path)
-        let act = activity.flatMap(TrackActivity.init(rawValue:)) ?? TrackActivity(sport: t.sport) ?? .ride
-        return TrackSummary(track: t, settings: TrackSettings(activity: act))
+        try RideSummary.summarize(path: path, options: RideOptions(activity: activity.flatMap(TrackActivity.init(rawValue:)))).summary
     }
 }
 

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
 import Motus
-import MotusRecorder
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -49,26 +49,25 @@ struct Ride: ParsableCommand {
         if let a = activity, TrackActivity(rawValue: a) == nil { throw ValidationError("--activity must be ride, run or walk, not '\(a)'") }
     }
 
-    func settings(for track: Track) -> TrackSettings {
-        let act = activity.flatMap(TrackActivity.init(rawValue:)) ?? TrackActivity(sport: track.sport) ?? .ride
-        var s = TrackSettings(activity: act)
-        s.energy = EnergyModel(riderMassKg: mass, bikeMassKg: bikeMass)
-        s.splitMeters = split
-        s.gradeStepMeters = gradeStep
-        return s
+    var options: RideOptions {
+        RideOptions(activity: activity.flatMap(TrackActivity.init(rawValue:)), riderMassKg: mass, bikeMassKg: bikeMass,
+                    splitMeters: split, gradeStepMeters: gradeStep)
     }
 
     func run() throws {
         try Self.reportingErrors {
             if timeRuns > 0 { try timing(); return }
-            let track = try TrackLoader.load(path: file)
-            let summary = TrackSummary(track: track, settings: settings(for: track))
-            let out = RideJSON(summary, source: file)
-            switch format {
-            case .json: print(try JSONOutput.encode(out))
-            case .csv: print(Self.csv(out), terminator: "")
-            case .table: print(Self.table(summary, track: track), terminator: "")
-            }
+            print(try Self.text(RideSummary.summarize(path: file, options: options), source: file, format: format), terminator: "")
+        }
+    }
+
+    /// The summary as `format` gives it, ending in a newline: what `motus ride` prints, and
+    /// `motus track` for an activity file.
+    static func text(_ r: RideSummary, source: String, format: OutputFormat) throws -> String {
+        switch format {
+        case .json: try JSONOutput.encode(RideJSON(r.summary, source: source)) + "\n"
+        case .csv: csv(RideJSON(r.summary, source: source))
+        case .table: table(r.summary, track: r.track)
         }
     }
 
@@ -80,7 +79,7 @@ struct Ride: ParsableCommand {
             let t0 = DispatchTime.now().uptimeNanoseconds
             let track = try TrackLoader.load(path: file)
             let t1 = DispatchTime.now().uptimeNanoseconds
-            let s = TrackSummary(track: track, settings: settings(for: track))
+            let s = RideSummary.summarize(track: track, options: options).summary
             sink += s.distanceMeters
             let t2 = DispatchTime.now().uptimeNanoseconds
             times.append(Double(t2 - t0) / 1e9); decode.append(Double(t1 - t0) / 1e9)

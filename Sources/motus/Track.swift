@@ -74,10 +74,11 @@ struct TrackCommand: ParsableCommand {
         let rideWithPositions = mode == .ride && ext == NativeFormat.fileExtension
             && ((try? RecordingLoader.load(path: path, kinds: [.location]))?.stream(.location)?.count ?? 0) > 1
         if Self.activityFileExtensions.contains(ext) || rideWithPositions {
-            var args = [path, "--format", format.rawValue, "--split", String(split)]
-            if mode == .ride { args += ["--activity", "ride"] }  // otherwise the file's own sport
-            let ride = try Ride.parse(args)
-            try ride.run()
+            // With --mode ride a ride; otherwise the file's own sport.
+            let options = RideOptions(activity: mode == .ride ? .ride : nil, splitMeters: split)
+            try Self.reportingErrors {
+                print(try Ride.text(RideSummary.summarize(path: path, options: options), source: path, format: format), terminator: "")
+            }
             return
         }
         try Self.reportingErrors {

@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import Foundation
 import MotusIO
 @testable import MotusGeo
@@ -52,6 +53,20 @@ enum GeoCLI {
         #expect(j["energy_method"] as? String == "cycling-power")
     }
 
+    /// `motus track` on an activity file prints the ride summary itself, in every format.
+    @Test(.enabled(if: GeoCLI.available), arguments: ["table", "json", "csv"])
+    func trackOnAnActivityFileIsTheRideSummary(format: String) throws {
+        let f = TrackData.path(TrackData.fenix)
+        let ride = try GeoCLI.run(["ride", f, "--format", format, "--activity", "ride", "--split", "750"])
+        let track = try GeoCLI.run(["track", f, "--mode", "ride", "--format", format, "--split", "750"])
+        #expect(ride.status == 0 && track.status == 0, "\(track.err)")
+        #expect(track.out == ride.out && !ride.out.isEmpty)
+        // Without --mode ride the file's own sport (running) stands.
+        let own = try GeoCLI.run(["track", f, "--format", format])
+        #expect(own.out == (try GeoCLI.run(["ride", f, "--format", format])).out)
+        #expect(own.out != ride.out)
+    }
+
     @Test(.enabled(if: GeoCLI.available))
     func routeWithProfileAndPlot() throws {
         let dir = NSTemporaryDirectory() + "motus-geo-cli-" + UUID().uuidString
@@ -92,8 +107,8 @@ enum GeoCLI {
         let dir = NSTemporaryDirectory() + "motus-geo-bad-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let bytes = try GeoFiles.readAll(TrackData.path(TrackData.fenix))
-        FileManager.default.createFile(atPath: dir + "/cut.fit", contents: Data(bytes.prefix(5000)))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: TrackData.path(TrackData.fenix)))
+        FileManager.default.createFile(atPath: dir + "/cut.fit", contents: bytes.prefix(5000))
         let r = try GeoCLI.run(["ride", dir + "/cut.fit"])
         #expect(r.status == 1)
         #expect(r.err.hasPrefix("motus: \(dir)/cut.fit: found 'end of file at byte 5000'"))

@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 @testable import MotusGeo

@@ -19,6 +19,18 @@ import MotusCore
         }
     }
 
+    /// The one delimiter rule (files and the recorder's standard input use it): the most
+    /// frequent of tab, comma, semicolon, tab then comma on ties, else a space.
+    @Test func delimiterDetection() {
+        func d(_ s: String) -> UInt8 { Array(s.utf8).withUnsafeBufferPointer { DelimitedReader.detectDelimiter($0) } }
+        #expect(d("t,ax,ay,az") == UInt8(ascii: ","))
+        #expect(d("t\tax\tay\taz") == 0x09)
+        #expect(d("t;ax;ay;az") == UInt8(ascii: ";"))
+        #expect(d("t ax ay az") == 0x20)
+        #expect(d("t;a,b;c") == UInt8(ascii: ";") && d("t;a,b") == UInt8(ascii: ","))
+        #expect(d("t\ta,b") == 0x09 && d("t,a;b,c,x\td\te") == UInt8(ascii: ","))
+    }
+
     @Test func recognisedHeaderNeedsNoFlags() throws {
         let r = try read("timestamp_ms,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z\n1000,0,0,9.81,0.1,0,0\n1010,0,0.5,9.8,0.2,0,0\n")
         let acc = try #require(r.stream(.acceleration))

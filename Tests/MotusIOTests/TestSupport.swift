@@ -24,5 +24,11 @@ enum TestFiles {
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir + "/" + name
     }
-}
 
+    /// A fresh, empty temporary folder.
+    static func tempDir() -> String {
+        let dir = NSTemporaryDirectory() + "motus-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}

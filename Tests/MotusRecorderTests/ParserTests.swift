@@ -6,6 +6,8 @@ import MotusIO
 
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
+func json(_ s: String) throws -> ReaderJSON { try ReaderJSON.parse(bytes(s), file: "<test>") }
+
 func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     (0..<b.count).filter { b.kinds[$0] == kind }.map { (b.times[$0], Array(b.values(of: $0))) }
 }
@@ -157,51 +159,6 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     }
 }
 
-@Suite struct SensorLoggerTests {
-    static let example = #"""
-    {"messageId":12,"sessionId":"c5241337-a594-480d-b2f8-4aa2fd8b6c53","deviceId":"7d1c0bff-f830-4dc9-a431-26873453ebb1","payload":[
-     {"name":"gyroscope","time":1700000000125456640,"values":{"x":-0.0511,"y":-0.0319,"z":0.0169}},
-     {"name":"accelerometer","time":1700000000123456768,"values":{"x":0.0611,"y":-0.0009,"z":-0.1038}},
-     {"name":"orientation","time":1700000000126000128,"values":{"qx":0.2137,"qy":-0.1082,"qz":-0.4932,"qw":0.8363,"roll":0.0336,"pitch":-0.4828,"yaw":1.0739}},
-     {"name":"location","time":1700000001514000128,"values":{"latitude":52.520008,"longitude":13.404954,"altitude":81.2,"altitudeAboveMeanSeaLevel":34.0,"speed":-1,"speedAccuracy":0.4,"bearing":87.5,"bearingAccuracy":12.0,"horizontalAccuracy":4.7,"verticalAccuracy":3.1}},
-     {"name":"pedometer","time":1700000002000000000,"values":{"steps":42}},
-     {"name":"barometer","values":{"relativeAltitude":0,"pressure":994.28662109375},"accuracy":3,"time":1658038822740147200},
-     {"name":"battery","time":1700000002000000000,"values":{"batteryLevel":0.5,"batteryState":"charging","lowPowerMode":false}}
-    ]}
-    """#
-
-    @Test func exampleMessage() {
-        var b = SampleBatch()
-        let (o, env) = SensorLoggerParser.parse(bytes(Self.example), into: &b)
-        #expect(o.samples == 6 && o.malformed == 0 && o.ignored == 1)
-        #expect(env.messageId == 12 && env.deviceId == "7d1c0bff-f830-4dc9-a431-26873453ebb1")
-        // Sorted by time: the barometer reading (earliest) first, accelerometer before gyroscope.
-        #expect(b.kinds == [.pressure, .userAcceleration, .rotationRate, .attitude, .location, .stepCounter])
-        #expect(b.times[1] == 1700000000 + 0.123456768)
-        #expect(samples(b, .pressure)[0].1 == [99428.662109375])
-        let loc = samples(b, .location)[0].1
-        #expect(loc[3].isNaN && loc[4] == 87.5)   // negative speed = invalid
-        #expect(samples(b, .attitude)[0].1[0] > 0.8)
-    }
-
-    @Test func coreMotionSignNegatesAccelerationOnly() {
-        var b = SampleBatch()
-        let body = #"[{"name":"gravity","time":1,"values":{"x":"0.1","y":"0.2","z":"-9.8"}},{"name":"gyroscope","time":2,"values":{"x":1,"y":2,"z":3}}]"#
-        let (o, _) = SensorLoggerParser.parse(bytes(body), coreMotionSign: true, into: &b)
-        #expect(o.samples == 2)
-        #expect(samples(b, .gravity)[0].1 == [-0.1, -0.2, 9.8])
-        #expect(samples(b, .rotationRate)[0].1 == [1, 2, 3])
-    }
-
-    @Test func malformed() {
-        var b = SampleBatch()
-        #expect(SensorLoggerParser.parse(bytes("{not json"), into: &b).0.malformed == 1)
-        #expect(SensorLoggerParser.parse(bytes(#"{"payload":3}"#), into: &b).0.malformed == 1)
-        let (o, _) = SensorLoggerParser.parse(bytes(#"{"payload":[{"name":"accelerometer","time":"soon","values":{"x":1,"y":2,"z":3}},{"name":"gyroscope","time":5,"values":{"x":1,"y":2}},{"name":"gyroscope","time":5,"values":{"x":1,"y":2,"z":3}}]}"#), into: &b)
-        #expect(o.samples == 1 && o.malformed == 2)
-    }
-}
-
 @Suite struct LineParserTests {
     @Test func csvWithHeaderAndFlags() {
         var o = DelimitedOptions()
@@ -265,28 +222,11 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     }
 }
 
-@Suite struct JSONLiteTests {
-    @Test func valuesAndExactIntegers() throws {
-        let v = try JSONLite.parse(#" {"a":[1,-2.5e3,true,null,"x\"\u00e9\ud83d\ude00"],"t":1700000000123456768} "#)
-        #expect(v["t"]?.int64 == 1700000000123456768)
-        #expect(v["a"]?.array?[1].double == -2500)
-        #expect(v["a"]?.array?[4].string == "x\"é😀")
-    }
-
-    @Test func errors() {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01x", "[1] 2", "\"\u{01}\""] {
-            #expect(throws: JSONError.self, "\(bad)") { try JSONLite.parse(bad) }
-        }
-        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(throws: JSONError.self) { try JSONLite.parse(deep) }
-    }
-}
-
 @Suite struct PhyphoxProtocolTests {
     @Test func firstFullThenPartial() throws {
         var p = PhyphoxProtocol(channels: [PhyphoxProtocol.standardChannels[0]])
         #expect(p.query() == "/get?acc_time=full&accX=full&accY=full&accZ=full")
-        let answer = try JSONLite.parse(#"""
+        let answer = try json(#"""
         {"buffer":{
         "acc_time":{"size":0,"updateMode":"full", "buffer":[1.235062E1,1.236064E1,null]},
         "accX":{"size":0,"updateMode":"full", "buffer":[1.2E-2,1.31E-2,null]},
@@ -304,13 +244,13 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
         // The same values again are not recorded twice; a new session starts over.
         var b2 = SampleBatch()
         #expect(p.apply(answer, into: &b2).samples == 0)
-        let other = try JSONLite.parse(#"{"buffer":{},"status":{"session":"new"}}"#)
+        let other = try json(#"{"buffer":{},"status":{"session":"new"}}"#)
         _ = p.apply(other, into: &b2)
         #expect(p.query().contains("=full"))
     }
 
     @Test func configDiscovery() throws {
-        let cfg = try JSONLite.parse(#"""
+        let cfg = try json(#"""
         {"crc32":"1","title":"Acceleration without g","buffers":[],
          "inputs":[{"source":"linear_acceleration","outputs":[{"x":"accX"},{"y":"accY"},{"z":"accZ"},{"t":"acc_time"},{"abs":"acc"}]},
                    {"source":"pressure","outputs":[{"component":"x","buffer":"pressure"},{"component":"t","buffer":"p_time"}]},
@@ -324,8 +264,8 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
     @Test func malformedAnswer() throws {
         var p = PhyphoxProtocol(channels: PhyphoxProtocol.standardChannels)
         var b = SampleBatch()
-        #expect(p.apply(try JSONLite.parse(#"{"status":{}}"#), into: &b).malformed == 1)
-        #expect(p.apply(try JSONLite.parse(#"{"buffer":{"acc_time":{"buffer":[1,2]}}}"#), into: &b).malformed == 1)
+        #expect(p.apply(try json(#"{"status":{}}"#), into: &b).malformed == 1)
+        #expect(p.apply(try json(#"{"buffer":{"acc_time":{"buffer":[1,2]}}}"#), into: &b).malformed == 1)
         #expect(b.isEmpty)
     }
 }

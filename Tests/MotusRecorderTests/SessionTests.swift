@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MotusTestSupport
 import MotusCore
 import MotusIO
 import NIOCore
@@ -152,7 +153,7 @@ func waitUntil(_ seconds: Double, _ cond: () -> Bool) -> Bool {
         var cfg = HTTPReceiver.Configuration(port: 0, token: "s3cret")
         cfg.maxBodyBytes = 4096
         let h = try HTTPReceiver(configuration: cfg, session: s, group: group, log: quietLog)
-        let body = bytes(SensorLoggerTests.example)
+        let body = bytes(SensorLoggerSample.message)
         #expect(httpRequest(port: h.port, body: body)?.0 == 401)
         #expect(httpRequest(port: h.port, path: "/data?token=wrong", body: body)?.0 == 401)
         #expect(httpRequest(port: h.port, path: "/data?token=s3cret", body: body)?.0 == 200)

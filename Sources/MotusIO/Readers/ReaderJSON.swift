@@ -1,35 +1,63 @@
 import MotusCore
 
-/// A small byte-level JSON parser for the dataset readers (mPower device motion, IPOL
-/// annotations). Unlike Foundation's, it accepts the bare `NaN`, `Infinity` and `-Infinity`
-/// tokens that Python's `json.dump` writes (IPOL files have `"Weight": NaN`), reports errors as
-/// `InputError` with line and column, and keeps each value's byte offset so that readers can
-/// point at the element that is wrong.
-struct ReaderJSON {
-    enum Value {
+/// Motus's one JSON parser, over bytes: dataset files (mPower device motion, IPOL annotations,
+/// Sensor Logger exports) and live messages (Sensor Logger pushes, JSON Lines, HyperIMU's JSON
+/// mode, phyphox answers) all go through it.
+///
+/// Grammar: RFC 8259, plus the bare `NaN`, `Infinity` and `-Infinity` tokens that Python's
+/// `json.dump` and some devices write (IPOL files have `"Weight": NaN`); a leading UTF-8 byte
+/// order mark is skipped. Unlike Foundation's parser it reports errors as `InputError` with
+/// line and column, keeps each value's byte offset so that readers can point at the element
+/// that is wrong, keeps the exact value of integer literals (19-digit nanosecond timestamps do
+/// not fit a `Double`), and parses a caller's buffer (one line, one request body) without
+/// copying it. Nesting is limited to `maxDepth`.
+public struct ReaderJSON: Sendable {
+    public enum Value: Sendable {
         case null
         case bool(Bool)
-        case number(Double)
+        /// A number. An integer literal that fits `Int64` also keeps its exact value.
+        case number(Double, integer: Int64?)
         case string(String)
         case array([ReaderJSON])
         case object([(key: String, value: ReaderJSON)])
     }
-    var value: Value
-    /// Byte offset of the value's first character in the document.
-    var offset: Int
+    public var value: Value
+    /// Byte offset of the value's first character in the parsed text.
+    public var offset: Int
 
-    subscript(key: String) -> ReaderJSON? {
+    public init(value: Value, offset: Int) { self.value = value; self.offset = offset }
+
+    /// The deepest nesting of arrays and objects accepted.
+    public static let maxDepth = 256
+
+    /// Parses one JSON document: the whole of `bytes`, surrounded by white space at most.
+    /// `file` names the input in errors; offsets count from the start of `bytes`.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(InputError) -> ReaderJSON {
+        var p = ReaderJSONParser(path: file, bytes: bytes)
+        return try p.parseDocument()
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String) throws(InputError) -> ReaderJSON {
+        try bytes.withUnsafeBufferPointer { (b) throws(InputError) -> ReaderJSON in try parse(b, file: file) }
+    }
+
+    /// The member `key` of an object (the first, when a key repeats); nil otherwise.
+    public subscript(key: String) -> ReaderJSON? {
         if case .object(let members) = value {
             for m in members where m.key == key { return m.value }
         }
         return nil
     }
-    var number: Double? { if case .number(let d) = value { return d }; return nil }
-    var string: String? { if case .string(let s) = value { return s }; return nil }
-    var array: [ReaderJSON]? { if case .array(let a) = value { return a }; return nil }
-    var isNull: Bool { if case .null = value { return true }; return false }
-    var isObject: Bool { if case .object = value { return true }; return false }
-    var typeName: String {
+    public var number: Double? { if case .number(let d, _) = value { return d }; return nil }
+    /// The exact value of an integer literal that fits `Int64`.
+    public var integer: Int64? { if case .number(_, let i) = value { return i }; return nil }
+    public var string: String? { if case .string(let s) = value { return s }; return nil }
+    public var bool: Bool? { if case .bool(let b) = value { return b }; return nil }
+    public var array: [ReaderJSON]? { if case .array(let a) = value { return a }; return nil }
+    public var members: [(key: String, value: ReaderJSON)]? { if case .object(let m) = value { return m }; return nil }
+    public var isNull: Bool { if case .null = value { return true }; return false }
+    public var isObject: Bool { if case .object = value { return true }; return false }
+    public var typeName: String {
         switch value {
         case .null: "null"
         case .bool: "a boolean"
@@ -39,9 +67,68 @@ struct ReaderJSON {
         case .object: "an object"
         }
     }
+
+    /// A number, or a string holding one (`numberInText`): Sensor Logger exports write values
+    /// as strings, phyphox on iOS writes "nan" and "inf".
+    public var looseNumber: Double? {
+        switch value {
+        case .number(let d, _): return d
+        case .string(let s): return Self.numberInText(s)
+        default: return nil
+        }
+    }
+
+    /// An exact integer: an integer literal, a number with no fraction that fits `Int64`, or a
+    /// string of digits.
+    public var looseInteger: Int64? {
+        switch value {
+        case .number(let d, let i): return i ?? (d == d.rounded() && abs(d) < 9.2e18 ? Int64(d) : nil)
+        case .string(let s): return Int64(s)
+        default: return nil
+        }
+    }
+
+    /// The number a text holds: "nan", "inf", "+inf", "infinity", "-inf", "-infinity" (any
+    /// case), else what `NumberParser` reads; nil when it is not a number.
+    public static func numberInText(_ s: String) -> Double? {
+        switch s.lowercased() {
+        case "nan": return .nan
+        case "inf", "+inf", "infinity": return .infinity
+        case "-inf", "-infinity": return -.infinity
+        default: return NumberParser.parseDouble(s)
+        }
+    }
+
+    /// Splits back-to-back JSON values (`{…}{…}`, as HyperIMU's JSON mode sends them) into byte
+    /// ranges, by bracket depth outside strings. An unfinished last value is left out and its
+    /// start returned as `rest` (`bytes.count` when there is none). Nothing is parsed.
+    public static func splitObjects(_ p: UnsafeBufferPointer<UInt8>) -> (objects: [Range<Int>], rest: Int) {
+        var out: [Range<Int>] = []
+        var depth = 0, start = -1, inString = false, escaped = false
+        for i in 0..<p.count {
+            let c = p[i]
+            if inString {
+                if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+                continue
+            }
+            switch c {
+            case 0x22: inString = true
+            case 0x7B, 0x5B:
+                if depth == 0 { start = i }
+                depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 && start >= 0 { out.append(start..<(i + 1)); start = -1 }
+                if depth < 0 { depth = 0; start = -1 }
+            default: break
+            }
+        }
+        return (out, start >= 0 ? start : p.count)
+    }
 }
 
-/// A parsed document with what is needed to turn offsets into line:column.
+/// A parsed file with what is needed to turn offsets into line:column, and typed access whose
+/// errors point at the text (for the dataset readers).
 struct ReaderJSONDocument {
     let path: String
     let bytes: [UInt8]
@@ -55,12 +142,13 @@ struct ReaderJSONDocument {
     init(path: String, bytes: [UInt8]) throws(InputError) {
         self.path = path
         self.bytes = bytes
-        var p = ReaderJSONParser(path: path, bytes: bytes)
-        self.root = try p.parseDocument()
+        self.root = try ReaderJSON.parse(bytes, file: path)
     }
 
     /// Line and column (1-based, column in bytes) of a byte offset.
-    func location(_ offset: Int) -> SourceLocation { ReaderJSONParser.location(path: path, bytes: bytes, offset: offset) }
+    func location(_ offset: Int) -> SourceLocation {
+        bytes.withUnsafeBufferPointer { ReaderJSONParser.location(path: path, bytes: $0, offset: offset) }
+    }
     func location(_ node: ReaderJSON) -> SourceLocation { location(node.offset) }
 
     /// Up to 40 characters of the text at `node`, for messages.
@@ -112,14 +200,13 @@ struct ReaderJSONDocument {
 
 struct ReaderJSONParser {
     let path: String
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
     var depth = 0
-    static let maxDepth = 256
 
-    init(path: String, bytes: [UInt8]) { self.path = path; self.bytes = bytes }
+    init(path: String, bytes: UnsafeBufferPointer<UInt8>) { self.path = path; self.bytes = bytes }
 
-    static func location(path: String, bytes: [UInt8], offset: Int) -> SourceLocation {
+    static func location(path: String, bytes: UnsafeBufferPointer<UInt8>, offset: Int) -> SourceLocation {
         var line = 1, lineStart = 0
         var k = 0
         let end = min(offset, bytes.count)
@@ -132,7 +219,7 @@ struct ReaderJSONParser {
 
     func error(_ reason: InputError.Reason, at offset: Int, expected: String) -> InputError {
         let end = min(bytes.count, offset + 20)
-        let found = offset < bytes.count ? String(decoding: bytes[offset..<end], as: UTF8.self) : ""
+        let found = offset < bytes.count ? String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self) : ""
         return InputError(reason, at: ReaderJSONParser.location(path: path, bytes: bytes, offset: offset), found: found, expected: expected)
     }
 
@@ -148,11 +235,28 @@ struct ReaderJSONParser {
         return v
     }
 
-    mutating func skipSpace() {
+    @inline(__always) mutating func skipSpace() {
         while i < bytes.count {
             let b = bytes[i]
             if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { break }
         }
+    }
+
+    /// True (and moves past it) when `word` starts at `i` and is not followed by more of a token.
+    mutating func literal(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count else { return false }
+        let w = word.utf8Start
+        for k in 0..<n where bytes[i + k] != w[k] { return false }
+        if i + n < bytes.count, Self.isTokenByte(bytes[i + n]) { return false }
+        i += n
+        return true
+    }
+
+    /// Bytes that continue a bare token (anything but a delimiter or white space).
+    @inline(__always) static func isTokenByte(_ b: UInt8) -> Bool {
+        !(b == UInt8(ascii: ",") || b == UInt8(ascii: "]") || b == UInt8(ascii: "}") || b == UInt8(ascii: ":")
+          || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09)
     }
 
     mutating func parseValue() throws(InputError) -> ReaderJSON {
@@ -162,7 +266,7 @@ struct ReaderJSONParser {
         switch bytes[i] {
         case UInt8(ascii: "{"):
             depth += 1
-            if depth > ReaderJSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
+            if depth > ReaderJSON.maxDepth { throw error(.badValue, at: i, expected: "JSON nested at most \(ReaderJSON.maxDepth) deep") }
             defer { depth -= 1 }
             i += 1
             var members: [(key: String, value: ReaderJSON)] = []
@@ -170,10 +274,12 @@ struct ReaderJSONParser {
             if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return ReaderJSON(value: .object(members), offset: start) }
             while true {
                 skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error(.badValue, at: i, expected: "a key in double quotes") }
+                guard i < bytes.count else { throw error(.truncated, at: i, expected: "a key in double quotes") }
+                guard bytes[i] == UInt8(ascii: "\"") else { throw error(.badValue, at: i, expected: "a key in double quotes") }
                 let key = try parseString()
                 skipSpace()
-                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error(.badValue, at: i, expected: "':' after a key") }
+                guard i < bytes.count else { throw error(.truncated, at: i, expected: "':' after a key") }
+                guard bytes[i] == UInt8(ascii: ":") else { throw error(.badValue, at: i, expected: "':' after a key") }
                 i += 1
                 let v = try parseValue()
                 members.append((key, v))
@@ -186,7 +292,7 @@ struct ReaderJSONParser {
             return ReaderJSON(value: .object(members), offset: start)
         case UInt8(ascii: "["):
             depth += 1
-            if depth > ReaderJSONParser.maxDepth { throw error(.badValue, at: i, expected: "less deeply nested JSON") }
+            if depth > ReaderJSON.maxDepth { throw error(.badValue, at: i, expected: "JSON nested at most \(ReaderJSON.maxDepth) deep") }
             defer { depth -= 1 }
             i += 1
             var items: [ReaderJSON] = []
@@ -203,36 +309,84 @@ struct ReaderJSONParser {
             return ReaderJSON(value: .array(items), offset: start)
         case UInt8(ascii: "\""):
             return ReaderJSON(value: .string(try parseString()), offset: start)
+        case UInt8(ascii: "t") where literal("true"): return ReaderJSON(value: .bool(true), offset: start)
+        case UInt8(ascii: "f") where literal("false"): return ReaderJSON(value: .bool(false), offset: start)
+        case UInt8(ascii: "n") where literal("null"): return ReaderJSON(value: .null, offset: start)
+        case UInt8(ascii: "N") where literal("NaN"): return ReaderJSON(value: .number(.nan, integer: nil), offset: start)
+        case UInt8(ascii: "I") where literal("Infinity"): return ReaderJSON(value: .number(.infinity, integer: nil), offset: start)
+        case UInt8(ascii: "-") where literal("-Infinity"): return ReaderJSON(value: .number(-.infinity, integer: nil), offset: start)
+        case UInt8(ascii: "-"), 0x30...0x39:
+            return ReaderJSON(value: try parseNumber(), offset: start)
         default:
-            // A bare token: number, true, false, null, NaN, Infinity, -Infinity.
-            var e = i
-            while e < bytes.count {
-                let b = bytes[e]
-                if b == UInt8(ascii: ",") || b == UInt8(ascii: "]") || b == UInt8(ascii: "}") || b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { break }
-                e += 1
-            }
-            let token = bytes[i..<e]
-            defer { i = e }
-            if token.elementsEqual("true".utf8) { return ReaderJSON(value: .bool(true), offset: start) }
-            if token.elementsEqual("false".utf8) { return ReaderJSON(value: .bool(false), offset: start) }
-            if token.elementsEqual("null".utf8) { return ReaderJSON(value: .null, offset: start) }
-            if token.elementsEqual("NaN".utf8) { return ReaderJSON(value: .number(.nan), offset: start) }
-            if token.elementsEqual("Infinity".utf8) { return ReaderJSON(value: .number(.infinity), offset: start) }
-            if token.elementsEqual("-Infinity".utf8) { return ReaderJSON(value: .number(-.infinity), offset: start) }
-            // JSON numbers only (NumberParser would also take "nan"/"inf" words: refuse letters
-            // other than an exponent marker first).
-            var ok = e > i
-            for b in token where !((b >= 0x30 && b <= 0x39) || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E")) { ok = false; break }
-            let d: Double? = ok ? bytes.withUnsafeBufferPointer { NumberParser.parseDouble($0, i, e) } : nil
-            guard let d else { throw error(.badNumber, at: start, expected: "a JSON value (number, string, object, array, true, false, null)") }
-            return ReaderJSON(value: .number(d), offset: start)
+            throw error(.badNumber, at: start, expected: "a JSON value (number, string, object, array, true, false, null)")
         }
+    }
+
+    /// `-? digits (. digits)? ([eE] [+-]? digits)?`, read by `NumberParser` (so a value is the
+    /// same double every other Motus reader gives for the same text), with the exact value
+    /// kept for integer literals.
+    mutating func parseNumber() throws(InputError) -> ReaderJSON.Value {
+        let s = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let digitsStart = i
+        while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+        if i == digitsStart { throw error(.badNumber, at: s, expected: "a JSON value (number, string, object, array, true, false, null)") }
+        var integral = true
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            integral = false
+            i += 1
+            let f = i
+            while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+            if i == f { throw error(.badNumber, at: s, expected: "digits after '.'") }
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            integral = false
+            i += 1
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            let f = i
+            while i < bytes.count && bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+            if i == f { throw error(.badNumber, at: s, expected: "exponent digits") }
+        }
+        if i < bytes.count && Self.isTokenByte(bytes[i]) {
+            throw error(.badNumber, at: i, expected: "',', ']', '}' or white space after the number")
+        }
+        guard let d = NumberParser.parseDouble(bytes, s, i) else { throw error(.badNumber, at: s, expected: "a JSON number") }
+        var exact: Int64? = nil
+        if integral && i - digitsStart <= 19 {
+            // Accumulated with the literal's sign, so Int64.min fits too.
+            let negative = digitsStart > s
+            var v: Int64 = 0, ok = true
+            var k = digitsStart
+            while k < i {
+                let d = Int64(bytes[k] - 0x30)
+                let (m, o1) = v.multipliedReportingOverflow(by: 10)
+                let (a, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+                if o1 || o2 { ok = false; break }
+                v = a; k += 1
+            }
+            if ok { exact = v }
+        }
+        return .number(d, integer: exact)
     }
 
     mutating func parseString() throws(InputError) -> String {
         let start = i
         i += 1  // opening quote
-        var out: [UInt8] = []
+        // Most strings (keys, names) have no escape: make the String straight from the bytes.
+        var k = i
+        while k < bytes.count {
+            let b = bytes[k]
+            if b == UInt8(ascii: "\"") {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<k]), as: UTF8.self)
+                i = k + 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw error(.badValue, at: k, expected: "no control character inside a string") }
+            k += 1
+        }
+        var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[i..<k]))
+        i = k
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
@@ -260,7 +414,7 @@ struct ReaderJSONParser {
                         }
                     }
                     let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                    out.append(contentsOf: Array(String(Character(u)).utf8))
+                    out.append(contentsOf: String(Character(u)).utf8)
                 default:
                     throw error(.badValue, at: i - 2, expected: "a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
                 }

@@ -1,8 +1,7 @@
 import Testing
 import MotusTestSupport
 import MotusCore
-import MotusIO
-@testable import MotusGeo
+@testable import MotusIO
 
 @Suite struct PolylineTests {
     @Test func googleExample() throws {
@@ -17,17 +16,17 @@ import MotusIO
 
     @Test(.enabled(if: TrackData.available))
     func realFileRoundTrips() throws {
-        let bytes = try GeoFiles.readAll(TrackData.path(TrackData.polyline6))
+        let bytes = try TrackData.bytes(TrackData.polyline6)
         let ints = try Polyline.decodeIntegers(bytes)
         #expect(ints.count == 4894)
         #expect(ints.first! == (58_542_971, 11_555_798) && ints.last! == (55_339_507, 13_346_944))
         #expect(Polyline.encodeIntegers(ints) == String(decoding: bytes, as: UTF8.self))
         let pts = try Polyline.decode(String(decoding: bytes, as: UTF8.self), precision: 6)
         #expect(Polyline.encode(pts, precision: 6) == String(decoding: bytes, as: UTF8.self))
-        let t = try TrackLoader.load(path: TrackData.path(TrackData.polyline6))
-        var h = 0.0
-        for i in 1..<t.count { h += Geodesic.haversine(t.latitudes[i - 1], t.longitudes[i - 1], t.latitudes[i], t.longitudes[i]) }
-        #expect(abs(h - 432_177.4) < 0.5)
+        #expect(try TrackLoader.detect(path: TrackData.path(TrackData.polyline6)) == .polyline)
+        guard case .track(let t) = try TrackLoader.read(path: TrackData.path(TrackData.polyline6)) else { Issue.record("not read as a track"); return }
+        #expect(t.count == 4894 && t.latitudes[0] == 58.542971)
+        #expect(abs(TrackData.haversineLength(t) - 432_177.4) < 0.5)
     }
 
     @Test func badPolylines() {
@@ -98,5 +97,28 @@ import MotusIO
         #expect(ISOTime.parse("2000-02-29T00:00:00Z") == 951782400)
         #expect(ISOTime.parse("2012-13-24T23:29:40Z") == nil)
         #expect(ISOTime.parse("yesterday") == nil)
+    }
+}
+
+@Suite struct TrackLoaderTests {
+    /// A recording with a location stream comes back as the recording (MotusGeo turns it into a
+    /// track); one without is an error that names its streams.
+    @Test func recordingsNeedALocationStream() throws {
+        let p = TestFiles.temp("#motus,1\n@stream,loc,loc,t_s,lat_deg,lon_deg,alt_m,speed_mps,course_deg,hacc_m,vacc_m\nloc,1,52.5,13.4,34,,,5,\nloc,2,52.50001,13.4,34,,,5,\n", name: "walk.motus")
+        #expect(try TrackLoader.detect(path: p) == .recording)
+        guard case .recording(let r) = try TrackLoader.read(path: p) else { Issue.record("not read as a recording"); return }
+        #expect(r.stream(.location)?.count == 2)
+        let bundled = DatasetLocator.bundledDatasets(packageRoot: TestFiles.packageRoot) + "/lowback-straight-walk.motus"
+        #expect { _ = try TrackLoader.read(path: bundled) } throws: { e in
+            (e as? InputError)?.reason == .missingColumn && (e as? InputError)?.expected == "a location stream" && (e as? InputError)?.found.hasPrefix("streams ") == true
+        }
+    }
+
+    @Test func missingFilesAndFolders() {
+        #expect { _ = try TrackLoader.read(path: "/nonexistent/ride.fit") } throws: { e in
+            (e as? InputError)?.reason == .unreadable && (e as? InputError)?.found == "nothing there"
+        }
+        #expect { _ = try TrackLoader.read(path: TestFiles.packageRoot) } throws: { e in (e as? InputError)?.found == "a folder" }
+        #expect { _ = try FITReader.read(path: "/nonexistent/ride.fit") } throws: { e in (e as? InputError)?.location.file == "/nonexistent/ride.fit" }
     }
 }

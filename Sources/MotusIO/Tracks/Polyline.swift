@@ -95,7 +95,7 @@ public enum Polyline {
     /// Reads a polyline file (the text, optionally followed by a newline) as a route.
     /// Precision: 6 when the file name ends in `6` (`.polyline6`), else `precision`.
     public static func readTrack(path: String, precision: Int? = nil) throws(InputError) -> Track {
-        let bytes = try GeoFiles.readAll(path)
+        let bytes = try ReaderFiles.readBytes(path)
         let p = precision ?? (path.hasSuffix("6") ? 6 : 5)
         return track(from: try decodeIntegers(bytes, file: path), precision: p, source: path)
     }

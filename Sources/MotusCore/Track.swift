@@ -38,7 +38,8 @@ public struct Track: Sendable, Equatable {
     /// Where it came from.
     public var source: String = ""
     /// When an accelerometer recorded with the track says the device was still (s, on the
-    /// track's clock); the ride auto-pause counts these as stopped.
+    /// track's clock); the ride auto-pause counts these as stopped. MotusGeo fills it when it
+    /// turns a recording into a track (`Track(recording:source:)`).
     public var stillIntervals: [ClosedRange<Double>] = []
 
     public init() {}
@@ -94,26 +95,6 @@ public struct Track: Sendable, Equatable {
         if let t = times.first(where: { !$0.isNaN }) { m.extra["start_unix_s"] = "\(t)" }
         if let s = sport { m.extra["sport"] = s }
         return Recording(metadata: m, streams: [locationStream()])
-    }
-
-    /// A track from a recording's location stream (times as they are), with the altitude from
-    /// a pressure stream preferred when the recording has one (see `BarometricAltitude`).
-    public init(recording r: Recording, source: String = "") {
-        self.init()
-        self.source = source
-        creator = r.metadata.device
-        guard let loc = r.stream(.location) else { return }
-        reserveCapacity(loc.count)
-        for i in 0..<loc.count {
-            append(time: loc.times[i], latitude: loc.value(i, 0), longitude: loc.value(i, 1), elevation: loc.value(i, 2),
-                   speed: loc.value(i, 3), horizontalAccuracy: loc.value(i, 5))
-        }
-        if let acc = r.stream(.acceleration) {
-            stillIntervals = StillIntervalDetector().stillIntervals(acceleration: acc)
-        }
-        if let p = r.stream(.pressure), !p.isEmpty {
-            elevations = BarometricAltitude.elevations(pressure: p, at: times, gpsAltitudes: elevations)
-        }
     }
 }
 

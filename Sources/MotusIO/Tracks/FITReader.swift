@@ -22,7 +22,7 @@ public enum FITReader {
     }
 
     public static func read(path: String) throws(InputError) -> Track {
-        let bytes = try GeoFiles.readAll(path)
+        let bytes = try ReaderFiles.readBytes(path)
         return try decode(bytes, file: path)
     }
 

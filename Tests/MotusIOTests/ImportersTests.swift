@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 import MotusCore
-import MotusIO
-@testable import MotusRecorder
+@testable import MotusIO
 
 @Suite struct ImportTests {
     /// The real MotionDataCollector files: label from the folder, first row dropped, time from
     /// the row index, CoreMotion g and sign converted.
-    @Test(.enabled(if: TestData.shared != nil, "needs ../shared/datasets")) func motionDataCollectorRealFiles() throws {
-        let root = TestData.shared! + "/apps/motiondatacollector"
-        let out = TestData.tempDir()
+    @Test(.enabled(if: TestFiles.shared != nil, "needs ../shared/datasets")) func motionDataCollectorRealFiles() throws {
+        let root = TestFiles.shared! + "/apps/motiondatacollector"
+        let out = TestFiles.tempDir()
         let report = try DatasetImporter.run(source: root, format: .motiondatacollector, out: out)
         #expect(report.written.map { $0.split(separator: "/").last! } == ["running-r1.motus", "running-z0.motus", "standing-23E915F4-1705-40F3-BC0F-F3B64635B3F2.motus"])
         let r = try NativeFormat.read(path: out + "/running-r1.motus")
@@ -27,7 +26,7 @@ import MotusIO
     /// layout (z, y, x column order; string values in JSON; negative seconds_elapsed for
     /// buffered leading rows; iOS without standardisation).
     @Test func sensorLoggerExportBuiltFromTheDocumentedFormat() throws {
-        let root = TestData.tempDir()
+        let root = TestFiles.tempDir()
         let dir = root + "/walk-2024"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try """
@@ -48,7 +47,7 @@ import MotusIO
         time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw
         1700000000010000000,0.0,0,0,0,1,0,0,0
         """.write(toFile: dir + "/Orientation.csv", atomically: true, encoding: .utf8)
-        let out = TestData.tempDir()
+        let out = TestFiles.tempDir()
         let report = try DatasetImporter.run(source: root, format: .sensorlogger, out: out)
         #expect(report.written.count == 1)
         let r = try NativeFormat.read(path: out + "/walk-2024.motus")
@@ -62,7 +61,7 @@ import MotusIO
     }
 
     @Test func sensorLoggerExportErrorsNameTheFile() throws {
-        let dir = TestData.tempDir()
+        let dir = TestFiles.tempDir()
         try "time,seconds_elapsed,z,y,x\n1700000000000000000,0.0,a,b,c\n".write(toFile: dir + "/Accelerometer.csv", atomically: true, encoding: .utf8)
         try "time,seconds_elapsed,z,y,x\n".write(toFile: dir + "/Gyroscope.csv", atomically: true, encoding: .utf8)
         #expect { try SensorLoggerExportReader.read(folder: dir) } throws: { e in
@@ -72,15 +71,36 @@ import MotusIO
 
     /// A dataset Motus knows, imported: every recording written, reading back equal to the
     /// dataset's own loader.
-    @Test(.enabled(if: TestData.shared != nil, "needs ../shared/datasets")) func mPowerDatasetRoundTrip() throws {
-        let root = TestData.shared! + "/mpower"
-        let out = TestData.tempDir()
+    @Test(.enabled(if: TestFiles.shared != nil, "needs ../shared/datasets")) func mPowerDatasetRoundTrip() throws {
+        let root = TestFiles.shared! + "/mpower"
+        let out = TestFiles.tempDir()
         let report = try DatasetImporter.run(source: root, format: .mpower, out: out)
         let ds = try DatasetFormat.openDataset(root: root)
         #expect(report.written.count == ds.entries.count && !ds.entries.isEmpty)
         for (e, path) in zip(ds.entries, report.written) {
             let a = try ds.load(e.id), b = try NativeFormat.read(path: path)
             #expect(a.streams == b.streams, "\(e.id)")
+        }
+    }
+
+    /// The output folder is created with its parents; a path that cannot be a folder is a
+    /// write error naming it; a missing source is an input error.
+    @Test func outputFoldersAndMissingSource() throws {
+        let root = TestFiles.tempDir()
+        let src = root + "/running"
+        try FileManager.default.createDirectory(atPath: src, withIntermediateDirectories: true)
+        try ",attitude.roll,attitude.pitch,attitude.yaw,gravity.x,gravity.y,gravity.z,rotationRate.x,rotationRate.y,rotationRate.z,userAcceleration.x,userAcceleration.y,userAcceleration.z\n0,0,0,0,0,0,-1,0,0,0,0,0,0\n1,0,0,0,0,0,-1,0,0,0,0,0,0.1\n2,0,0,0,0,0,-1,0,0,0,0,0,0.2\n"
+            .write(toFile: src + "/a.csv", atomically: true, encoding: .utf8)
+        let out = root + "/out/nested/deeper"
+        let report = try DatasetImporter.run(source: root, format: .motiondatacollector, out: out)
+        #expect(report.written == [out + "/running-a.motus"])
+        #expect(try NativeFormat.read(path: out + "/running-a.motus").labelNames == ["running"])
+
+        #expect { _ = try DatasetImporter.run(source: root, format: .motiondatacollector, out: src + "/a.csv/sub") } throws: { e in
+            (e as? NativeWriter.WriteError)?.path == src + "/a.csv"   // a file where a folder must go
+        }
+        #expect { _ = try DatasetImporter.run(source: root + "/nothing", format: .motiondatacollector, out: out) } throws: { e in
+            (e as? InputError)?.reason == .unreadable && (e as? InputError)?.found == "nothing there"
         }
     }
 }

@@ -11,7 +11,7 @@ import MotusCore
 /// `deviceSummary`.
 public enum GPXReader {
     public static func read(path: String) throws(InputError) -> Track {
-        try XMLTrackParser.parse(bytes: try GeoFiles.readAll(path), file: path, kind: .gpx)
+        try XMLTrackParser.parse(bytes: try ReaderFiles.readBytes(path), file: path, kind: .gpx)
     }
     public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: bytes, file: file, kind: .gpx)
@@ -24,7 +24,7 @@ public enum GPXReader {
 /// calories, maximum speed) become the track's `deviceSummary`.
 public enum TCXReader {
     public static func read(path: String) throws(InputError) -> Track {
-        try XMLTrackParser.parse(bytes: try GeoFiles.readAll(path), file: path, kind: .tcx)
+        try XMLTrackParser.parse(bytes: try ReaderFiles.readBytes(path), file: path, kind: .tcx)
     }
     public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: bytes, file: file, kind: .tcx)

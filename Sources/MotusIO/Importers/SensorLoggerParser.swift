@@ -1,5 +1,4 @@
 import MotusCore
-import MotusIO
 
 /// Parses Sensor Logger's HTTP push body (FORMATS.md §B.3):
 /// `{"messageId":…, "sessionId":…, "deviceId":…, "payload":[{"name":…, "time":<epoch ns>,
@@ -30,21 +29,21 @@ public enum SensorLoggerParser {
     }
 
     public static func parse(_ body: UnsafeBufferPointer<UInt8>, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
-        let v: JSONValue
-        do { v = try JSONLite.parse(body) } catch { return (.bad("not JSON: \(error)"), Envelope()) }
+        let v: ReaderJSON
+        do { v = try ReaderJSON.parse(body, file: "<message>") } catch { return (.bad("not JSON: \(error)"), Envelope()) }
         return parse(v, coreMotionSign: coreMotionSign, into: &batch)
     }
 
-    public static func parse(_ v: JSONValue, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
+    public static func parse(_ v: ReaderJSON, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
         var env = Envelope()
-        let readings: [JSONValue]
-        switch v {
+        let readings: [ReaderJSON]
+        switch v.value {
         case .array(let a): readings = a
         case .object:
             if let p = v["payload"] {
                 guard let a = p.array else { return (.bad("'payload' is not an array"), env) }
                 readings = a
-                env.messageId = v["messageId"]?.int64
+                env.messageId = v["messageId"]?.looseInteger
                 env.sessionId = v["sessionId"]?.string
                 env.deviceId = v["deviceId"]?.string
             } else if v["name"] != nil {
@@ -57,31 +56,42 @@ public enum SensorLoggerParser {
         // Sort by time (stable), so the writer sees each stream in order.
         var order: [(Double, Int)] = []
         order.reserveCapacity(readings.count)
-        for (i, r) in readings.enumerated() { order.append((time(r) ?? .infinity, i)) }
+        for (i, r) in readings.enumerated() { order.append((r["time"].flatMap(seconds) ?? .infinity, i)) }
         order.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
         var out = ParseOutcome()
         for (_, i) in order { out.merge(reading(readings[i], coreMotionSign: coreMotionSign, into: &batch)) }
         return (out, env)
     }
 
-    static func time(_ r: JSONValue) -> Double? {
-        guard let t = r["time"] else { return nil }
-        if let ns = t.int64 {
-            // Whole seconds and the rest apart, so the result is the double nearest the exact time.
+    /// A `time` value (UTC epoch nanoseconds, as a number or a string) in seconds.
+    static func seconds(_ t: ReaderJSON) -> Double? {
+        seconds(epochNanoseconds: t.looseInteger, orNumber: t.looseNumber)
+    }
+
+    /// Epoch nanoseconds in seconds: from the exact integer when there is one (whole seconds
+    /// and the rest apart, so the result is the double nearest the exact time), else from the
+    /// number.
+    static func seconds(epochNanoseconds ns: Int64?, orNumber d: Double?) -> Double? {
+        if let ns {
             let (q, r) = ns.quotientAndRemainder(dividingBy: 1_000_000_000)
             return Double(q) + Double(r) * 1e-9
         }
-        if let d = t.double, d.isFinite { return d * 1e-9 }
+        if let d, d.isFinite { return d * 1e-9 }
         return nil
     }
 
     /// One reading `{name, time, values}` → at most one sample.
-    public static func reading(_ r: JSONValue, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> ParseOutcome {
+    public static func reading(_ r: ReaderJSON, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> ParseOutcome {
         guard r.isObject else { return .bad("reading is not an object") }
         guard let name = r["name"]?.string else { return .bad("reading has no 'name'") }
-        guard let t = time(r) else { return .bad("\(name): 'time' is not epoch nanoseconds") }
+        guard let t = r["time"].flatMap(seconds) else { return .bad("\(name): 'time' is not epoch nanoseconds") }
         guard let values = r["values"], values.isObject else { return .bad("\(name): no 'values' object") }
-        func num(_ k: String) -> Double? { values[k]?.double }
+        return sample(name: name, time: t, coreMotionSign: coreMotionSign, into: &batch) { values[$0]?.looseNumber }
+    }
+
+    /// One reading of sensor `name` at `t` (s) → at most one sample; `num` gives a value by key.
+    static func sample(name: String, time t: Double, coreMotionSign: Bool, into batch: inout SampleBatch,
+                       _ num: (String) -> Double?) -> ParseOutcome {
         func need(_ keys: String...) -> [Double]? {
             var out: [Double] = []
             for k in keys { guard let v = num(k), v.isFinite else { return nil }; out.append(v) }

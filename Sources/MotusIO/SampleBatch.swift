@@ -1,6 +1,7 @@
 import MotusCore
 
-/// Samples parsed from one packet, line or request, on their way to the writer. Stored
+/// Samples parsed from one packet, line, request or exported row, on their way to a writer
+/// (the live recorder's session, or an importer's `RecordingBuilder`). Stored
 /// column-wise (one array each for kinds, times and values) so a batch costs a few
 /// allocations however many samples it holds. Values are SI, in Motus's sign convention.
 public struct SampleBatch: Sendable {
@@ -48,7 +49,7 @@ public struct SampleBatch: Sendable {
     }
 
     /// True when every value the kind requires is finite (a native file accepts nothing else).
-    static func isValid(_ kind: StreamKind, time: Double, _ v: some Collection<Double>) -> Bool {
+    public static func isValid(_ kind: StreamKind, time: Double, _ v: some Collection<Double>) -> Bool {
         guard time.isFinite else { return false }
         for (c, x) in v.enumerated() where !x.isFinite {
             if !(x.isNaN && kind.allowsMissing(component: c)) { return false }
@@ -70,18 +71,12 @@ public struct ParseOutcome: Sendable, Equatable {
     public init(samples: Int = 0, malformed: Int = 0, ignored: Int = 0, warning: String? = nil) {
         self.samples = samples; self.malformed = malformed; self.ignored = ignored; self.warning = warning
     }
-    static func bad(_ why: String) -> ParseOutcome { ParseOutcome(samples: 0, malformed: 1, warning: why) }
+    /// One rejected record, with why.
+    public static func bad(_ why: String) -> ParseOutcome { ParseOutcome(samples: 0, malformed: 1, warning: why) }
 
     /// Adds another record's outcome (the first warning is kept).
-    mutating func merge(_ o: ParseOutcome) {
+    public mutating func merge(_ o: ParseOutcome) {
         samples += o.samples; malformed += o.malformed; ignored += o.ignored
         if warning == nil { warning = o.warning }
     }
-}
-
-/// Shortens text for a log line.
-func excerpt(_ bytes: UnsafeBufferPointer<UInt8>, _ s: Int = 0, _ e: Int? = nil, max: Int = 40) -> String {
-    let end = e ?? bytes.count
-    let t = String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<Swift.min(end, s + max)]), as: UTF8.self)
-    return end - s > max ? t + "…" : t
 }

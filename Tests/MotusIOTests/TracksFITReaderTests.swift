@@ -1,8 +1,8 @@
 import Testing
+import MotusTestSupport
 import Foundation
 import MotusCore
-import MotusIO
-@testable import MotusGeo
+@testable import MotusIO
 
 @Suite struct FITReaderTests {
     @Test(.enabled(if: TrackData.available), arguments: [
@@ -25,11 +25,7 @@ import MotusIO
     ])
     func positionsGiveTheReadmeHaversineLength(file: String, meters: Double) throws {
         let t = try FITReader.read(path: TrackData.path(file))
-        var d = 0.0, last = -1
-        for i in 0..<t.count where !t.latitudes[i].isNaN {
-            if last >= 0 { d += Geodesic.haversine(t.latitudes[last], t.longitudes[last], t.latitudes[i], t.longitudes[i]) }
-            last = i
-        }
+        let d = TrackData.haversineLength(t)
         #expect(abs(d - meters) < 1, "haversine \(d) vs README \(meters)")
     }
 
@@ -75,7 +71,7 @@ import MotusIO
 
     @Test(.enabled(if: TrackData.available))
     func truncatedFileIsAnError() throws {
-        let bytes = try GeoFiles.readAll(TrackData.path(TrackData.fenix))
+        let bytes = try TrackData.bytes(TrackData.fenix)
         let cut = Array(bytes.prefix(bytes.count / 2))
         #expect(throws: InputError.self) { try FITReader.decode(cut, file: "cut.fit") }
         do { _ = try FITReader.decode(cut, file: "cut.fit") } catch {
@@ -87,7 +83,7 @@ import MotusIO
 
     @Test(.enabled(if: TrackData.available))
     func flippedByteFailsTheCRC() throws {
-        var bytes = try GeoFiles.readAll(TrackData.path(TrackData.edge530))
+        var bytes = try TrackData.bytes(TrackData.edge530)
         bytes[5000] ^= 0x10
         do { _ = try FITReader.decode(bytes, file: "flip.fit"); Issue.record("no error") } catch {
             #expect(error.reason == .badValue)

@@ -1,0 +1,120 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+/// `motus import`: whole datasets to native recordings, one `.motus` file per recording.
+public enum DatasetImporter {
+    public enum Format: String, Sendable, CaseIterable {
+        case motionsense, oxford, ipol, mpower, motiondatacollector, sensorlogger
+    }
+
+    public struct Report: Sendable {
+        public var written: [String] = []
+        public var samples = 0
+        public var labels = 0
+    }
+
+    /// Converts every recording under `source` into `out/<id>.motus` (folders in the id become
+    /// `-`). `rateHz` is MotionDataCollector's rate. `progress` is told each file written.
+    /// Throws `InputError` for bad input and `NativeWriter.WriteError` when `out` cannot be
+    /// created or written.
+    public static func run(source: String, format: Format, out: String, rateHz: Double? = nil,
+                           progress: (String, Recording) -> Void = { _, _ in }) throws -> Report {
+        try makeFolders(out)
+        var report = Report()
+        func write(_ id: String, _ r: Recording) throws(NativeWriter.WriteError) {
+            var safe = String(id.map { $0 == "/" ? "-" : $0 })
+            if safe.hasSuffix(".csv") || safe.hasSuffix(".txt") || safe.hasSuffix(".json"), let dot = safe.lastIndex(of: ".") { safe = String(safe[..<dot]) }
+            let path = out + "/" + safe + ".motus"
+            try NativeWriter.write(r, to: path)
+            report.written.append(path)
+            report.samples += r.streams.reduce(0) { $0 + $1.count }
+            report.labels += r.labels.count
+            progress(path, r)
+        }
+        func importDataset(_ f: DatasetFormat) throws {
+            let ds = try f.openDataset(root: source)
+            for e in ds.entries {
+                var r = try ds.load(e.id)
+                if r.metadata.subject == nil { r.metadata.subject = e.subject }
+                if r.labels.isEmpty, let l = e.label, let range = r.timeRange {
+                    r.labels = [LabelSegment(start: range.lowerBound, end: range.upperBound, label: l)]
+                }
+                try write(e.id, r)
+            }
+        }
+        switch format {
+        case .motionsense: try importDataset(.motionsense)
+        case .oxford: try importDataset(.oxford)
+        case .ipol: try importDataset(.ipol)
+        case .mpower: try importDataset(.mpower)
+        case .motiondatacollector:
+            // SOURCE/<label>/<file>.csv, or one labelled folder, or one file.
+            let files = try csvFiles(source)
+            guard !files.isEmpty else {
+                throw InputError(.emptyFile, at: SourceLocation(file: source), found: "no .csv files", expected: "MotionDataCollector CSV files in label folders")
+            }
+            for (rel, label) in files {
+                let r = try MotionDataCollectorReader.read(path: source.hasSuffix(".csv") ? source : source + "/" + rel, label: label,
+                                                           rateHz: rateHz ?? MotionDataCollectorReader.nominalRateHz)
+                try write(rel, r)
+            }
+        case .sensorlogger:
+            var folders: [String] = []
+            if SensorLoggerExportReader.isExport(source) { folders = [""] } else {
+                for n in ReaderFiles.list(source).sorted() where SensorLoggerExportReader.isExport(source + "/" + n) {
+                    folders.append(n)
+                }
+            }
+            guard !folders.isEmpty else {
+                throw InputError(.emptyFile, at: SourceLocation(file: source), found: "no Sensor Logger export", expected: "a folder with Accelerometer.csv, Gyroscope.csv, Metadata.csv …")
+            }
+            for f in folders {
+                let path = f.isEmpty ? source : source + "/" + f
+                try write(f.isEmpty ? (source.split(separator: "/").last.map(String.init) ?? "export") : f, try SensorLoggerExportReader.read(folder: path))
+            }
+        }
+        return report
+    }
+
+    /// (relative path, label from the parent folder) of the CSV files under `root`, in byte order.
+    static func csvFiles(_ root: String) throws(InputError) -> [(String, String?)] {
+        guard DatasetLocator.exists(root) else {
+            throw InputError(.unreadable, at: SourceLocation(file: root), found: "nothing there", expected: "a folder or a .csv file")
+        }
+        if !DatasetLocator.isDirectory(root) {
+            let parent = root.split(separator: "/").dropLast().last.map(String.init)
+            return [(root.split(separator: "/").last.map(String.init) ?? root, parent)]
+        }
+        var out: [(String, String?)] = []
+        let rootLabel = root.split(separator: "/").last.map(String.init)
+        for name in ReaderFiles.list(root).sorted() {
+            let p = root + "/" + name
+            if DatasetLocator.isDirectory(p) {
+                for f in ReaderFiles.list(p).sorted() where f.lowercased().hasSuffix(".csv") {
+                    out.append((name + "/" + f, name))
+                }
+            } else if name.lowercased().hasSuffix(".csv") {
+                out.append((name, rootLabel))
+            }
+        }
+        return out
+    }
+
+    /// Creates `path` and any missing parent folders (`mkdir -p`).
+    static func makeFolders(_ path: String) throws(NativeWriter.WriteError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if DatasetLocator.isDirectory(prefix) { continue }
+            if mkdir(prefix, 0o755) != 0 && !(errno == EEXIST && DatasetLocator.isDirectory(prefix)) {
+                throw NativeWriter.WriteError(path: prefix, message: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
