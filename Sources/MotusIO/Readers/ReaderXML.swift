@@ -42,7 +42,7 @@ struct ReaderXMLDocument {
         root = try p.parseDocument()
     }
 
-    func location(_ offset: Int) -> SourceLocation { ReaderJSONParser.location(path: path, bytes: bytes, offset: offset) }
+    func location(_ offset: Int) -> SourceLocation { bytes.withUnsafeBufferPointer { ReaderJSONParser.location(path: path, bytes: $0, offset: offset) } }
     func location(_ e: ReaderXMLElement) -> SourceLocation { location(e.offset) }
 
     /// The first child `name` of `e`; `.missingColumn` at `e` when there is none.
@@ -100,7 +100,7 @@ struct ReaderXMLParser {
     func error(_ reason: InputError.Reason, at offset: Int, expected: String) -> InputError {
         let end = min(bytes.count, offset + 20)
         let found = offset < bytes.count ? String(decoding: bytes[offset..<end], as: UTF8.self) : ""
-        return InputError(reason, at: ReaderJSONParser.location(path: path, bytes: bytes, offset: offset), found: found, expected: expected)
+        return InputError(reason, at: bytes.withUnsafeBufferPointer { ReaderJSONParser.location(path: path, bytes: $0, offset: offset) }, found: found, expected: expected)
     }
 
     @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
@@ -147,7 +147,7 @@ struct ReaderXMLParser {
             root = try parseElement()
         }
         guard let r = root else {
-            throw InputError(.emptyFile, at: ReaderJSONParser.location(path: path, bytes: bytes, offset: bytes.count),
+            throw InputError(.emptyFile, at: bytes.withUnsafeBufferPointer { ReaderJSONParser.location(path: path, bytes: $0, offset: bytes.count) },
                              found: "", expected: "an XML document with a root element")
         }
         return r
@@ -239,7 +239,7 @@ struct ReaderXMLParser {
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ">") else { throw error(.badValue, at: i, expected: "'>' closing the end tag </\(closing)>") }
                     guard closing == name else {
-                        let open = ReaderJSONParser.location(path: path, bytes: bytes, offset: start)
+                        let open = bytes.withUnsafeBufferPointer { ReaderJSONParser.location(path: path, bytes: $0, offset: start) }
                         throw error(.badValue, at: endStart, expected: "</\(name)> (closing <\(name)> of line \(open.line), column \(open.column))")
                     }
                     i += 1
