@@ -8,3 +8,4 @@
 @_exported import MotusClassifier
 @_exported import MotusGeo
 @_exported import MotusTracking
+@_exported import MotusEvaluation

@@ -2,8 +2,9 @@ import MotusCore
 import MotusFeatures
 
 /// Feature windows with their class, subject and recording: what training and evaluation use.
-/// A window gets a class only when it lies wholly inside one label segment whose label the
-/// map knows; every other window is left out (and counted).
+/// A window gets a class only when it lies wholly inside one run of touching label segments
+/// that the map gives the same class (so `--map moving=WALKING,TURNING` keeps a window that
+/// spans a walk and the turn after it); every other window is left out (and counted).
 public struct LabelledWindows: Sendable {
     public var features: FeatureMatrix
     public var classes: [Int]
@@ -37,16 +38,31 @@ public struct LabelledWindows: Sendable {
         let m = try pipeline.windows(of: recording, path: id)
         if !isAugmented { windowsSeen += m.rows }
         let subject = recording.metadata.subject ?? id
-        let segments = recording.labels.sorted { $0.start < $1.start }
+        let segments = Self.classRuns(recording.labels, labels)
         for r in 0..<m.rows {
             let s = m.startTimes[r], e = m.endTimes[r]
             let covering = segments.filter { $0.start <= s + 1e-9 && e <= $0.end + 1e-9 }
-            guard let seg = covering.last, let c = labels.classIndex(of: seg.label) else { if !isAugmented { windowsUnlabelled += 1 }; continue }
+            guard let c = covering.last?.class else { if !isAugmented { windowsUnlabelled += 1 }; continue }
             features.values.append(contentsOf: m.values[(r * m.columns)..<((r + 1) * m.columns)])
             features.startTimes.append(s); features.endTimes.append(e)
             features.rows += 1
             classes.append(c); subjects.append(subject); recordingIDs.append(id); augmented.append(isAugmented)
         }
+    }
+
+    /// The label segments as runs of one class: segments the map knows, in time order, with
+    /// touching segments of the same class joined. Overlapping segments are kept apart.
+    static func classRuns(_ segments: [LabelSegment], _ labels: LabelMap) -> [(start: Double, end: Double, class: Int)] {
+        var out: [(start: Double, end: Double, class: Int)] = []
+        for seg in segments.sorted(by: { $0.start < $1.start }) {
+            guard let c = labels.classIndex(of: seg.label) else { continue }
+            if let last = out.last, last.class == c, abs(seg.start - last.end) <= 1e-9 {
+                out[out.count - 1].end = Swift.max(last.end, seg.end)
+            } else {
+                out.append((seg.start, seg.end, c))
+            }
+        }
+        return out
     }
 
     /// Only the windows of the recordings as recorded (no augmented copies).

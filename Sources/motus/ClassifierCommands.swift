@@ -2,12 +2,11 @@ import ArgumentParser
 import Foundation
 import Motus
 
-/// Reads every recording under the given paths once and collects labelled windows, with
-/// progress on stderr.
+/// Collects labelled windows from the given paths, as datasets with their ground truth (the
+/// one evaluation loop), with progress on stderr.
 struct WindowCollector {
     var pipeline: MotionPipeline
-    /// nil: every label in the recordings becomes its own class (the recordings are then held
-    /// in memory until all labels are known).
+    /// nil: every label in the recordings becomes its own class.
     var labels: LabelMap?
     var input: DelimitedOptions
     var augmentation: Augmentation = .none
@@ -19,27 +18,11 @@ struct WindowCollector {
 
     /// The windows and the label map they were labelled with.
     func collectWithLabels(_ paths: [String], what: String) throws -> (LabelledWindows, LabelMap) {
-        var files: [String] = []
-        for p in paths { files += try RecordingLoader.recordings(under: p) }
-        guard !files.isEmpty else { throw CLIError("no recordings found under \(paths.joined(separator: ", "))") }
-        var data = LabelledWindows(configuration: pipeline.features)
-        func progress(_ i: Int) {
-            if !quiet && (i % 10 == 0 || i == files.count - 1) { printError("motus: \(what): \(i + 1)/\(files.count) recordings, \(data.count) windows") }
+        let datasets = try Datasets.open(paths, options: input)
+        let quiet = self.quiet
+        return try LabelledWindows.collect(datasets, pipeline: pipeline, labels: labels, augmentation: augmentation) { done, total, windows in
+            if !quiet && (done % 10 == 1 || done == total) { printError("motus: \(what): \(done)/\(total) recordings, \(windows) windows") }
         }
-        if let labels {
-            for (i, f) in files.enumerated() {
-                progress(i)
-                try data.add(try RecordingLoader.load(path: f, options: input), id: f, pipeline: pipeline, labels: labels, augmentation: augmentation)
-            }
-            return (data, labels)
-        }
-        let recordings = try files.map { try RecordingLoader.load(path: $0, options: input) }
-        let labels = LabelMap.identity(recordings.flatMap { $0.labels.map(\.label) })
-        for (i, (f, r)) in zip(files, recordings).enumerated() {
-            progress(i)
-            try data.add(r, id: f, pipeline: pipeline, labels: labels, augmentation: augmentation)
-        }
-        return (data, labels)
     }
 }
 

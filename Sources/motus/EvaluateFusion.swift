@@ -6,14 +6,19 @@ extension FusionEvaluation.SubjectSet: ExpressibleByArgument {}
 struct EvaluateFusion: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate-fusion",
-        abstract: "Measure the gravity estimate: against CoreMotion on MotionSense, or at rest and over walks on other devices.",
+        abstract: "Measure the gravity estimate against a reference (optical motion capture, CoreMotion), or at rest and over walks on other devices.",
         discussion: """
-        MotionSense (files or folders of A_DeviceMotion_data): raw acceleration is rebuilt as \
-        gravity + userAcceleration, the filter runs on it with CoreMotion's rotationRate, and \
-        its gravity is compared with CoreMotion's own. Prints the angle error's median and 95th \
-        percentile per recording, per activity and over all samples, skipping the first 2 s of \
-        each recording. The settings were tuned on the odd-numbered subjects only, so \
-        `--subjects even` gives out-of-sample figures.
+        Every recording with an orientation reference is scored: against measured orientation \
+        (BROAD's optical motion capture: the inclination error, the angle between the estimated \
+        and the true up direction, over the movement phases), or against the device's own \
+        fusion (CoreMotion's gravity on MotionSense and WeAllWalk: the angle between the two \
+        gravity vectors, skipping the first 2 s of each recording). The filter runs on the raw \
+        acceleration and rotation rate (on MotionSense, acceleration rebuilt as gravity + \
+        userAcceleration and CoreMotion's bias-free rotationRate). Prints the median, 95th \
+        percentile, mean and RMSE per recording, per group and over all samples. The settings \
+        were tuned on the odd-numbered MotionSense subjects only, so `--subjects even` gives \
+        out-of-sample figures there.
+          motus evaluate-fusion ../shared/datasets/broad --format json
           motus evaluate-fusion ../shared/datasets/motionsense --subjects even --format json
           motus evaluate-fusion ../shared/datasets/motionsense --max-median-deg 2 --max-p95-deg 15
 
@@ -27,7 +32,7 @@ struct EvaluateFusion: ParsableCommand {
           motus evaluate-fusion --check-still ../shared/datasets/ipol ../shared/datasets/oxford
         """)
 
-    @Argument(help: "MotionSense files or folders (with --check-still: IPOL, Oxford or other recordings).")
+    @Argument(help: "Dataset folders or recordings with an orientation reference (with --check-still: any recordings).")
     var paths: [String]
 
     @Option(help: "Output format: table or json.")
@@ -39,7 +44,10 @@ struct EvaluateFusion: ParsableCommand {
     @Option(name: .customLong("max-p95-deg"), help: ArgumentHelp("Exit with status 1 when the overall 95th percentile exceeds Y degrees.", valueName: "Y"))
     var maxP95Deg: Double?
 
-    @Option(help: "Which MotionSense subjects: all, odd (the tuning set) or even (out of sample).")
+    @Option(name: .customLong("max-rmse-deg"), help: ArgumentHelp("Exit with status 1 when the overall root-mean-square error exceeds Z degrees.", valueName: "Z"))
+    var maxRMSEDeg: Double?
+
+    @Option(help: "Which subjects (by the number in their name): all, odd (MotionSense's tuning set) or even (out of sample).")
     var subjects: FusionEvaluation.SubjectSet = .all
 
     @Option(help: "Estimator: motus (AttitudeFilter, accelerometer + gyroscope) or lowpass (accelerometer only).")
@@ -72,41 +80,22 @@ struct EvaluateFusion: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            if checkStill { try runCheck() } else { try runMotionSense() }
+            if checkStill { try runCheck() } else { try runReference() }
         }
     }
 
-    // MARK: MotionSense against CoreMotion
+    // MARK: Against a reference
 
-    func runMotionSense() throws {
-        var files: [String] = []
-        for p in paths { files += try RecordingLoader.recordings(under: p) }
-        guard !files.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
-        let m: FusionEvaluation.Method = method == .motus ? .attitudeFilter(.biasCorrectedGyroscope) : .lowPass(.default)
-        var results: [FusionEvaluation.RecordingResult] = []
-        var infoCache: [String: [Int: MotionSenseSubject]?] = [:]
-        var progress = Progress(total: files.count)
-        for f in files {
-            let parts = f.split(separator: "/").map(String.init)
-            let fileName = parts.last ?? f
-            let subject = FusionEvaluation.subjectNumber(fileName.hasSuffix(".csv") ? String(fileName.dropLast(4)) : fileName)
-            if subject > 0 && !subjects.contains(subject) { progress.step(); continue }
-            // Subject information is read once per dataset root, not once per file.
-            let root = Self.parent(f, levels: 3)
-            if infoCache[root] == nil {
-                let p = root + "/data_subjects_info.csv"
-                infoCache[root] = DatasetLocator.exists(p) ? .some(try MotionSenseReader.subjectInfo(path: p)) : .some(nil)
-            }
-            let rec = try MotionSenseReader.read(path: f, subjects: infoCache[root]!, includeRaw: false)
-            let name = parts.count >= 2 ? parts[parts.count - 2] + "/" + String(fileName.dropLast(fileName.hasSuffix(".csv") ? 4 : 0)) : fileName
-            let activity = rec.labels.first?.label ?? "?"
-            let s = subject > 0 ? subject : FusionEvaluation.subjectNumber(rec.metadata.subject)
-            if !subjects.contains(s) && subjects != .all { progress.step(); continue }
-            results.append(try FusionEvaluation.evaluate(rec, name: name, activity: activity, subject: s, method: m,
-                                                         skipSeconds: skipSeconds, source: f))
-            progress.step()
+    func runReference() throws {
+        let m: FusionEvaluation.Method? = method == .motus ? nil : .lowPass(.default)
+        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e -> FusionEvaluation.RecordingResult? in
+            guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return nil }
+            return try FusionEvaluation.evaluate(e, method: m, skipSeconds: skipSeconds)
         }
-        guard !results.isEmpty else { throw CLIError("no MotionSense recording of the \(subjects.rawValue) subjects under \(paths.joined(separator: " "))") }
+        let results = run.rows
+        guard !results.isEmpty else {
+            throw CLIError("no recording with an orientation reference (device gravity or measured orientation) of the \(subjects.rawValue) subjects under \(paths.joined(separator: " "))")
+        }
         let report = FusionEvaluation.aggregate(results)
         let odd = FusionEvaluation.aggregate(results.filter { $0.subject % 2 == 1 }).overall
         let even = FusionEvaluation.aggregate(results.filter { $0.subject % 2 == 0 && $0.subject > 0 }).overall
@@ -125,29 +114,22 @@ struct EvaluateFusion: ParsableCommand {
         if let y = maxP95Deg, !(report.overall.p95Degrees <= y) {
             failures.append("overall p95 \(Fmt.f(report.overall.p95Degrees, 3))° exceeds --max-p95-deg \(y)")
         }
+        if let z = maxRMSEDeg, !(report.overall.rmseDegrees <= z) {
+            failures.append("overall RMSE \(Fmt.f(report.overall.rmseDegrees, 3))° exceeds --max-rmse-deg \(z)")
+        }
         if !failures.isEmpty { throw CLIError(failures.joined(separator: "; ")) }
     }
 
-    /// `path` without its last `levels` components ("." when nothing is left).
-    static func parent(_ path: String, levels: Int) -> String {
-        var p = Substring(path)
-        for _ in 0..<levels {
-            guard let i = p.lastIndex(of: "/") else { return "." }
-            p = p[..<i]
-        }
-        return p.isEmpty ? "/" : String(p)
-    }
-
     static func row(_ name: String, _ s: FusionEvaluation.Summary) -> [String] {
-        [name, "\(s.count)", Fmt.f(s.medianDegrees, 2), Fmt.f(s.p95Degrees, 2), Fmt.f(s.meanDegrees, 2)]
+        [name, "\(s.count)", Fmt.f(s.medianDegrees, 2), Fmt.f(s.p95Degrees, 2), Fmt.f(s.meanDegrees, 2), Fmt.f(s.rmseDegrees, 2)]
     }
 
     static func table(_ r: FusionEvaluation.Report, odd: FusionEvaluation.Summary, even: FusionEvaluation.Summary) -> String {
-        let header = ["", "samples", "median °", "p95 °", "mean °"]
+        let header = ["", "samples", "median °", "p95 °", "mean °", "RMSE °"]
         var out = "per recording\n"
         out += Fmt.table([["recording"] + header.dropFirst()] + r.recordings.map { row($0.name, $0.summary) }, indent: 2)
-        out += "per activity\n"
-        out += Fmt.table([["activity"] + header.dropFirst()] + r.activities.map { row($0.activity, $0.summary) }, indent: 2)
+        out += "per group (activity, trial group)\n"
+        out += Fmt.table([["group"] + header.dropFirst()] + r.activities.map { row($0.activity, $0.summary) }, indent: 2)
         out += "overall\n"
         var rows = [["subjects"] + header.dropFirst(), row("all", r.overall)]
         if odd.count > 0 { rows.append(row("odd", odd)) }
@@ -159,21 +141,13 @@ struct EvaluateFusion: ParsableCommand {
     // MARK: Other devices
 
     func runCheck() throws {
-        var files: [String] = []
-        for p in paths { files += try RecordingLoader.recordings(under: p) }
-        guard !files.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
         var thresholds = FusionEvaluation.CheckThresholds()
         thresholds.stillAngleDegrees = maxStillDeg; thresholds.stillAfterWalkAngleDegrees = maxStillAfterWalkDeg
         thresholds.walkVerticalMean = maxVerticalMean; thresholds.walkHorizontalMean = maxHorizontalMean
-        var checks: [FusionEvaluation.DeviceCheck] = []
-        var progress = Progress(total: files.count)
-        for f in files {
-            let rec = try RecordingLoader.load(path: f)
-            let parts = f.split(separator: "/").map(String.init)
-            let name = parts.suffix(2).joined(separator: "/")
-            checks.append(try FusionEvaluation.checkStillAndWalk(rec, name: name))
-            progress.step()
-        }
+        let checks = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e in
+            try FusionEvaluation.checkStillAndWalk(e.recording, name: e.id)
+        }.rows
+        guard !checks.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
         let failing = checks.filter { !$0.failures(thresholds).isEmpty }
         switch format {
         case .json:
@@ -196,38 +170,31 @@ struct EvaluateFusion: ParsableCommand {
     }
 }
 
-/// Progress on stderr for runs of more than 20 recordings: a line every tenth.
-struct Progress {
-    var total: Int, done = 0
-    init(total: Int) { self.total = total }
-    mutating func step() {
-        done += 1
-        guard total > 20, done % max(1, total / 10) == 0 || done == total else { return }
-        printError("evaluate-fusion: \(done)/\(total) recordings")
-    }
-}
-
 struct SummaryJSON: Encodable {
-    var count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double
-    init(_ s: FusionEvaluation.Summary) { count = s.count; medianDeg = s.medianDegrees; p95Deg = s.p95Degrees; meanDeg = s.meanDegrees }
+    var count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double
+    init(_ s: FusionEvaluation.Summary) {
+        count = s.count; medianDeg = s.medianDegrees; p95Deg = s.p95Degrees; meanDeg = s.meanDegrees; rmseDeg = s.rmseDegrees
+    }
 }
 
 struct EvaluationJSON: Encodable {
     var method: String
     var subjects: String
     var skipSeconds: Double
-    /// Over all samples pooled (after `skip_seconds` of each recording).
-    var medianDeg: Double, p95Deg: Double, meanDeg: Double, count: Int
+    /// Over all samples pooled (after `skip_seconds` of each recording; over the scored phases
+    /// against a measured orientation).
+    var medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double, count: Int
     var recordingCount: Int
     var activities: [String: SummaryJSON]
     var subjectSets: [String: SummaryJSON]
     var recordings: [RecordingJSON]
-    struct RecordingJSON: Encodable { var name: String, activity: String, subject: Int, count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double }
+    struct RecordingJSON: Encodable { var name: String, activity: String, subject: Int, count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double }
 
     init(method: String, subjects: String, skipSeconds: Double, report r: FusionEvaluation.Report,
          odd: FusionEvaluation.Summary, even: FusionEvaluation.Summary) {
         self.method = method; self.subjects = subjects; self.skipSeconds = skipSeconds
-        medianDeg = r.overall.medianDegrees; p95Deg = r.overall.p95Degrees; meanDeg = r.overall.meanDegrees; count = r.overall.count
+        medianDeg = r.overall.medianDegrees; p95Deg = r.overall.p95Degrees; meanDeg = r.overall.meanDegrees
+        rmseDeg = r.overall.rmseDegrees; count = r.overall.count
         recordingCount = r.recordings.count
         activities = Dictionary(uniqueKeysWithValues: r.activities.map { ($0.activity, SummaryJSON($0.summary)) })
         var sets: [String: SummaryJSON] = [:]
@@ -236,7 +203,8 @@ struct EvaluationJSON: Encodable {
         subjectSets = sets
         recordings = r.recordings.map {
             RecordingJSON(name: $0.name, activity: $0.activity, subject: $0.subject, count: $0.summary.count,
-                          medianDeg: $0.summary.medianDegrees, p95Deg: $0.summary.p95Degrees, meanDeg: $0.summary.meanDegrees)
+                          medianDeg: $0.summary.medianDegrees, p95Deg: $0.summary.p95Degrees, meanDeg: $0.summary.meanDegrees,
+                          rmseDeg: $0.summary.rmseDegrees)
         }
     }
 }

@@ -8,7 +8,7 @@ struct EvaluateMotion: ParsableCommand {
         abstract: "Judge the session's moving/still events on still → walk → still trials.",
         discussion: """
         Runs a tracking session (`motus track`'s) over each recording whose labels go still → \
-        moving → still (the IPOL trials) and prints, per trial, how late the session reported \
+        moving → still (the IPOL trials; any dataset with --map) and prints, per trial, how late the session reported \
         the pause after the true stop (decision time) and where it dated the resume against the \
         true start, their decision latencies, how many true steps (the recording's step events) \
         had been taken when the resume was decided, false pauses inside the walk, and \
@@ -22,6 +22,9 @@ struct EvaluateMotion: ParsableCommand {
         the median true steps taken before the resume was decided; any false pause fails unless \
         `--allow-false-pauses`. Example:
           motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1 --max-resume-decision-steps 2
+        Datasets with other labels name them with --map, e.g. sp-sw-har (seated, stand up, walk, \
+        turn, sit down):
+          motus evaluate-motion ../shared/datasets/sp-sw-har --map still=SEATED,STANDING_UP --map moving=WALKING,TURNING
         """)
 
     @Argument(help: "Dataset folders or recordings.")
@@ -45,8 +48,21 @@ struct EvaluateMotion: ParsableCommand {
     @Flag(name: .customLong("allow-false-pauses"), help: "Do not fail on false pauses inside a walk.")
     var allowFalsePauses = false
 
+    @Option(name: .customLong("map"), help: ArgumentHelp("Which labels are still and which moving: still=LABEL,LABEL… and moving=LABEL,LABEL… (labels not named are left out). Without it 'still' is still and every other label moving.", valueName: "CLASS=LABELS"))
+    var maps: [String] = []
+
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
+
+    /// `--map still=…` and `--map moving=…` as label → class.
+    static func labelMap(_ maps: [String]) throws -> [String: String]? {
+        guard !maps.isEmpty else { return nil }
+        let m = try LabelMap(parsing: maps)
+        guard Set(m.classes).isSubset(of: ["still", "moving"]), m.classes.contains("still") else {
+            throw CLIError("--map takes still=LABELS and moving=LABELS, not classes \(m.classes)")
+        }
+        return m.classOfLabel.mapValues { m.classes[$0] }
+    }
 
     func validate() throws {
         for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median"), (maxResumeDecisionSteps, "--max-resume-decision-steps")] {
@@ -58,16 +74,11 @@ struct EvaluateMotion: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
-            var rows: [MotionEvaluation.Row] = []
-            var skipped: [String] = []
-            for p in paths {
-                for (id, load) in try EvaluateSteps.recordings(p) {
-                    let r = try load()
-                    do {
-                        if let row = try MotionEvaluation.evaluate(r, id: id, model: m) { rows.append(row) } else { skipped.append(id) }
-                    } catch { throw CLIError("\(error)") }
-                }
+            let labelMap = try Self.labelMap(maps)
+            let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-motion")) { e in
+                do { return try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(error)") }
             }
+            let rows = run.rows, skipped = run.skipped
             guard !rows.isEmpty else { throw CLIError("no recording labelled still → moving → still in \(paths.joined(separator: ", "))") }
             let s = MotionEvaluation.summarize(rows)
             switch format {

@@ -7,11 +7,11 @@ struct EvaluateSteps: ParsableCommand {
         commandName: "evaluate-steps",
         abstract: "Count steps on labelled walks and compare with their ground truth.",
         discussion: """
-        Takes dataset folders (the Oxford step-counter walks, the IPOL gait trials) or single \
-        recordings with `step` events. For each recording it prints the true and counted steps \
+        Takes dataset folders (the Oxford step-counter walks, the IPOL gait trials, WeAllWalk) or \
+        recordings and folders of recordings with `step` events. For each recording it prints the true and counted steps \
         and the error; for a recording with a known course (IPOL: 20 m) also the distance \
-        estimated from the subject's height alone. IPOL trials are judged over the annotated \
-        walk (steps after the protocol are shown apart). The summary gives MAPE, median and \
+        estimated from the subject's height alone. Recordings with walk labels (IPOL, WeAllWalk) \
+        are judged over the annotated walk (steps outside it are shown apart). The summary gives MAPE, median and \
         worst |error|, and the median |distance error|.
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
@@ -49,22 +49,19 @@ struct EvaluateSteps: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            var rows: [StepEvaluation.Row] = []
-            var skipped: [String] = []
             var timedNanos: UInt64 = 0, timedSamples = 0
-            for p in paths {
-                for (id, load) in try Self.recordings(p) {
-                    let r = try load()
-                    if timing, let acc = r.stream(.acceleration) {
-                        let t0 = DispatchTime.now().uptimeNanoseconds
-                        let n = Pedometer.detect(acc).count
-                        timedNanos += DispatchTime.now().uptimeNanoseconds - t0
-                        timedSamples += acc.count
-                        if n < 0 { print(n) }
-                    }
-                    if let row = StepEvaluation.evaluate(r, id: id, usePlatformCounter: platformCounter) { rows.append(row) } else { skipped.append(id) }
+            let datasets = try Datasets.open(paths)
+            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps")) { e -> StepEvaluation.Row? in
+                if timing, let acc = e.recording.stream(.acceleration) {
+                    let t0 = DispatchTime.now().uptimeNanoseconds
+                    let n = Pedometer.detect(acc).count
+                    timedNanos += DispatchTime.now().uptimeNanoseconds - t0
+                    timedSamples += acc.count
+                    if n < 0 { print(n) }
                 }
+                return StepEvaluation.evaluate(e, usePlatformCounter: platformCounter)
             }
+            let rows = run.rows, skipped = run.skipped
             guard !rows.isEmpty else { throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))") }
             let s = StepEvaluation.summarize(rows)
             switch format {
@@ -92,16 +89,6 @@ struct EvaluateSteps: ParsableCommand {
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
         var skipped: [String]
-    }
-
-    /// (id, loader) for every recording under `path`: a dataset folder Motus knows, or one recording.
-    static func recordings(_ path: String) throws -> [(String, () throws -> Recording)] {
-        if let probe = DatasetFormat.probe(path: path), probe.isDataset {
-            let ds = try probe.format.openDataset(root: path)
-            return ds.entries.map { e in (e.id, { try ds.load(e.id) }) }
-        }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        return [(name, { try RecordingLoader.load(path: path) })]
     }
 
     static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [String]) -> String {

@@ -173,32 +173,3 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
         }
     }
 }
-
-/// The quality bars on the real data present in ../shared/datasets (skipped when absent).
-@Suite struct PedometerRealDataTests {
-    static let datasets = DatasetLocator.sharedDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath))
-
-    func rows(_ ds: any Dataset) throws -> [StepEvaluation.Row] {
-        try ds.entries.compactMap { StepEvaluation.evaluate(try ds.load($0.id), id: $0.id) }
-    }
-
-    @Test func oxfordWalks() throws {
-        guard let root = Self.datasets else { print("skipped: no shared datasets (set MOTUS_DATASETS)"); return }
-        let r = try rows(OxfordDataset(root: root + "/oxford"))
-        let s = StepEvaluation.summarize(r)
-        print("oxford: \(s.recordings) walks, MAPE \(s.mape) %, worst \(s.worstAbsErrorPercent) % (\(s.worstID ?? "-"))")
-        #expect(s.recordings >= 14)
-        #expect(s.mape <= 2)
-        #expect(s.worstAbsErrorPercent <= 6)
-    }
-
-    @Test func ipolTrials() throws {
-        guard let root = Self.datasets else { print("skipped: no shared datasets (set MOTUS_DATASETS)"); return }
-        let r = try rows(IPOLDataset(root: root + "/ipol/voisard2023_ipol497"))
-        let s = StepEvaluation.summarize(r)
-        print("ipol: \(s.recordings) trials, MAPE \(s.mape) %, distance median |error| \(s.distanceMedianAbsErrorPercent ?? .nan) %")
-        #expect(s.recordings == 41)
-        #expect(s.mape <= 3)
-        #expect((s.distanceMedianAbsErrorPercent ?? 100) <= 6)
-    }
-}

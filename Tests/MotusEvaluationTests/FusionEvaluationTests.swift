@@ -2,6 +2,7 @@ import MotusTestSupport
 import Testing
 import MotusCore
 @testable import MotusFusion
+@testable import MotusEvaluation
 
 @Suite struct EvaluationTests {
     @Test func percentileMatchesNaiveLinearInterpolation() {

@@ -1,4 +1,5 @@
 import MotusCore
+import MotusFusion
 
 // Evaluation of whole recordings: the library side of `motus evaluate-fusion`.
 extension FusionEvaluation {
@@ -22,29 +23,38 @@ extension FusionEvaluation {
         return Int(String(digits.reversed())) ?? 0
     }
 
-    /// Compares `method` with the recording's own gravity stream (CoreMotion's, on MotionSense):
-    /// runs the filter on the `acc` stream (gravity included; on MotionSense the reader derives
-    /// it as `grav + uacc`) and, for `.attitudeFilter`, on `gyro` (same timestamps required),
-    /// and returns the angle errors (degrees) after `skipSeconds`.
+    /// The filter for a recording whose reference is `reference`, unless `method` is given: the
+    /// attitude filter, told the rotation rate is bias-free when the reference says so
+    /// (CoreMotion's device motion).
+    public static func defaultMethod(for reference: GroundTruth.OrientationReference) -> Method {
+        if case .deviceGravity(_, true) = reference { return .attitudeFilter(.biasCorrectedGyroscope) }
+        return .attitudeFilter(.default)
+    }
+
+    /// Scores the gravity estimate of `method` (nil: `defaultMethod(for:)`) against the
+    /// recording's orientation reference; nil when it has none.
     ///
-    /// Throws `InputError(.missingColumn)` naming `source` when a stream is missing, and
-    /// `.badValue` when the streams do not share timestamps.
-    public static func evaluate(_ recording: Recording, name: String, activity: String, subject: Int, method: Method,
-                                skipSeconds: Double = 2, source: String? = nil) throws(InputError) -> RecordingResult {
-        let here = SourceLocation(file: source ?? recording.metadata.source ?? name)
+    /// - Device gravity (CoreMotion's, Android's): the angle between the estimate and the
+    ///   reference gravity at every sample at least `skipSeconds` after the first.
+    /// - Measured orientation (BROAD's optical motion capture): the inclination error, the angle
+    ///   between the estimated up direction and the reference's (the Earth's z axis seen in the
+    ///   device frame) at every reference sample inside the scored phases. Heading plays no part.
+    ///
+    /// The filter runs on the acceleration (gravity included) and, for the attitude filter, the
+    /// rotation rate, which must share the acceleration's timestamps; so must the reference
+    /// gravity (a measured reference may have fewer samples, but only at those timestamps).
+    /// Throws `.missingColumn` when a stream is missing and `.badValue` when timestamps differ.
+    public static func evaluate(_ e: EvaluationRecording, method: Method? = nil, skipSeconds: Double = 2) throws(InputError) -> RecordingResult? {
+        guard let reference = e.truth.orientation else { return nil }
+        let recording = e.recording
+        let here = SourceLocation(file: e.entry.path)
         let have = recording.streams.map(\.name).joined(separator: ", ")
         guard let acc = recording.stream(.acceleration), !acc.isEmpty else {
             throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "an acceleration stream 'acc' (gravity included)")
         }
-        guard let grav = recording.stream(.gravity) else {
-            throw InputError(.missingColumn, at: here, found: "streams \(have)",
-                             expected: "a reference gravity stream 'grav' (a MotionSense A_DeviceMotion_data file)")
-        }
-        guard grav.times == acc.times else {
-            throw InputError(.badValue, at: here, found: "\(grav.count) gravity and \(acc.count) acceleration samples", expected: "the same timestamps")
-        }
+        let m = method ?? defaultMethod(for: reference)
         var rate: [Double] = []
-        if case .attitudeFilter = method {
+        if case .attitudeFilter = m {
             guard let gyro = recording.stream(.rotationRate) else {
                 throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "a rotation-rate stream 'gyro'")
             }
@@ -53,9 +63,45 @@ extension FusionEvaluation {
             }
             rate = gyro.values
         }
-        let e = errors(times: acc.times, acceleration: acc.values, rotationRate: rate, referenceGravity: grav.values,
-                       method: method, skipSeconds: skipSeconds)
-        return RecordingResult(name: name, activity: activity, subject: subject, errorsDegrees: e)
+        let estimate = gravityEstimates(times: acc.times, acceleration: acc.values, rotationRate: rate, method: m)
+        let errors: [Double]
+        switch reference {
+        case .deviceGravity(let grav, _):
+            guard grav.times == acc.times else {
+                throw InputError(.badValue, at: here, found: "\(grav.count) gravity and \(acc.count) acceleration samples", expected: "the same timestamps")
+            }
+            errors = angleErrors(times: acc.times, estimate: estimate, reference: grav.values, skipSeconds: skipSeconds)
+        case .measured(let att, let scored):
+            errors = try inclinationErrors(times: acc.times, estimate: estimate, reference: att, scored: scored, source: here)
+        }
+        return RecordingResult(name: e.id, activity: e.entry.label ?? "-", subject: subjectNumber(e.subject), errorsDegrees: errors)
+    }
+
+    /// Inclination errors (degrees) against a measured orientation: at each reference sample
+    /// inside `scored`, the angle between the estimated gravity (up, device frame) at the same
+    /// timestamp and the reference's up direction, `q⁻¹ · ẑ · q` for the reference quaternion q
+    /// (device → Earth frame, z up).
+    public static func inclinationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
+                                         source: SourceLocation) throws(InputError) -> [Double] {
+        var out: [Double] = []
+        out.reserveCapacity(reference.count)
+        var i = 0
+        var segment = 0
+        let segments = scored.sorted { $0.start < $1.start }
+        for j in 0..<reference.count {
+            let t = reference.times[j]
+            while i < times.count && times[i] < t { i += 1 }
+            guard i < times.count, times[i] == t else {
+                throw InputError(.badValue, at: source, found: "a reference orientation at \(t) s with no acceleration sample at that time",
+                                 expected: "reference timestamps that are acceleration timestamps")
+            }
+            while segment < segments.count && segments[segment].end <= t { segment += 1 }
+            guard segment < segments.count, segments[segment].contains(t) else { continue }
+            let up = reference.quaternion(j).inverseRotate(Vector3(0, 0, 1))
+            let b = 3 * i
+            out.append(Vector3(estimate[b], estimate[b + 1], estimate[b + 2]).angle(to: up) * Math.degreesPerRadian)
+        }
+        return out
     }
 
     // MARK: - Other devices: still phases and zero-mean user acceleration

@@ -1,6 +1,7 @@
 import Testing
 import MotusCore
 import MotusFusion
+import MotusEvaluation
 
 /// The quality bars on real data: gravity against CoreMotion's own estimate on all
 /// MotionSense subjects, first 2 s of each recording skipped, samples pooled.

@@ -3,6 +3,7 @@ import Testing
 import MotusCore
 import MotusIO
 @testable import MotusFusion
+@testable import MotusEvaluation
 
 /// Real data from devices without a reference gravity: IPOL lower-back trials (XSens,
 /// accelerometer + raw gyroscope, labelled still/walk/turn) and Oxford walks (phones,

@@ -1,5 +1,6 @@
 import MotusCore
 import MotusClassifier
+import MotusTracking
 
 /// Judging the session's moving/still events on labelled recordings of "still, move, still"
 /// (the IPOL trials: `still`, `walk`, `turn`, `walk`, `still`).
@@ -76,15 +77,19 @@ public enum MotionEvaluation {
     }
 
     /// Evaluates one recording; nil when its labels have no still→moving→still shape.
-    public static func evaluate(_ r: Recording, id: String, settings: SessionSettings = .default,
+    /// `labelMap` (label → `still` or `moving`) renames the truth's labels first, leaving out
+    /// those it does not name; nil takes them as they are (`still`, and anything else moving).
+    public static func evaluate(_ e: EvaluationRecording, labelMap: [String: String]? = nil, settings: SessionSettings = .default,
                                 model: MotionModel?) throws(StreamingClassifier.Failure) -> Row? {
-        let active = r.labels.filter { $0.label != "still" }
+        let r = e.recording, id = e.id
+        let labels = labelMap.map { e.truth.labels(mappedBy: $0) } ?? e.truth.labels
+        let active = labels.filter { $0.label != "still" }
         guard let start = active.map(\.start).min(), let stop = active.map(\.end).max(),
-              r.labels.contains(where: { $0.label == "still" && $0.end <= start + 1e-9 }) else { return nil }
+              labels.contains(where: { $0.label == "still" && $0.end <= start + 1e-9 }) else { return nil }
         var s = settings
         if s.heightMeters == nil { s.heightMeters = r.metadata.heightMeters }
         let res = try MotionSession.run(r, settings: s, model: model)
-        let truth = r.events.filter { $0.kind == "step" }.map(\.time).sorted()
+        let truth = e.truth.stepTimes
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
                       pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0,
                       retractedResumes: 0, resumeDecisionSteps: .nan, steps: res.summary.steps,

@@ -1,7 +1,9 @@
 import MotusCore
+import MotusFusion
 
-/// Accuracy of a gravity estimate against a reference (CoreMotion's own gravity on
-/// MotionSense), and plausibility checks on devices without a reference (IPOL, Oxford).
+/// Accuracy of a gravity estimate against a reference (the device's own fusion, such as
+/// CoreMotion's gravity on MotionSense and WeAllWalk, or optical motion capture on BROAD), and
+/// plausibility checks on devices without a reference (IPOL, Oxford).
 ///
 /// Arrays of vectors are flat `[x0, y0, z0, x1, …]`, as `SensorStream.values` stores them.
 /// Angles are reported in degrees. The evaluation core takes plain arrays, so the
@@ -16,14 +18,16 @@ public enum FusionEvaluation {
         case lowPass(LowPassGravity.Settings)
     }
 
-    /// Median, 95th percentile and mean of a set of angle errors (degrees).
+    /// Median, 95th percentile, mean and root mean square of a set of angle errors (degrees).
     public struct Summary: Sendable, Hashable, Codable {
         public var count: Int
         public var medianDegrees: Double
         public var p95Degrees: Double
         public var meanDegrees: Double
-        public init(count: Int, medianDegrees: Double, p95Degrees: Double, meanDegrees: Double) {
+        public var rmseDegrees: Double
+        public init(count: Int, medianDegrees: Double, p95Degrees: Double, meanDegrees: Double, rmseDegrees: Double) {
             self.count = count; self.medianDegrees = medianDegrees; self.p95Degrees = p95Degrees; self.meanDegrees = meanDegrees
+            self.rmseDegrees = rmseDegrees
         }
 
         /// Summary of `values` (any order); NaN figures when empty.
@@ -33,6 +37,7 @@ public enum FusionEvaluation {
             medianDegrees = FusionEvaluation.percentile(sorted: s, 50)
             p95Degrees = FusionEvaluation.percentile(sorted: s, 95)
             meanDegrees = s.isEmpty ? .nan : s.reduce(0, +) / Double(s.count)
+            rmseDegrees = s.isEmpty ? .nan : (s.reduce(0) { $0 + $1 * $1 } / Double(s.count)).squareRoot()
         }
     }
 

@@ -1,5 +1,6 @@
 import MotusCore
 import MotusIO
+import MotusTracking
 
 /// Evaluating the pedometer against labelled walks: one loop over recordings, the same for
 /// every dataset (Oxford walks, IPOL trials, or any recording with `step` events).
@@ -55,10 +56,11 @@ public enum StepEvaluation {
     /// Margin (s) added to each side of an annotated trial window.
     public static let windowMargin = 0.3
 
-    /// Evaluates one recording. `nil` when it has no acceleration or no `step` events.
-    public static func evaluate(_ r: Recording, id: String, settings: Pedometer.Settings = .default,
+    /// Evaluates one recording. `nil` when it has no acceleration or no reference steps.
+    public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
                                 usePlatformCounter: Bool = false) -> Row? {
-        let truth = r.events.filter { $0.kind == "step" }.map(\.time)
+        let r = e.recording, id = e.id
+        let truth = e.truth.stepTimes
         guard !truth.isEmpty else { return nil }
         var detected: [StepEvent] = []
         var source = "accelerometer"
@@ -77,7 +79,7 @@ public enum StepEvaluation {
             guard let acc = r.stream(.acceleration), acc.count > 1 else { return nil }
             detected = Pedometer.detect(acc, settings: settings)
         }
-        let active = r.labels.filter { $0.label != "still" }
+        let active = e.truth.labels.filter { $0.label != "still" }
         var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)
         var judged = detected
@@ -91,7 +93,7 @@ public enum StepEvaluation {
         }
         row.errorPercent = row.trueSteps > 0 ? 100 * Double(row.countedSteps - row.trueSteps) / Double(row.trueSteps) : 0
         row.heightMeters = r.metadata.heightMeters
-        if let c = r.metadata.extra["course_m"].flatMap(Double.init), c > 0 {
+        if let c = e.truth.distanceMeters {
             row.courseMeters = c
             if let h = r.metadata.heightMeters, h > 0 {
                 let d = StrideEstimator.distance(judged, model: .weinberg(k: StrideModel.weinbergK(heightMeters: h)))

@@ -1,0 +1,32 @@
+import MotusCore
+
+/// Any recordings as a dataset: one file, or every recording under a folder
+/// (`RecordingLoader.recordings(under:)`: `.motus`, `.csv`, `.txt`, `.json` files, READMEs and
+/// licences left out). Their ground truth is what the files carry: `@label` and `@event` lines
+/// of the native format, label columns, or a dataset reader's labels and events. Ids are the
+/// paths relative to `root`; the subject is read when a recording is loaded
+/// (`metadata.subject`), since listing does not open the files.
+public struct RecordingFolderDataset: Dataset {
+    public let name: String
+    public let root: String
+    public let entries: [DatasetEntry]
+    /// How delimited text files are read (empty: by their header).
+    public let options: DelimitedOptions
+
+    public init(root: String, options: DelimitedOptions = .init()) throws(InputError) {
+        self.root = root
+        self.options = options
+        name = ReaderFiles.lastComponent(root)
+        let files = try RecordingLoader.recordings(under: root)
+        guard !files.isEmpty else { throw noRecordings(root, "a recording, or a folder holding recordings (.motus, .csv, .txt, .json)") }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        entries = files.map { f in
+            let id = f.hasPrefix(prefix) ? String(f.dropFirst(prefix.count)) : ReaderFiles.lastComponent(f)
+            return DatasetEntry(id: id, subject: nil, label: nil, path: f)
+        }
+    }
+
+    public func load(_ id: String) throws(InputError) -> Recording {
+        try RecordingLoader.load(path: requireEntry(id).path, options: options)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+import MotusCore
+import MotusIO
+import MotusClassifier
+import MotusTracking
+@testable import MotusEvaluation
+
+/// The quality bars on the real data in ../shared/datasets, through the one evaluation loop
+/// (skipped, with a message, when the data are absent).
+private let shared = DatasetLocator.sharedDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath))
+
+private func open(_ name: String) throws -> EvaluationDataset? {
+    guard let shared else { print("skipped: ../shared/datasets not found (set MOTUS_DATASETS)"); return nil }
+    return try EvaluationDataset.open(shared + "/" + name)
+}
+
+@Suite struct StepBarTests {
+    func summary(_ ds: EvaluationDataset) throws -> StepEvaluation.Summary {
+        StepEvaluation.summarize(try Evaluation.run([ds]) { StepEvaluation.evaluate($0) }.rows)
+    }
+
+    @Test func oxfordWalks() throws {
+        guard let ds = try open("oxford") else { return }
+        let s = try summary(ds)
+        print("oxford: \(s.recordings) walks, MAPE \(s.mape) %, worst \(s.worstAbsErrorPercent) % (\(s.worstID ?? "-"))")
+        #expect(s.recordings >= 14 && s.mape <= 2 && s.worstAbsErrorPercent <= 6)
+    }
+
+    @Test func ipolTrials() throws {
+        guard let ds = try open("ipol/voisard2023_ipol497") else { return }
+        let s = try summary(ds)
+        print("ipol: \(s.recordings) trials, MAPE \(s.mape) %, distance median |error| \(s.distanceMedianAbsErrorPercent ?? .nan) %")
+        #expect(s.recordings == 41 && s.mape <= 3 && (s.distanceMedianAbsErrorPercent ?? 100) <= 6)
+    }
+
+    @Test func weAllWalkIsScoredOverTheAnnotatedSegments() throws {
+        guard let ds = try open("weallwalk") else { return }
+        let run = try Evaluation.run([ds]) { StepEvaluation.evaluate($0) }
+        let s = StepEvaluation.summarize(run.rows)
+        print("weallwalk: \(s.recordings) recordings, MAPE \(s.mape) %, worst \(s.worstAbsErrorPercent) % (\(s.worstID ?? "-"))")
+        #expect(run.rows.count == ds.entries.count && run.skipped.isEmpty)
+        // Every reference step inside the annotated walk is counted as true (a few fall after a
+        // phone stopped recording, and are still true steps).
+        #expect(s.trueSteps > 5000)
+        #expect(s.mape < 15)
+    }
+}
+
+@Suite struct MotionBarTests {
+    @Test func ipolMovingStillBars() throws {
+        guard let ds = try open("ipol") else { return }
+        let rows = try Evaluation.run([ds]) { try MotionEvaluation.evaluate($0, model: .shipped) }.rows
+        #expect(rows.count >= 41)
+        let s = MotionEvaluation.summarize(rows)
+        #expect(s.pauseMedian <= 1.5 && s.pauseP90 <= 2.5, "\(s)")
+        #expect(abs(s.resumeMedian) <= 1.0 && s.resumeDecisionStepsMedian <= 2, "\(s)")
+        let healthy = rows.filter { !$0.id.contains("/") }
+        #expect(healthy.allSatisfy { $0.falsePauses == 0 }, "\(healthy.filter { $0.falsePauses > 0 }.map(\.id))")
+    }
+
+    @Test func spSwHarWithAMapOfItsLabels() throws {
+        guard let ds = try open("sp-sw-har") else { return }
+        let map = ["SEATED": "still", "STANDING_UP": "still", "WALKING": "moving", "TURNING": "moving"]
+        let run = try Evaluation.run([ds]) { try MotionEvaluation.evaluate($0, labelMap: map, model: .shipped) }
+        let s = MotionEvaluation.summarize(run.rows)
+        print("sp-sw-har: \(s.trials) trials, resume median \(s.resumeMedian) s, p90 \(s.resumeP90) s, retracted \(s.retractedResumes)")
+        // Nearly every execution starts seated: still → walk → … is there to judge.
+        #expect(run.rows.count >= 140 && s.resumeMedian.isFinite)
+    }
+}
+
+@Suite struct FusionBarTests {
+    @Test func broadInclinationAgainstMotionCapture() throws {
+        guard let ds = try open("broad") else { return }
+        let rows = try Evaluation.run([ds]) { try FusionEvaluation.evaluate($0) }.rows
+        let r = FusionEvaluation.aggregate(rows)
+        print("broad: \(rows.count) trials, median \(r.overall.medianDegrees)°, p95 \(r.overall.p95Degrees)°, RMSE \(r.overall.rmseDegrees)°")
+        #expect(rows.count == ds.entries.count)
+        #expect(r.overall.count > 400_000)
+        // Far from the truth would mean a frame or sign error, not a weak filter.
+        #expect(r.overall.medianDegrees < 5 && r.overall.rmseDegrees < 15)
+    }
+
+    @Test func measuredOrientationIsLeftOutOfTheDeviceData() throws {
+        guard let ds = try open("broad"), let e = ds.entries.first else { return }
+        let r = try ds.load(e)
+        #expect(!r.recording.streams.contains { $0.kind == .attitude })
+        guard case .measured(let att, let scored) = r.truth.orientation else { Issue.record("no measured reference"); return }
+        #expect(att.count > 40_000 && scored.allSatisfy { $0.label == "movement" } && !scored.isEmpty)
+    }
+
+    @Test func motionSenseAgainstCoreMotion() throws {
+        guard let ds = try open("motionsense") else { return }
+        let rows = try Evaluation.run([ds]) { try FusionEvaluation.evaluate($0) }.rows
+        let r = FusionEvaluation.aggregate(rows)
+        #expect(rows.count == 192 && r.overall.medianDegrees <= 2.0 && r.overall.p95Degrees <= 15, "\(r.overall)")
+    }
+}
+
+/// A folder of recordings with `@label` and `@event` lines is a dataset too.
+@Suite struct RecordingFolderTests {
+    @Test func bundledRecordingsAreADataset() throws {
+        let root = DatasetLocator.bundledDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath))
+        let ds = try EvaluationDataset.open(root + "/lowback-straight-walk.motus")
+        #expect(ds.entries.count == 1)
+        let rows = try Evaluation.run([ds]) { StepEvaluation.evaluate($0) }.rows
+        #expect(rows.count == 1 && rows[0].trueSteps == 9, "\(rows)")
+    }
+}
