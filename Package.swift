@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers only point down (see README "Architecture"):
-// motus (CLI) -> Motus (umbrella) -> Tracking -> Classifier -> Features -> Fusion -> Signal -> IO -> Core,
-// and Tracking -> Geo -> IO. Reading files (FIT/GPX/TCX/polyline, datasets, importers, JSON) is IO's;
+// motus (CLI) -> Motus (umbrella) -> Evaluation -> Tracking -> Classifier -> Features -> Fusion, Signal -> Core,
+// Evaluation -> IO -> Core, and Tracking -> Geo -> IO. Reading files (FIT/GPX/TCX/polyline, datasets, importers, JSON) is IO's;
 // MotusRecorder keeps only the live protocols and sits beside the CLI. MotusLearn sits beside the
 // stack and knows nothing about sensors. Library products never depend on ArgumentParser or
 // SwiftNIO, so an iOS app can embed them.
@@ -36,15 +36,15 @@ let package = Package(
         .target(name: "MotusFeatures", dependencies: ["MotusCore", "MotusSignal", "MotusFusion", "CMotusKernels"]),
         // Four-lane (AVX2) versions of the feature kernels, chosen at run time on x86-64.
         .target(name: "CMotusKernels"),
-        .target(name: "MotusClassifier", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusLearn"]),
+        .target(name: "MotusClassifier", dependencies: ["MotusCore", "MotusFusion", "MotusFeatures", "MotusLearn"]),
         .target(name: "MotusGeo", dependencies: ["MotusCore", "MotusIO"]),
-        .target(name: "MotusTracking", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusGeo"]),
+        .target(name: "MotusTracking", dependencies: ["MotusCore", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusClassifier", "MotusGeo"]),
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
                        providers: [.apt(["libopenblas-dev"])]),
         .target(name: "MotusLearn",
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
         // Datasets that carry their ground truth, and the one loop every `evaluate*` command runs.
-        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusFeatures", "MotusClassifier", "MotusTracking"]),
+        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusClassifier", "MotusTracking"]),
         .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures",
                                                "MotusLearn", "MotusClassifier", "MotusGeo", "MotusTracking", "MotusEvaluation"]),
         // The live recorder: SwiftNIO stays here, out of every library product an app embeds.
@@ -67,10 +67,10 @@ let package = Package(
         .testTarget(name: "MotusFusionTests", dependencies: ["MotusTestSupport", "MotusFusion", "MotusCore"]),
         .testTarget(name: "MotusLearnTests", dependencies: ["MotusLearn"]),
         .testTarget(name: "MotusFeaturesTests", dependencies: ["MotusTestSupport", "MotusFeatures", "CMotusKernels", "MotusSignal", "MotusCore", "MotusIO"]),
-        .testTarget(name: "MotusClassifierTests", dependencies: ["MotusClassifier", "MotusFeatures", "MotusLearn", "MotusCore", "MotusIO"]),
+        .testTarget(name: "MotusClassifierTests", dependencies: ["MotusClassifier", "MotusFeatures", "MotusLearn", "MotusCore"]),
         .testTarget(name: "MotusGeoTests", dependencies: ["MotusTestSupport", "MotusGeo", "MotusCore", "MotusIO"]),
-        .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTestSupport", "MotusTracking", "MotusEvaluation", "MotusCore", "MotusIO", "MotusSignal", "MotusFusion",
-                                                               "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusGeo"]),
+        .testTarget(name: "MotusTrackingTests", dependencies: ["MotusTestSupport", "MotusTracking", "MotusEvaluation", "MotusCore", "MotusIO", "MotusSignal",
+                                                               "MotusFusion", "MotusFeatures", "MotusClassifier"]),
         .testTarget(name: "MotusEvaluationTests", dependencies: ["MotusTestSupport", "MotusEvaluation", "MotusCore", "MotusIO", "MotusFusion",
                                                                  "MotusClassifier", "MotusTracking"]),
         .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),

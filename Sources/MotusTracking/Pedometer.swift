@@ -95,34 +95,34 @@ public struct Pedometer: Sendable {
     public private(set) var lastStepTime = -Double.infinity
 
     // Signal chain.
-    @usableFromInline var grid: CellAverager
-    @usableFromInline var highPass: Biquad
-    @usableFromInline var lowPass: Biquad
-    @usableFromInline var smooth: Biquad      // low-pass of |a| for peak-to-peak (Weinberg)
-    @usableFromInline var primed = false
-    @usableFromInline var meanSquare = 0.0
-    @usableFromInline let rmsAlpha: Double
-    @usableFromInline var armed = false
-    @usableFromInline var lastCandidate = -Double.infinity
-    @usableFromInline var segMax = -Double.infinity, segMin = Double.infinity
+    var grid: CellAverager
+    var highPass: Biquad
+    var lowPass: Biquad
+    var smooth: Biquad      // low-pass of |a| for peak-to-peak (Weinberg)
+    var primed = false
+    var meanSquare = 0.0
+    let rmsAlpha: Double
+    var armed = false
+    var lastCandidate = -Double.infinity
+    var segMax = -Double.infinity, segMin = Double.infinity
     // Motion energy since the last candidate.
-    @usableFromInline var gapSum = 0.0, gapN = 0
-    @usableFromInline var walkingRMS = 0.0
+    var gapSum = 0.0, gapN = 0
+    var walkingRMS = 0.0
 
     // Pending candidates (fixed storage of `capacity`).
-    @usableFromInline var pendTime: [Double]
-    @usableFromInline var pendP2P: [Double]
-    @usableFromInline var pendCount = 0
-    @usableFromInline var pendGapRMS = 0.0   // motion in the gap before the first pending one
+    var pendTime: [Double]
+    var pendP2P: [Double]
+    var pendCount = 0
+    var pendGapRMS = 0.0   // motion in the gap before the first pending one
     var pendingCount: Int { pendCount }
 
     // Credited steps, newest last, in a ring (read with `recentStep`).
-    @usableFromInline var outTime: [Double]
-    @usableFromInline var outP2P: [Double]
-    @usableFromInline var outFilled: [Bool]
-    @usableFromInline var outHead = 0
+    var outTime: [Double]
+    var outP2P: [Double]
+    var outFilled: [Bool]
+    var outHead = 0
     static let outCapacity = 128
-    @usableFromInline var lastP2P = 0.0
+    var lastP2P = 0.0
 
     public init(settings: Settings = .default) {
         precondition(settings.internalRateHz > 2 * settings.bandHighHz, "internal rate must exceed twice the band's upper edge")
@@ -165,7 +165,6 @@ public struct Pedometer: Sendable {
         return StepEvent(time: outTime[j], peakToPeak: outP2P[j], filled: outFilled[j])
     }
 
-    @usableFromInline
     mutating func gridSample(time t: Double, value v: Double) {
         if !primed {
             primed = true
@@ -195,7 +194,6 @@ public struct Pedometer: Sendable {
         }
     }
 
-    @usableFromInline
     mutating func candidate(time t: Double, peakToPeak p2p: Double) {
         let gapRMS = gapN > 0 ? (gapSum / Double(gapN)).squareRoot() : 0
         gapSum = 0; gapN = 0
@@ -234,7 +232,6 @@ public struct Pedometer: Sendable {
     }
 
     /// Drops the oldest pending candidates until the intervals of the rest are regular.
-    @usableFromInline
     mutating func trimIrregular() {
         while pendCount >= 3 {
             // Median of the intervals (at most `confirmationSteps` of them): small insertion sort
@@ -264,7 +261,6 @@ public struct Pedometer: Sendable {
         }
     }
 
-    @usableFromInline
     mutating func fillGap(until t: Double, interval dt: Double, gapRMS: Double, nextP2P: Double) {
         guard dt >= settings.gapFactor * stepInterval, dt <= settings.maximumFilledGap,
               gapRMS >= settings.gapMotionFraction * walkingRMS else { return }
@@ -274,7 +270,6 @@ public struct Pedometer: Sendable {
         for i in 1...k { credit(time: start + dt * Double(i) / Double(k + 1), peakToPeak: p, filled: true) }
     }
 
-    @usableFromInline
     mutating func credit(time t: Double, peakToPeak p2p: Double, filled: Bool) {
         outTime[outHead] = t; outP2P[outHead] = p2p; outFilled[outHead] = filled
         outHead += 1

@@ -23,11 +23,11 @@ public struct StillnessDetector: Sendable {
     }
 
     public let settings: Settings
-    @usableFromInline var acc: [Double]
-    @usableFromInline var gyro: [Double]
-    @usableFromInline var head = 0
-    @usableFromInline var filled = 0
-    @usableFromInline var sum = 0.0, sumSq = 0.0, gyroSum = 0.0
+    var acc: [Double]
+    var gyro: [Double]
+    var head = 0
+    var filled = 0
+    var sum = 0.0, sumSq = 0.0, gyroSum = 0.0
     /// Standard deviation of |a| over the current window (m/s²).
     public private(set) var accelerationStd = Double.infinity
     /// Mean |ω| over the current window (rad/s).
