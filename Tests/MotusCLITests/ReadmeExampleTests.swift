@@ -14,5 +14,11 @@ import Motus
         #expect(complete.stream(.gravity) != nil && complete.stream(.userAcceleration) != nil)
         #expect(segments.count == 1)
         #expect(abs(complete.stream(.gravity)!.vector(0).norm - 9.7) < 0.3)
+        var session = MotionSession(settings: SessionSettings())
+        session.pushAcceleration(acc.vector(0), time: acc.times[0])
+        #expect(session.nextEvent() == nil && session.state == .still)
+        let result = try MotionSession.run(recording)
+        #expect(result.summary.steps >= 8 && result.summary.steps <= 10, "\(result.summary.steps)")
+        #expect(result.stateChanges.first?.state == .moving)
     }
 }

@@ -383,8 +383,8 @@ def track_section(quick):
     m = motus("track", "--repeat", 3 if quick else 5, timeout=900)
     row(f"`track` pipeline of one hour of 50 Hz acc + gyro ({m['samples']:,} samples): read + fuse + features + classify + pedometer, s (wall, median, in-process)",
         f"{m['median_s']:.3f} s", "—", "—", "< 0.25 s", verdict(m["median_s"] < 0.25))
-    NOTES.append(f"track hour pipeline, where the time goes (one run, wall): read {m['read_s']:.3f} s, fuse {m['fuse_s']:.3f} s, "
-                 f"align + features {m['features_s']:.3f} s, classify {m['classify_s']:.4f} s, pedometer {m['pedometer_s']:.3f} s; "
+    NOTES.append(f"track hour pipeline, where the time goes (one run, wall): read {m['read_s']:.3f} s, fuse + frames {m['fuse_s']:.3f} s, "
+                 f"features {m['features_s']:.3f} s, classify {m['classify_s']:.4f} s, pedometer {m['pedometer_s']:.3f} s; "
                  f"{m['windows']} windows ({m['moving_windows']} moving), {m['steps']} steps.")
     # The command itself, as a user runs it: whole process (start-up, model load, reading on
     # all cores, fusion, the live tracking session sample by sample, output).

@@ -217,13 +217,14 @@ public enum TrackPipeline {
 }
 
 /// A streaming moving/still detector built from the library's per-sample parts: attitude
-/// filter → streaming features → scaler + estimator at every hop. Allocation happens only in
-/// the inference call (the library has no single-row, allocation-free predict yet).
+/// filter → streaming features → the model's one-row prediction at every hop (allocation-free).
 public struct StreamingDetector {
     public var filter = AttitudeFilter()
     public var features: StreamingFeatureExtractor
     public let model: MotionModel
     public var row: [Double]
+    var probabilities: [Double]
+    var scratch: [Double]
     public var moving = false
     public var windows = 0
     let movingIndex: Int
@@ -233,6 +234,8 @@ public struct StreamingDetector {
         self.model = model
         features = try StreamingFeatureExtractor(configuration: model.features)
         row = [Double](repeating: 0, count: features.featureCount)
+        probabilities = [Double](repeating: 0, count: model.classes.count)
+        scratch = [Double](repeating: 0, count: model.predictionScratchCount)
         movingIndex = model.classes.firstIndex(of: "moving") ?? 0
         dt = 1 / rateHz
     }
@@ -243,10 +246,12 @@ public struct StreamingDetector {
         filter.update(acceleration: a, rotationRate: w, dt: dt)
         guard features.push(MotionFrame(acceleration: a, gravity: filter.gravity, rotationRate: w)) else { return false }
         row.withUnsafeMutableBufferPointer { features.features(into: $0) }
-        model.scaler.transform(row: &row)
-        let x = try Matrix(rows: 1, cols: row.count, values: row)
-        let p = try model.estimator.predictProbabilities(x)
-        moving = p[0, movingIndex] >= 0.5
+        row.withUnsafeBufferPointer { x in
+            probabilities.withUnsafeMutableBufferPointer { p in
+                scratch.withUnsafeMutableBufferPointer { s in model.probabilities(row: x.baseAddress!, into: p.baseAddress!, scratch: s.baseAddress!) }
+            }
+        }
+        moving = probabilities[movingIndex] >= 0.5
         windows += 1
         return true
     }

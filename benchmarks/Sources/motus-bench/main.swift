@@ -142,10 +142,16 @@ do {
         var s = try StreamingFeatureExtractor(configuration: model.features)
         var row = [Double](repeating: 0, count: s.featureCount)
         let count = row.count
+        // The one prediction path a live session runs (allocation-free).
+        var probs = [Double](repeating: 0, count: model.classes.count)
+        var scratch = [Double](repeating: 0, count: model.predictionScratchCount)
         @inline(__always) func infer(_ row: inout [Double]) throws -> Bool {
-            model.scaler.transform(row: &row)
-            let p = try model.estimator.predictProbabilities(Matrix(rows: 1, cols: row.count, values: row))
-            return p[0, 0] >= 0.5                 // class 0 is "moving"
+            row.withUnsafeBufferPointer { x in
+                probs.withUnsafeMutableBufferPointer { p in
+                    scratch.withUnsafeMutableBufferPointer { s in model.probabilities(row: x.baseAddress!, into: p.baseAddress!, scratch: s.baseAddress!) }
+                }
+            }
+            return probs[0] >= 0.5                // class 0 is "moving"
         }
         if args.contains("--repeat") {
             // Instruction counts (callgrind): `repeats` passes of 64 pushes + features + inference
@@ -325,10 +331,13 @@ do {
         let t0 = now()
         let r = try NativeFormat.read(path: file)
         let t1 = now()
-        var fused = r
-        FusionPipeline.complete(&fused, settings: model.fusion)
+        // Frames by the one road (gravity fused, frames on the grid), then their features.
+        let pipeline = model.pipeline
+        let segments = try pipeline.frames(of: r, path: file)
         let t2 = now()
-        let m = try MotionPipeline(features: model.features, fusion: model.fusion).windows(of: fused, path: file)
+        let extractor = try FeatureExtractor(configuration: model.features)
+        var m = FeatureMatrix(columns: model.features.featureCount, names: model.features.featureNames)
+        for seg in segments { m.append(contentsOf: extractor.extract(frames: seg.frames, startTime: seg.startTime)) }
         let t3 = now()
         _ = try model.probabilities(m)
         let t4 = now()
