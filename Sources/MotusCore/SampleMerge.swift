@@ -8,7 +8,9 @@
 public struct SampleMerge: Sendable {
     /// The streams, in tie-break order.
     public let streams: [SensorStream]
-    private var positions: [Int]
+    /// Each stream's kind (read per sample without touching the stream).
+    public let kinds: [StreamKind]
+    @usableFromInline var positions: [Int]
 
     /// The non-empty streams of `recording` whose kinds are in `kinds`, in that order (the
     /// tie-break order).
@@ -20,10 +22,12 @@ public struct SampleMerge: Sendable {
 
     public init(streams: [SensorStream]) {
         self.streams = streams
+        kinds = streams.map(\.kind)
         positions = [Int](repeating: 0, count: streams.count)
     }
 
     /// The next sample: (position of its stream in `streams`, sample index, time); nil at the end.
+    @inlinable
     public mutating func next() -> (stream: Int, index: Int, time: Double)? {
         var best = -1
         var bestT = Double.infinity
@@ -36,4 +40,8 @@ public struct SampleMerge: Sendable {
         positions[best] = i + 1
         return (best, i, bestT)
     }
+
+    /// Sample `index` of three-axis stream `stream`, read in place.
+    @inlinable
+    public func vector(_ stream: Int, _ index: Int) -> Vector3 { streams[stream].vector(index) }
 }

@@ -27,13 +27,16 @@ import MotusFusion
 /// - A driver sample whose values or time are not finite, or whose time is not after the
 ///   previous driver sample's, is rejected (counted in `rejected`), and nothing changes.
 ///
-/// **Frames** come from the driver samples by `StreamingResampler`: grid point k at k / rate
-/// (origin 0, so every recording and every session shares one grid), each value interpolated
-/// linearly between the two driver samples around it. **Gap policy**: no frame is interpolated
-/// across an interval longer than `maximumGapSeconds`; the frames after such a gap start a new
-/// segment (`startsSegment`), and windows restart there, in training as live.
+/// **Frames** come from the driver samples by the resampler's grid and gap rules
+/// (`ResamplerSettings`, as `StreamingResampler` applies them): grid point k at k / rate (origin
+/// 0, so every recording and every session shares one grid), each value interpolated linearly
+/// between the two driver samples around it, a grid point at a sample's time taking that sample.
+/// **Gap policy**: no frame is interpolated across an interval longer than
+/// `maximumGapSeconds`; the frames after such a gap start a new segment (`startsSegment`), and
+/// windows restart there, in training as live.
 ///
-/// One push allocates nothing; frames of the last push are computed on demand.
+/// One push allocates nothing; frames of the last push are computed on demand from the two
+/// driver samples around them.
 public struct FrameBuilder: Sendable {
     /// Settings: the frame rate and gap policy, and how gravity is estimated when not given.
     public struct Settings: Sendable, Hashable, Codable {
@@ -69,20 +72,27 @@ public struct FrameBuilder: Sendable {
     }
 
     public let settings: Settings
-    private var resampler: StreamingResampler
+    private let grid: ResamplerSettings
     private var attitude: AttitudeFilter
     private var lowPass: LowPassGravity
 
-    private var gyroLatest = Vector3.zero
-    private var gravityLatest = Vector3.zero
-    private var gravityTime = -Double.infinity
+    @usableFromInline var gyroLatest = Vector3.zero
+    @usableFromInline var gravityLatest = Vector3.zero
+    @usableFromInline var gravityTime = -Double.infinity
+    @usableFromInline var rotationRateSeen = false
     private var driverTime = -Double.infinity
     private var fusionTime = -Double.infinity
-    /// False after a rejected driver sample: the resampler's outputs are then an older push's.
-    private var framesValid = false
+
+    /// The frames the last push completed (none after a rejected one), with the two driver
+    /// samples they lie between. A small value: a caller that mutates other state per frame
+    /// reads it once (`let run = builder.latest`) instead of calling the builder per frame.
+    public private(set) var latest: FrameRun
+    /// Grid index of the next frame to complete, and its time.
+    private var nextIndex = 0, nextTime = Double.infinity
+    private var segmentHasFrames = false
 
     /// True once a rotation-rate sample has been pushed.
-    public private(set) var hasRotationRate = false
+    @inlinable public var hasRotationRate: Bool { rotationRateSeen }
     /// True once a raw acceleration sample has been pushed (user acceleration is ignored from then on).
     public private(set) var hasRawAcceleration = false
     /// Driver samples rejected (not finite, or not after the previous one).
@@ -90,18 +100,17 @@ public struct FrameBuilder: Sendable {
     /// Driver samples accepted.
     public private(set) var driverSamples = 0
     /// The latest accepted driver sample: acceleration with gravity (m/s²), gravity (m/s²), time (s).
-    public private(set) var lastAcceleration = Vector3.zero
-    public private(set) var lastGravity = Vector3.zero
-    public private(set) var lastTime = -Double.infinity
+    @inlinable public var lastAcceleration: Vector3 { latest.hi.0 }
+    @inlinable public var lastGravity: Vector3 { latest.hi.1 }
+    @inlinable public var lastTime: Double { latest.hiTime }
     public private(set) var gravitySource = GravitySource.none
 
     public init(settings: Settings) {
         precondition(settings.rateHz.isFinite && settings.rateHz > 0, "FrameBuilder: rateHz must be finite and > 0")
         precondition(settings.maximumGapSeconds > 0, "FrameBuilder: maximumGapSeconds must be > 0")
         self.settings = settings
-        resampler = StreamingResampler(width: 9, settings: ResamplerSettings(rateHz: settings.rateHz, originSeconds: 0,
-                                                                             maxGapSeconds: settings.maximumGapSeconds),
-                                       interpolation: .linear)
+        grid = ResamplerSettings(rateHz: settings.rateHz, originSeconds: 0, maxGapSeconds: settings.maximumGapSeconds)
+        latest = FrameRun(rateHz: settings.rateHz)
         attitude = AttitudeFilter(settings: settings.fusion)
         lowPass = LowPassGravity(settings: settings.lowPass)
     }
@@ -109,12 +118,14 @@ public struct FrameBuilder: Sendable {
     // MARK: Inputs
 
     /// Rotation rate (rad/s), held until the next one. Non-finite samples are ignored.
+    @inlinable
     public mutating func pushRotationRate(_ w: Vector3, time: Double) {
         guard w.isFinite else { return }
-        gyroLatest = w; hasRotationRate = true
+        gyroLatest = w; rotationRateSeen = true
     }
 
     /// Gravity in the device frame, pointing up (m/s², Android sign). Non-finite samples are ignored.
+    @inlinable
     public mutating func pushGravity(_ g: Vector3, time: Double) {
         guard g.isFinite, time.isFinite else { return }
         gravityLatest = g; gravityTime = time
@@ -125,14 +136,14 @@ public struct FrameBuilder: Sendable {
     @discardableResult
     public mutating func pushAcceleration(_ a: Vector3, time t: Double) -> Bool {
         hasRawAcceleration = true
-        guard a.isFinite, t.isFinite, t > driverTime else { rejected += 1; framesValid = false; return false }
+        guard a.isFinite, t.isFinite, t > driverTime else { rejected += 1; latest.count = 0; latest.startsSegment = false; return false }
         if t - gravityTime <= settings.gravityHoldSeconds {
             gravitySource = .given
             drive(a, gravityLatest, t)
         } else {
             let dt = fusionTime.isFinite ? t - fusionTime : 0
             let g: Vector3
-            if hasRotationRate {
+            if rotationRateSeen {
                 attitude.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
                 g = attitude.gravity; gravitySource = .attitudeFilter
             } else {
@@ -149,8 +160,8 @@ public struct FrameBuilder: Sendable {
     /// acceleration is seen. Returns true when accepted as a driver sample.
     @discardableResult
     public mutating func pushUserAcceleration(_ u: Vector3, time t: Double) -> Bool {
-        guard !hasRawAcceleration, gravityTime.isFinite else { framesValid = false; return false }
-        guard u.isFinite, t.isFinite, t > driverTime else { rejected += 1; framesValid = false; return false }
+        guard !hasRawAcceleration, gravityTime.isFinite else { latest.count = 0; latest.startsSegment = false; return false }
+        guard u.isFinite, t.isFinite, t > driverTime else { rejected += 1; latest.count = 0; latest.startsSegment = false; return false }
         gravitySource = .given
         drive(u + gravityLatest, gravityLatest, t)
         return true
@@ -170,39 +181,49 @@ public struct FrameBuilder: Sendable {
         return false
     }
 
+    /// One accepted driver sample: the frames on the grid up to `t` since the previous one.
     private mutating func drive(_ a: Vector3, _ g: Vector3, _ t: Double) {
+        let first = driverSamples == 0
         driverTime = t
         driverSamples += 1
-        framesValid = true
-        lastAcceleration = a; lastGravity = g; lastTime = t
-        let w = gyroLatest
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 9) { p in
-            p[0] = a.x; p[1] = a.y; p[2] = a.z
-            p[3] = g.x; p[4] = g.y; p[5] = g.z
-            p[6] = w.x; p[7] = w.y; p[8] = w.z
-            resampler.push(time: t, UnsafeBufferPointer(p))
+        latest.lo = latest.hi; latest.loTime = latest.hiTime
+        latest.hi = (a, g, gyroLatest); latest.hiTime = t
+        latest.startsSegment = false
+        if first || t - latest.loTime > settings.maximumGapSeconds {
+            // A new segment starts at this sample: only a grid point exactly at t is available.
+            latest.lo = latest.hi; latest.loTime = t
+            segmentHasFrames = false
+            nextIndex = grid.firstIndex(atOrAfter: t)
+            nextTime = grid.time(nextIndex)
+        }
+        latest.firstIndex = nextIndex
+        latest.firstTime = nextTime
+        var n = 0
+        while nextTime <= t {
+            n += 1
+            nextIndex += 1
+            nextTime = grid.time(nextIndex)
+        }
+        latest.count = n
+        if n > 0 {
+            latest.startsSegment = !segmentHasFrames
+            segmentHasFrames = true
         }
     }
 
     // MARK: Frames of the last driver sample
 
     /// Frames completed by the last accepted driver sample (0 after a rejected one).
-    public var frameCount: Int { framesValid ? resampler.outputCount : 0 }
+    @inlinable public var frameCount: Int { latest.count }
     /// True when the first of those frames starts a new segment (the first frame ever, or the
     /// first after a gap longer than `maximumGapSeconds`).
-    public var startsSegment: Bool { resampler.outputStartsSegment }
+    @inlinable public var startsSegment: Bool { latest.startsSegment }
     /// Grid index of frame `j` (time = index / rate).
-    public func frameIndex(_ j: Int) -> Int { resampler.outputIndex(j) }
+    public func frameIndex(_ j: Int) -> Int { latest.firstIndex + j }
     /// Time of frame `j` (s).
-    public func frameTime(_ j: Int) -> Double { resampler.outputTime(j) }
+    public func frameTime(_ j: Int) -> Double { latest.time(j) }
     /// Frame `j` of the last push, 0 ≤ j < `frameCount`.
-    public func frame(_ j: Int) -> MotionFrame {
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 9) { p in
-            resampler.output(j, into: p)
-            return MotionFrame(acceleration: Vector3(p[0], p[1], p[2]), gravity: Vector3(p[3], p[4], p[5]),
-                               rotationRate: Vector3(p[6], p[7], p[8]))
-        }
-    }
+    public func frame(_ j: Int) -> MotionFrame { latest.frame(j) }
 
     // MARK: Batch
 
@@ -217,12 +238,11 @@ public struct FrameBuilder: Sendable {
         var out: [FrameSegment] = []
         var current: FrameSegment? = nil
         while let (s, i, t) = merge.next() {
-            let stream = merge.streams[s]
-            switch stream.kind {
-            case .gravity: b.pushGravity(stream.vector(i), time: t); continue
-            case .rotationRate: b.pushRotationRate(stream.vector(i), time: t); continue
-            case .acceleration: guard b.pushAcceleration(stream.vector(i), time: t) else { continue }
-            case .userAcceleration: guard b.pushUserAcceleration(stream.vector(i), time: t) else { continue }
+            switch merge.kinds[s] {
+            case .gravity: b.pushGravity(merge.vector(s, i), time: t); continue
+            case .rotationRate: b.pushRotationRate(merge.vector(s, i), time: t); continue
+            case .acceleration: guard b.pushAcceleration(merge.vector(s, i), time: t) else { continue }
+            case .userAcceleration: guard b.pushUserAcceleration(merge.vector(s, i), time: t) else { continue }
             default: continue
             }
             let n = b.frameCount
@@ -235,6 +255,39 @@ public struct FrameBuilder: Sendable {
         }
         if let c = current { out.append(c) }
         return out
+    }
+}
+
+/// The frames one driver sample completed: `count` grid points from `firstIndex` on, each the
+/// straight line between the two driver samples around it (the sample itself at its own time).
+@frozen
+public struct FrameRun: Sendable {
+    public var count = 0
+    /// True when the first frame starts a new segment.
+    public var startsSegment = false
+    /// Grid index and time (s) of the first frame.
+    public var firstIndex = 0
+    public var firstTime = 0.0
+    @usableFromInline let rateHz: Double
+    // Acceleration, gravity and rotation rate of the two driver samples, and their times.
+    @usableFromInline var lo = (Vector3.zero, Vector3.zero, Vector3.zero), hi = (Vector3.zero, Vector3.zero, Vector3.zero)
+    @usableFromInline var loTime = -Double.infinity, hiTime = -Double.infinity
+
+    init(rateHz: Double) { self.rateHz = rateHz }
+
+    /// Time of frame `j` (s): grid index / rate, as `ResamplerSettings.time` computes it on
+    /// the builder's grid (origin 0).
+    @inlinable public func time(_ j: Int) -> Double { j == 0 ? firstTime : Double(firstIndex + j) / rateHz }
+
+    /// Frame `j`, 0 ≤ j < `count`.
+    @inlinable @inline(__always) public func frame(_ j: Int) -> MotionFrame {
+        precondition(j >= 0 && j < count, "FrameRun: frame index out of range")
+        let g = time(j)
+        if g == hiTime { return MotionFrame(acceleration: hi.0, gravity: hi.1, rotationRate: hi.2) }
+        if g == loTime { return MotionFrame(acceleration: lo.0, gravity: lo.1, rotationRate: lo.2) }
+        let f = (g - loTime) / (hiTime - loTime)
+        return MotionFrame(acceleration: lo.0 + (hi.0 - lo.0) * f, gravity: lo.1 + (hi.1 - lo.1) * f,
+                           rotationRate: lo.2 + (hi.2 - lo.2) * f)
     }
 }
 

@@ -11,9 +11,8 @@ import CBLAS
 /// All matrices are row-major. `lda`, `ldb`, `ldc` are row strides in elements.
 @usableFromInline
 enum Kernels {
-    /// Products with `m * n * k` at or below this use the plain loop. Measured on an AMD EPYC
-    /// (OpenBLAS, one thread): the loop wins at 4×4×4 (0.09 vs 0.15 µs), BLAS from 8×8×8 (0.22 vs 0.45 µs)
-    /// (`LearnBenchmarks.gemmThreshold`).
+    /// Products with `m * n * k` at or below this use the plain loop: below it a BLAS call's
+    /// fixed cost outweighs the arithmetic (`LearnBenchmarks.gemmThreshold` finds the crossover).
     @usableFromInline static let gemmLoopLimit = 256
     /// Vectors at or below this length use the plain loop in `gemv`/`axpy`/`dot`.
     @usableFromInline static let vectorLoopLimit = 64

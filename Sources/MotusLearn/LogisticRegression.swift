@@ -197,8 +197,8 @@ struct LogisticObjective {
     var outputs: Int { classCount == 2 ? 1 : classCount }
     var parameterCount: Int { outputs * (x.cols + 1) }
 
-    /// Up to this many outputs, the multinomial products use one gemv per class instead of dgemm
-    /// (measured: 6 classes × 150 features, 100 000 rows: 85 ms → see LearnBenchmarks).
+    /// Up to this many outputs, the multinomial products use one gemv per class instead of
+    /// dgemm, which for a few classes streams the data fewer times (LearnBenchmarks times both).
     static let gemvClassLimit = 16
 
     /// Rows per block: about 256 KiB of X, so a block stays in L2 between the two products.

@@ -150,18 +150,22 @@ public struct MotionSession: Sendable {
                 stepsCredited(k, at: t)
             } else {
                 let n = pedometer.pendingSteps, need = policy.settings.earlyResumeSteps
-                policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pedometer.pendTime[n - need] : .nan,
-                                      newest: n > 0 ? pedometer.pendTime[n - 1] : .nan, motionStd: stillness.accelerationStd,
-                                      at: t, events: &events)
+                // Candidates matter while still (enough of them to resume early) or while a
+                // provisional resume waits for confirmation.
+                if policy.state == .still ? need > 0 && n >= need : policy.isProvisional {
+                    policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pedometer.pendTime[n - need] : .nan,
+                                          newest: n > 0 ? pedometer.pendTime[n - 1] : .nan, motionStd: stillness.accelerationStd,
+                                          at: t, events: &events)
+                }
             }
         }
-        let n = frames.frameCount
-        guard n > 0 else { return }
-        if frames.startsSegment {
+        let run = frames.latest   // a small copy, so the frames are read without the builder
+        guard run.count > 0 else { return }
+        if run.startsSegment {
             classifier?.restart(); stillness.reset()
-            tap?.startSegment(firstIndex: frames.frameIndex(0), startTime: frames.frameTime(0))
+            tap?.startSegment(firstIndex: run.firstIndex, startTime: run.firstTime)
         }
-        for j in 0..<n { frame(frames.frame(j), time: frames.frameTime(j)) }
+        for j in 0..<run.count { frame(run.frame(j), time: run.time(j)) }
     }
 
     private mutating func stepsCredited(_ k: Int, at t: Double) {

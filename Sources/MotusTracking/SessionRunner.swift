@@ -52,14 +52,13 @@ extension MotionSession {
         }
         while let (s, i, t) = merge.next() {
             samples += 1
-            let stream = merge.streams[s]    // read in place: no copy of the stream per sample
-            switch stream.kind {
-            case .acceleration: pushAcceleration(stream.vector(i), time: t)
-            case .userAcceleration: pushUserAcceleration(stream.vector(i), time: t)
-            case .gravity: pushGravity(stream.vector(i), time: t)
-            case .rotationRate: pushRotationRate(stream.vector(i), time: t)
-            case .stepCounter: pushStepCounter(stream.stepCounterSample(i))
-            case .location: pushLocation(stream.locationSample(i))
+            switch merge.kinds[s] {    // streams read in place: no copy of a stream per sample
+            case .acceleration: pushAcceleration(merge.vector(s, i), time: t)
+            case .userAcceleration: pushUserAcceleration(merge.vector(s, i), time: t)
+            case .gravity: pushGravity(merge.vector(s, i), time: t)
+            case .rotationRate: pushRotationRate(merge.vector(s, i), time: t)
+            case .stepCounter: pushStepCounter(merge.streams[s].stepCounterSample(i))
+            case .location: pushLocation(merge.streams[s].locationSample(i))
             default: break
             }
             drain()
