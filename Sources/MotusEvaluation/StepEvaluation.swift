@@ -2,11 +2,11 @@ import MotusCore
 import MotusIO
 import MotusTracking
 
-/// Evaluating the pedometer against labelled walks: one loop over recordings, the same for
-/// every dataset (Oxford walks, IPOL trials, or any recording with `step` events).
+/// Evaluating the steps a live session counts against labelled walks, for every dataset with
+/// reference steps (Oxford walks, IPOL trials, WeAllWalk, any recording with `step` events).
 ///
 /// Which steps are compared:
-/// - A recording with walk/turn labels (IPOL) is judged over its annotated trial: from the
+/// - A recording with walk/turn labels (IPOL, WeAllWalk) is judged over its annotated walk: from the
 ///   start of the first non-`still` label to the end of the last one, widened by
 ///   `windowMargin` on each side because a detection comes a little after its heel strike.
 ///   True steps = `step` events inside the trial; counted = detected steps inside the widened
@@ -14,7 +14,7 @@ import MotusTracking
 ///   after the protocol walk (IPOL `steps_after_trial`) are reported apart, not judged: they
 ///   are shuffles while standing, which a pedometer is designed to ignore.
 /// - Otherwise (Oxford) every `step` event against every detected step.
-/// Distance (when `metadata.extra["course_m"]` is given and the height is known): Σ step
+/// Distance (when the truth has a course length and the height is known): Σ step
 /// lengths of the counted steps with Weinberg's model, its `k` from the height alone (no
 /// calibration), against the course; the plain height rule is reported beside it.
 public enum StepEvaluation {
@@ -56,29 +56,26 @@ public enum StepEvaluation {
     /// Margin (s) added to each side of an annotated trial window.
     public static let windowMargin = 0.3
 
-    /// Evaluates one recording. `nil` when it has no acceleration or no reference steps.
+    /// Evaluates one recording. `nil` when it has no acceleration (raw, or user acceleration
+    /// with gravity) or no reference steps. The steps are those a live session counts: the
+    /// recording is pushed through `MotionSession` (no classifier: step counting does not
+    /// depend on it), without its platform step-counter stream unless `usePlatformCounter`.
     public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
                                 usePlatformCounter: Bool = false) -> Row? {
         let r = e.recording, id = e.id
         let truth = e.truth.stepTimes
         guard !truth.isEmpty else { return nil }
-        var detected: [StepEvent] = []
-        var source = "accelerometer"
-        if usePlatformCounter, let sc = r.stream(.stepCounter), sc.count > 0 {
-            // Platform counts have no per-step times: spread them over the reading intervals.
-            var integ = StepCounterIntegrator()
-            var prevT = sc.times[0]
-            for i in 0..<sc.count {
-                let s = sc.stepCounterSample(i)
-                let k = Int(integ.update(s).rounded())
-                for j in 0..<k { detected.append(StepEvent(time: prevT + (s.time - prevT) * Double(j + 1) / Double(k), peakToPeak: 0)) }
-                prevT = s.time
-            }
-            source = "platform step counter"
-        } else {
-            guard let acc = r.stream(.acceleration), acc.count > 1 else { return nil }
-            detected = Pedometer.detect(acc, settings: settings)
-        }
+        func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
+        guard has(.acceleration) || (has(.userAcceleration) && has(.gravity)) || (usePlatformCounter && has(.stepCounter)) else { return nil }
+        let platform = usePlatformCounter && has(.stepCounter)
+        var inputs = r
+        if !platform { inputs.streams.removeAll { $0.kind == .stepCounter } }
+        var sessionSettings = SessionSettings()
+        sessionSettings.tuning.pedometer = settings
+        // Without a model the session cannot fail to start.
+        guard let result = try? MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true) else { return nil }
+        let detected: [StepEvent] = result.events.compactMap { if case .step(let s) = $0 { s } else { nil } }
+        let source = platform ? "platform step counter" : "accelerometer"
         let active = e.truth.labels.filter { $0.label != "still" }
         var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)

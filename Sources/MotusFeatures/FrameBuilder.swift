@@ -132,7 +132,7 @@ public struct FrameBuilder: Sendable {
     }
 
     /// Raw acceleration, gravity included (m/s², Android sign). Returns true when the sample was
-    /// accepted as a driver sample; its frames (possibly none) are then `frameCount` …
+    /// accepted as a driver sample; the frames it completed (possibly none) are then `latest`.
     @discardableResult
     public mutating func pushAcceleration(_ a: Vector3, time t: Double) -> Bool {
         hasRawAcceleration = true

@@ -3,6 +3,7 @@ import MotusCore
 import MotusIO
 import MotusClassifier
 import MotusTracking
+import MotusFusion
 @testable import MotusEvaluation
 
 /// The quality bars on the real data in ../shared/datasets, through the one evaluation loop
@@ -105,5 +106,21 @@ private func open(_ name: String) throws -> EvaluationDataset? {
         #expect(ds.entries.count == 1)
         let rows = try Evaluation.run([ds]) { StepEvaluation.evaluate($0) }.rows
         #expect(rows.count == 1 && rows[0].trueSteps == 9, "\(rows)")
+    }
+
+    /// Steps are counted by the session, so a recording with device motion only (user
+    /// acceleration + gravity, no raw acceleration) is scored like one with raw acceleration.
+    @Test func deviceMotionOnlyRecordingsAreScored() throws {
+        let root = DatasetLocator.bundledDatasets(packageRoot: DatasetLocator.packageRoot(fromFile: #filePath))
+        let ds = try EvaluationDataset.open(root + "/lowback-straight-walk.motus")
+        let e = try ds.load(ds.entries[0])
+        var motionOnly = e.recording
+        FusionPipeline.complete(&motionOnly)
+        motionOnly.streams.removeAll { $0.kind == .acceleration || $0.kind == .rotationRate }
+        let raw = try #require(StepEvaluation.evaluate(e))
+        let derived = try #require(StepEvaluation.evaluate(EvaluationRecording(entry: e.entry, loaded: Recording(
+            metadata: motionOnly.metadata, streams: motionOnly.streams, labels: e.truth.labels,
+            events: e.truth.stepTimes.map { GroundTruthEvent(time: $0, kind: "step") }))))
+        #expect(abs(derived.countedSteps - raw.countedSteps) <= 1, "\(derived.countedSteps) vs \(raw.countedSteps)")
     }
 }
