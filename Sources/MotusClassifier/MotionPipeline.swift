@@ -27,6 +27,12 @@ public struct MotionPipeline: Sendable {
     /// The frames of a recording, in segments. Throws when the recording lacks a stream the
     /// features need.
     public func frames(of recording: Recording, path: String) throws(ClassifierError) -> [FrameSegment] {
+        // A configuration that cannot work (a rate that is not finite and positive, …) is an
+        // error here, before the frame builder, which requires a valid rate.
+        do { try features.validate() } catch { throw .features(path: path, error) }
+        guard maximumGapSeconds > 0 else {
+            throw .badArgument("the frames' maximum gap must be > 0 s, not \(maximumGapSeconds)")
+        }
         let hasAcc = recording.stream(.acceleration).map { !$0.isEmpty } ?? false
         let hasDeviceMotion = (recording.stream(.userAcceleration).map { !$0.isEmpty } ?? false)
             && (recording.stream(.gravity).map { !$0.isEmpty } ?? false)

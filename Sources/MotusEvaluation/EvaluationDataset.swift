@@ -66,10 +66,12 @@ public struct EvaluationRecording: Sendable {
             let movement = r.labels.filter { $0.label == "movement" }
             orientation = .measured(ref, scored: movement.isEmpty ? r.labels : movement)
         } else if let g = r.stream(.gravity), !g.isEmpty {
-            // A recording whose acceleration was rebuilt from device motion (gravity + user
-            // acceleration) has the device-motion rotation rate, which the fusion has corrected.
+            // The rotation rate is the device fusion's own, already bias-corrected, when the
+            // reader says so, or when the acceleration was rebuilt from device motion (gravity +
+            // user acceleration: then the file had no raw sensor at all).
             let derived = r.metadata.extra["acc"]?.hasPrefix("derived") ?? false
-            orientation = .deviceGravity(g, biasCorrectedRotationRate: derived)
+            let corrected = r.metadata.extra["gyro"]?.contains("bias-corrected") ?? false
+            orientation = .deviceGravity(g, biasCorrectedRotationRate: derived || corrected)
         }
         recording = device
         truth = GroundTruth(labels: r.labels, stepTimes: r.events.filter { $0.kind == "step" }.map(\.time).sorted(),

@@ -90,6 +90,18 @@ private func open(_ name: String) throws -> EvaluationDataset? {
         #expect(att.count > 40_000 && scored.allSatisfy { $0.label == "movement" } && !scored.isEmpty)
     }
 
+    @Test func weAllWalkAgainstCoreMotionWithItsOwnRotationRate() throws {
+        guard let ds = try open("weallwalk") else { return }
+        let rows = try Evaluation.run([ds]) { e -> FusionEvaluation.RecordingResult? in
+            // CoreMotion's rotation rate is bias-corrected: the filter is told so.
+            guard case .deviceGravity(_, true) = e.truth.orientation else { Issue.record("\(e.id): no bias-corrected device reference"); return nil }
+            return try FusionEvaluation.evaluate(e)
+        }.rows
+        let r = FusionEvaluation.aggregate(rows)
+        print("weallwalk fusion: median \(r.overall.medianDegrees)°, p95 \(r.overall.p95Degrees)°")
+        #expect(rows.count == ds.entries.count && r.overall.medianDegrees < 12)
+    }
+
     @Test func motionSenseAgainstCoreMotion() throws {
         guard let ds = try open("motionsense") else { return }
         let rows = try Evaluation.run([ds]) { try FusionEvaluation.evaluate($0) }.rows

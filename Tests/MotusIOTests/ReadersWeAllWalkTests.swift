@@ -41,7 +41,7 @@ struct ReadersWeAllWalkTests {
         #expect(acc.count == lines.count)
         let t0 = lines.map { Double($0.split(separator: ",")[0])! }
         #expect(acc.times == t0)
-        #expect(r.streams.map(\.name) == ["acc", "gyro", "gyro.cm", "grav", "uacc", "att"])
+        #expect(r.streams.map(\.name) == ["acc", "gyro", "gyro.raw", "grav", "uacc", "att"])
         #expect(r.streams.allSatisfy { $0.times == acc.times })
         #expect(abs(Double(acc.count - 1) / acc.duration - 25) < 1e-6)
         let repeats = zip(t0, t0.dropFirst()).filter { $0 == $1 }.count
@@ -56,8 +56,8 @@ struct ReadersWeAllWalkTests {
         let row = lines[mid].split(separator: ",").map { Double($0)! }
         #expect(row.count == 41)
         #expect(acc.vector(mid) == Vector3(row[30], row[31], row[32]) * -Units.standardGravity)
-        #expect(r.stream(named: "gyro")?.vector(mid) == Vector3(row[33], row[34], row[35]))
-        #expect(r.stream(named: "gyro.cm")?.vector(mid) == Vector3(row[17], row[18], row[19]))
+        #expect(r.stream(named: "gyro")?.vector(mid) == Vector3(row[17], row[18], row[19]))
+        #expect(r.stream(named: "gyro.raw")?.vector(mid) == Vector3(row[33], row[34], row[35]))
         #expect(r.stream(.attitude)?.quaternion(mid) == Quaternion(w: row[16], x: row[13], y: row[14], z: row[15]))
 
         // Ground truth against the XML text.
@@ -115,7 +115,7 @@ struct ReadersWeAllWalkTests {
         #expect(abs(a.norm / g.norm - 1) < 0.03)
         // The raw gyroscope carries a bias (about 0.1 rad/s on y on the 2R phones); CoreMotion's
         // rate is bias-corrected. Both measure the same rotation: their means differ by that bias.
-        let bias = r.stream(named: "gyro")!.mean() - r.stream(named: "gyro.cm")!.mean()
+        let bias = r.stream(named: "gyro.raw")!.mean() - r.stream(named: "gyro")!.mean()
         #expect(bias.norm > 1e-3 && bias.norm < 0.2)
     }
 

@@ -16,11 +16,12 @@ import MotusCore
 /// counts) before resampling. Streams, all on that clock, SI units, Android sign:
 /// - `acc`: the raw accelerometer (columns 30–32, g, CoreMotion sign) × −9.80665, gravity
 ///   included: face up reads z ≈ +9.81 m/s².
-/// - `gyro`: the raw gyroscope (33–35, rad/s) **with its bias**: it is sampled with the raw
-///   accelerometer, and the pair is what an app's own attitude filter would fuse (the bias is
-///   left for the filter to learn, as on any phone; on the `2R` phones it is large on y).
-/// - `gyro.cm`: CoreMotion's bias-corrected rotation rate (17–19, rad/s), which belongs with
-///   `grav`, `uacc` and `att` (CoreMotion's device-motion fusion).
+/// - `gyro`: CoreMotion's bias-corrected rotation rate (17–19, rad/s), which belongs with
+///   `grav`, `uacc` and `att` (CoreMotion's device-motion fusion), as MotionSense's `gyro` does:
+///   what an iOS app reading device motion gets.
+/// - `gyro.raw`: the raw gyroscope (33–35, rad/s) **with its bias** (on the `2R` phones it is
+///   large on y). It correlates with CoreMotion's rate only about 0.9 sample for sample (it is
+///   sampled at other instants), so it is kept apart, for filters that want the raw sensor.
 /// - `grav`, `uacc`: CoreMotion gravity (23–25) and user acceleration (20–22), g with CoreMotion's
 ///   sign (gravity points down), × −9.80665, so gravity points up as `StreamKind.gravity` says.
 /// - `att`: CoreMotion's attitude quaternion, stored in the file as x, y, z, w (13–16) and here
@@ -254,8 +255,8 @@ public enum WeAllWalkReader {
         }
         let k = coreMotionToSI
         let acc = SensorStream.fromColumns(kind: .acceleration, times: times, rows: rows, x: 14, y: 15, z: 16, scale: k)
-        let gyro = SensorStream.fromColumns(kind: .rotationRate, times: times, rows: rows, x: 17, y: 18, z: 19)
-        let gyroCM = SensorStream.fromColumns(kind: .rotationRate, name: "gyro.cm", times: times, rows: rows, x: 5, y: 6, z: 7)
+        let gyro = SensorStream.fromColumns(kind: .rotationRate, times: times, rows: rows, x: 5, y: 6, z: 7)
+        let gyroRaw = SensorStream.fromColumns(kind: .rotationRate, name: "gyro.raw", times: times, rows: rows, x: 17, y: 18, z: 19)
         let grav = SensorStream.fromColumns(kind: .gravity, times: times, rows: rows, x: 11, y: 12, z: 13, scale: k)
         let uacc = SensorStream.fromColumns(kind: .userAcceleration, times: times, rows: rows, x: 8, y: 9, z: 10, scale: k)
         var att = [Double](); att.reserveCapacity(4 * n)
@@ -277,8 +278,8 @@ public enum WeAllWalkReader {
         }
         md.extra["time"] = "column 0: seconds from the start of the recording; annotations on the same clock"
         md.extra["repeated_timestamps"] = "\(repeated)"
-        md.extra["gyro"] = "raw gyroscope, rad/s, bias not removed (pairs with the raw accelerometer 'acc')"
-        md.extra["gyro.cm"] = "CoreMotion rotation rate, rad/s, bias-corrected (pairs with grav, uacc, att)"
+        md.extra["gyro"] = "CoreMotion rotation rate, rad/s, bias-corrected (pairs with grav, uacc, att)"
+        md.extra["gyro.raw"] = "raw gyroscope, rad/s, bias not removed"
         md.extra["mag"] = "left out: calibrated field all zero (accuracy -1), raw magnetometer uncalibrated"
         md.extra["segments"] = a.directions.joined(separator: " ")
         let steps = a.events.filter { $0.kind == "step" }
@@ -291,7 +292,7 @@ public enum WeAllWalkReader {
         }
         if !a.subjectAnnotations.isEmpty { md.extra["subject_annotations"] = a.subjectAnnotations.joined(separator: " | ") }
         if !a.otherAnnotations.isEmpty { md.extra["other_annotations"] = a.otherAnnotations.joined(separator: " | ") }
-        return Recording(metadata: md, streams: [acc, gyro, gyroCM, grav, uacc, attitude], labels: a.labels, events: a.events)
+        return Recording(metadata: md, streams: [acc, gyro, gyroRaw, grav, uacc, attitude], labels: a.labels, events: a.events)
     }
 }
 
