@@ -262,9 +262,13 @@ public struct FeatureConfiguration: Codable, Equatable, Sendable {
         }
         if version < 1 || version > Self.currentVersion { throw bad("version", "\(version)", "1…\(Self.currentVersion)") }
         if !(rateHz.isFinite && rateHz > 0) { throw bad("rateHz", "\(rateHz)", "a finite rate > 0") }
-        if !(windowSeconds.isFinite && windowLength >= 4) { throw bad("windowSeconds", "\(windowSeconds)", "at least 4 frames at \(rateHz) Hz") }
-        if windowLength > 1 << 20 { throw bad("windowSeconds", "\(windowSeconds)", "at most 2^20 frames") }
-        if !(hopSeconds.isFinite && hopLength >= 1) { throw bad("hopSeconds", "\(hopSeconds)", "at least 1 frame at \(rateHz) Hz") }
+        // Frame counts are checked as numbers before they become integers (`windowLength`,
+        // `hopLength`), so a huge or non-finite product is an error, not a trap.
+        let windowFrames = (windowSeconds * rateHz).rounded(), hopFrames = (hopSeconds * rateHz).rounded()
+        if !(windowFrames.isFinite && windowFrames >= 4) { throw bad("windowSeconds", "\(windowSeconds)", "at least 4 frames at \(rateHz) Hz") }
+        if windowFrames > Double(1 << 20) { throw bad("windowSeconds", "\(windowSeconds)", "at most 2^20 frames at \(rateHz) Hz") }
+        if !(hopFrames.isFinite && hopFrames >= 1) { throw bad("hopSeconds", "\(hopSeconds)", "at least 1 frame at \(rateHz) Hz") }
+        if hopFrames > Double(1 << 20) { throw bad("hopSeconds", "\(hopSeconds)", "at most 2^20 frames at \(rateHz) Hz") }
         if channels.isEmpty { throw bad("channels", "none", "at least one channel") }
         if Set(channels).count != channels.count { throw bad("channels", "a repeated channel", "distinct channels") }
         if Set(features).count != features.count { throw bad("features", "a repeated feature", "distinct features") }

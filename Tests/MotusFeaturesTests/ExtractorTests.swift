@@ -214,6 +214,11 @@ func expectSame(_ batch: FeatureMatrix, _ stream: (rows: [[Double]], starts: [In
         #expect(field { $0.rateHz = .nan } == "rateHz")
         #expect(field { $0.windowSeconds = 0.01 } == "windowSeconds")
         #expect(field { $0.hopSeconds = 0 } == "hopSeconds")
+        // Huge values are errors, not traps (a model file once trapped on 1e308).
+        #expect(field { $0.windowSeconds = 1e308 } == "windowSeconds")
+        #expect(field { $0.hopSeconds = 1e308 } == "hopSeconds")
+        #expect(field { $0.rateHz = 1e308 } == "windowSeconds")
+        #expect(field { $0.windowSeconds = 1e7 } == "windowSeconds")
         #expect(field { $0.channels = [] } == "channels")
         #expect(field { $0.channels = [.accelerationX, .accelerationX]; $0.correlations = [] } == "channels")
         #expect(field { $0.bandEdgesHz = [0, 3, 3] } == "bandEdgesHz[2]")

@@ -150,6 +150,14 @@ struct ReadersBadInputTests {
         let e3 = inputError { _ = try IPOLReader.read(path: missing) }
         #expect(e3?.reason == .missingColumn && e3?.location.line == 4)
 
+        // A PacketCounter beyond XSens's 16 bits is an error at its row (it once trapped, or
+        // made a gap of 10^16 s).
+        for (k, c) in ["9300000000000000000.0", "1000000000000000000.0", "65536.0"].enumerated() {
+            let huge = t.write("GaitData/7-\(k)_lb.txt", Self.lbHeader + Self.lbRow(0) + c + "\t9.7\t0.1\t0.2\t0.01\t0.02\t0.03\t-0.3\t0.1\t-0.7\n")
+            let e = inputError { _ = try IPOLReader.read(path: huge) }
+            #expect(e?.reason == .badValue && e?.location.line == 4 && e?.location.column == 1, "\(c): \(String(describing: e))")
+        }
+
         let p6 = t.write("GaitData/6-1_lb.txt", Self.lbHeader + Self.lbRow(0))
         t.write("GaitData/6-1.json", "{\"Subject\": 6,\n \"TrialBoundaries\": [1, 8],, \"x\": 1}")
         let e4 = inputError { _ = try IPOLReader.read(path: p6) }

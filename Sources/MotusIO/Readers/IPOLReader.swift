@@ -222,8 +222,11 @@ public enum IPOLReader {
         var firstCounter = 0.0, last = 0.0
         for i in 0..<n {
             let raw = rows.value(i, 0)
-            guard raw == raw.rounded(), raw >= 0 else {
-                throw InputError(.badValue, at: rows.location(row: i, column: 1), found: "\(raw)", expected: "a whole, non-negative PacketCounter")
+            // XSens counts packets in 16 bits (wrapping at 65536, handled below): a larger count is
+            // not a packet counter, and would make an absurd gap.
+            guard raw == raw.rounded(), raw >= 0, raw < 65536 else {
+                throw InputError(.badValue, at: rows.location(row: i, column: 1), found: "\(raw)",
+                                 expected: "a whole PacketCounter from 0 to 65535 (XSens's 16-bit packet counter)")
             }
             var c = raw + offset
             if i > 0 && c < prev {
