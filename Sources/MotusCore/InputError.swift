@@ -16,7 +16,8 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An input that Motus cannot take as it is: what was found where, and what was expected.
-/// Its description is one line: `file:line:column: found '…', expected …`.
+/// Its description is one line: `file:line:column: found '…', expected …`, with any control
+/// character from the input written as a visible escape (`escapingControlCharacters`).
 public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Reason: String, Sendable, Hashable {
         case badNumber, nonFinite, missingColumn, emptyFile, timeBackwards, badHeader, badValue, unreadable, truncated
@@ -36,6 +37,6 @@ public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let f = found.isEmpty ? "nothing" : "'\(found)'"
-        return "\(location): found \(f), expected \(expected)"
+        return "\(location): found \(f), expected \(expected)".escapingControlCharacters
     }
 }

@@ -1,7 +1,10 @@
 import Foundation
+import MotusCore
 
 /// Logs problems (malformed packets, connection errors) without flooding: at most
-/// `perSecond` lines a second; the rest are counted and summarised in the next line.
+/// `perSecond` lines a second; the rest are counted and summarised in the next line. Messages
+/// quote what clients sent, so control characters are escaped: a packet cannot write escape
+/// sequences into the operator's terminal.
 public final class RateLimitedLog: @unchecked Sendable {
     let sink: @Sendable (String) -> Void
     let perSecond: Int
@@ -23,6 +26,6 @@ public final class RateLimitedLog: @unchecked Sendable {
         let extra = suppressed > 0 ? " (\(suppressed) similar messages not shown)" : ""
         suppressed = 0
         lock.unlock()
-        sink(message() + extra)
+        sink((message() + extra).escapingControlCharacters)
     }
 }

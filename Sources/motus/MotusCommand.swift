@@ -41,9 +41,11 @@ extension ParsableCommand {
     }
 }
 
+/// Writes one message line on stderr. Messages quote input (file names, contents), so control
+/// characters are escaped: input cannot split a message or drive the terminal.
 func printError(_ s: String) {
     var err = StandardError()
-    print(s, to: &err)
+    print(s.escapingControlCharacters, to: &err)
 }
 
 struct StandardError: TextOutputStream {

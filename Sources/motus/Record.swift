@@ -156,7 +156,8 @@ struct Record: ParsableCommand {
         let opts = try options()
         let keyBindings = try bindings()
         let tty = isatty(2) != 0
-        let log = RateLimitedLog { msg in printError((tty ? "\r\u{1B}[K" : "") + "motus: " + msg) }
+        // RateLimitedLog escapes what clients sent; only the line-clearing prefix is raw.
+        let log = RateLimitedLog { msg in writeStderr((tty ? "\r\u{1B}[K" : "") + "motus: " + msg + "\n") }
         let recorder: Recorder
         do { recorder = try Recorder(options: opts, log: log) } catch {
             printError("motus: \(error)")
@@ -203,7 +204,8 @@ struct Record: ParsableCommand {
             if let d = duration, now - start >= d { break }
             if now - lastStatus >= statusEvery {
                 let s = recorder.session.stats()
-                let line = StatusLine.format(s, previous: previous, interval: now - lastStatus)
+                // Stream names come from clients: escaped, so only the prefix drives the terminal.
+                let line = StatusLine.format(s, previous: previous, interval: now - lastStatus).escapingControlCharacters
                 writeStderr(tty ? "\r\u{1B}[K" + line : "motus: " + line + "\n")
                 previous = s; lastStatus = now
             }

@@ -207,3 +207,16 @@ enum CLI {
         #expect(r.stderr.split(separator: "\n").first == "Error: --max-resume-decision-steps must be a finite number, not inf", "\(r.stderr)")
     }
 }
+
+/// Input cannot drive the operator's terminal: control characters in a file's name or content
+/// reach stderr as visible escapes, on one line.
+@Suite(.serialized) struct TerminalSafetyTests {
+    @Test func controlCharactersFromAFileAreEscaped() throws {
+        let path = CLI.temp("title\u{1B}]0;x.csv", "time,acc_x,acc_y,acc_z\n0,1,2,3\n0.01,1,2,\u{1B}]0;pwned\u{07}\n")
+        let r = try CLI.run(["inspect", path])
+        #expect(r.status == 1)
+        #expect(!r.stderr.utf8.contains(0x1B) && !r.stderr.utf8.contains(0x07), "\(r.stderr.debugDescription)")
+        #expect(r.stderr.contains("\\u{1B}]0;pwned\\u{7}"), "\(r.stderr.debugDescription)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr.debugDescription)")
+    }
+}

@@ -30,3 +30,19 @@ import Testing
         #expect(Vector3(1, 1, 1).angle(to: Vector3(2, 2, 2)) < 1e-15)
     }
 }
+
+@Suite struct ControlCharacterTests {
+    @Test func controlCharactersBecomeVisibleEscapes() {
+        #expect("plain text, ünïcode ✓".escapingControlCharacters == "plain text, ünïcode ✓")
+        #expect("\u{1B}]0;pwned\u{07}".escapingControlCharacters == "\\u{1B}]0;pwned\\u{7}")
+        #expect("a\nb\rc\td".escapingControlCharacters == "a\\u{A}b\\u{D}c\\u{9}d")
+        #expect("\u{7F}\u{9B}\u{202E}".escapingControlCharacters == "\\u{7F}\\u{9B}\\u{202E}")
+    }
+
+    @Test func inputErrorsStayOneVisibleLine() {
+        let e = InputError(.badNumber, at: SourceLocation(file: "evil\u{1B}[2J.csv", line: 3, column: 4),
+                           found: "1\n\u{1B}]0;title\u{07}", expected: "a number")
+        #expect(e.description == "evil\\u{1B}[2J.csv:3:4: found '1\\u{A}\\u{1B}]0;title\\u{7}', expected a number")
+        #expect(!e.description.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}

@@ -239,3 +239,15 @@ func waitUntil(_ seconds: Double, _ cond: () -> Bool) -> Bool {
         #expect(summary.streams.allSatisfy { abs(Double($0.samples - 1) / $0.durationS - rate) < 1 })
     }
 }
+
+/// What a client sends is quoted in log lines: its control characters are escaped, so a packet
+/// cannot write escape sequences into the operator's terminal.
+@Suite struct LogEscapingTests {
+    @Test func clientBytesAreEscapedInLogLines() {
+        final class Lines: @unchecked Sendable { var all: [String] = [] }
+        let lines = Lines()
+        let log = RateLimitedLog { lines.all.append($0) }
+        log("udp: malformed packet: '\u{1B}]0;owned\u{07}\n2nd line'")
+        #expect(lines.all == ["udp: malformed packet: '\\u{1B}]0;owned\\u{7}\\u{A}2nd line'"])
+    }
+}
