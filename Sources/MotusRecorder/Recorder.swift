@@ -49,13 +49,18 @@ public final class Recorder: @unchecked Sendable {
     var ended = false
 
     /// Creates the output file (the folder too, when missing). Throws `NativeWriter.WriteError`
-    /// or `RecorderError` when it cannot be written.
+    /// or `RecorderError` when it cannot be written, or when `--out` names a file that exists.
     public init(options: RecorderOptions, log: RateLimitedLog) throws {
         self.options = options
         self.log = log
         var isDir: ObjCBool = false
         let path: String
         if options.out.hasSuffix(".motus") || (FileManager.default.fileExists(atPath: options.out, isDirectory: &isDir) && !isDir.boolValue) {
+            // A recorder never loses what was recorded before: an existing file is not opened
+            // for writing (a folder gives each recording a new name instead).
+            if FileManager.default.fileExists(atPath: options.out) {
+                throw RecorderError("\(options.out): found an existing file, expected a new file name or a folder (a recording is never overwritten)")
+            }
             path = options.out
         } else {
             if !FileManager.default.fileExists(atPath: options.out) {

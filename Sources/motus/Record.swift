@@ -15,7 +15,8 @@ struct Record: ParsableCommand {
         sent as ?token=… in the app's URL or as 'Authorization: Bearer …').
           phyphox  polls a phone running phyphox with remote access on (--url http://PHONE:8080).
 
-        The recording goes to DIR/recording-<UTC start time>.motus (or to --out FILE.motus). It is \
+        The recording goes to DIR/recording-<UTC start time>.motus (or to --out FILE.motus, which must \
+        not exist yet: a recording is never overwritten). It is \
         flushed at least every 0.25 s, so `kill -9` loses at most that; Ctrl-C or SIGTERM closes \
         it cleanly. `motus inspect DIR` reads it, also while recording goes on. Network sources \
         listen on 127.0.0.1 unless --bind says otherwise (use --bind 0.0.0.0 for a phone on the LAN).

@@ -158,6 +158,15 @@ struct ReadersBadInputTests {
             #expect(e?.reason == .badValue && e?.location.line == 4 && e?.location.column == 1, "\(c): \(String(describing: e))")
         }
 
+        // Heights a person cannot have are errors at their place in the JSON (they once reached
+        // the stride model as 0 m or −1.75 m).
+        for (k, h) in ["0", "-175", "1e300"].enumerated() {
+            let lb = t.write("GaitData/8-\(k)_lb.txt", Self.lbHeader + rows)
+            t.write("GaitData/8-\(k).json", #"{"Subject": 8, "TrialBoundaries": [1, 8], "UTurnBoundaries": [4, 5], "LeftFootEvents": [[1, 3]], "RightFootEvents": [[5, 8]],"# + "\n \"Height\": \(h)}")
+            let e = inputError { _ = try IPOLReader.read(path: lb) }
+            #expect(e?.reason == .badValue && e?.location.line == 2 && e?.location.column == 12, "\(h): \(String(describing: e))")
+        }
+
         let p6 = t.write("GaitData/6-1_lb.txt", Self.lbHeader + Self.lbRow(0))
         t.write("GaitData/6-1.json", "{\"Subject\": 6,\n \"TrialBoundaries\": [1, 8],, \"x\": 1}")
         let e4 = inputError { _ = try IPOLReader.read(path: p6) }

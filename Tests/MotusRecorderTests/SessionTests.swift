@@ -251,3 +251,20 @@ func waitUntil(_ seconds: Double, _ cond: () -> Bool) -> Bool {
         #expect(lines.all == ["udp: malformed packet: '\\u{1B}]0;owned\\u{7}\\u{A}2nd line'"])
     }
 }
+
+/// `--out FILE` never truncates a recording that is already there.
+@Suite struct ExistingOutputTests {
+    @Test func anExistingFileIsRefusedAndKept() throws {
+        let dir = TestData.tempDir()
+        let path = dir + "/walk.motus"
+        let before = "#motus,1\n@stream,acc,acc\nacc,0,0,0,9.81\n"
+        try before.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: RecorderError.self) { _ = try Recorder(options: RecorderOptions(source: .stdin(format: .auto, options: DelimitedOptions()), out: path), log: quietLog) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        // A text file too.
+        let txt = dir + "/notes.txt"
+        try "keep me".write(toFile: txt, atomically: true, encoding: .utf8)
+        #expect(throws: RecorderError.self) { _ = try Recorder(options: RecorderOptions(source: .stdin(format: .auto, options: DelimitedOptions()), out: txt), log: quietLog) }
+        #expect(try String(contentsOfFile: txt, encoding: .utf8) == "keep me")
+    }
+}

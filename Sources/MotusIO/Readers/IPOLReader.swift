@@ -140,12 +140,14 @@ public enum IPOLReader {
                     if let d = s.number { md.subject = fmt(d) } else if let t = s.string { md.subject = t }
                 }
                 if let t = root["Trial"]?.number { md.extra["trial"] = fmt(t) }
-                if let a = root["Age"] { md.age = try doc.number(a, context: "Age", optional: true) }
+                // Body measures outside what a person can have are errors, not figures that
+                // would reach the stride model.
+                if let a = root["Age"] { md.age = try doc.number(a, context: "Age (years)", optional: true, in: 0...130) }
                 if let g = root["Gender"]?.string {
                     md.gender = g == "M" ? "male" : g == "F" ? "female" : g
                 }
-                if let h = root["Height"], let cm = try doc.number(h, context: "Height (cm)", optional: true) { md.heightMeters = cm / 100 }
-                if let w = root["Weight"] { md.weightKg = try doc.number(w, context: "Weight (kg)", optional: true) }
+                if let h = root["Height"], let cm = try doc.number(h, context: "Height (cm)", optional: true, in: 50...250) { md.heightMeters = cm / 100 }
+                if let w = root["Weight"] { md.weightKg = try doc.number(w, context: "Weight (kg)", optional: true, in: 10...400) }
             } else {
                 md.extra["labels"] = "algorithmic (method_ge \(root["method_ge"]?.string ?? "?"))"
             }

@@ -185,6 +185,18 @@ struct ReaderJSONDocument {
         return d
     }
 
+    /// A number that must lie in `range` (a body measure, say); outside it is a bad value at
+    /// the node, never a silently kept figure.
+    func number(_ node: ReaderJSON, context: String, optional: Bool = false, in range: ClosedRange<Double>) throws(InputError) -> Double? {
+        guard let d = try number(node, context: context, optional: optional) else { return nil }
+        guard range.contains(d) else {
+            throw InputError(.badValue, at: location(node), found: snippet(node), expected: "\(context) from \(fmtRange(range.lowerBound)) to \(fmtRange(range.upperBound))")
+        }
+        return d
+    }
+
+    private func fmtRange(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)" }
+
     func requiredNumber(_ node: ReaderJSON, _ key: String, context: String) throws(InputError) -> Double {
         let v = try member(node, key, context: context)
         return try number(v, context: "\(context) '\(key)'")!
