@@ -76,18 +76,19 @@ public struct RouteSummary: Sendable, Codable {
 /// against distance (km), with axes, ticks, units and a title.
 public enum ProfilePlot {
     public static func svg(_ profile: ElevationProfile, title: String = "Elevation and grade", width: Double = 900, height: Double = 420) -> String {
-        let pts = profile.points
+        // Points a plot cannot place (non-finite distance or elevation) are left out.
+        let pts = profile.points.filter { $0.distanceMeters.isFinite && $0.elevationMeters.isFinite }
         let left = 70.0, right = 70.0, top = 40.0, bottom = 55.0
         let w = width - left - right, h = height - top - bottom
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(fmt(width, 0))\" height=\"\(fmt(height, 0))\" viewBox=\"0 0 \(fmt(width, 0)) \(fmt(height, 0))\" font-family=\"sans-serif\" font-size=\"12\">\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(fmt(width, 0))\" height=\"\(fmt(height, 0))\" fill=\"white\"/>\n"
         out += "<text x=\"\(fmt(width / 2, 1))\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">\(escape(title))</text>\n"
-        guard pts.count >= 2 else {
+        guard pts.count >= 2, let lastPoint = pts.last else {
             out += "<text x=\"\(fmt(width / 2, 1))\" y=\"\(fmt(height / 2, 1))\" text-anchor=\"middle\">no elevation data</text>\n</svg>\n"
             return out
         }
-        let maxD = max(pts.last!.distanceMeters, 1) / 1000
+        let maxD = max(lastPoint.distanceMeters, 1) / 1000
         var eLo = Double.infinity, eHi = -Double.infinity, gLo = 0.0, gHi = 0.0
         for p in pts {
             eLo = min(eLo, p.elevationMeters); eHi = max(eHi, p.elevationMeters)
@@ -96,26 +97,26 @@ public enum ProfilePlot {
         let eTicks = niceTicks(eLo, eHi == eLo ? eLo + 10 : eHi)
         let gTicks = niceTicks(gLo, gHi == gLo ? gLo + 1 : gHi)
         let dTicks = niceTicks(0, maxD)
-        let e0 = eTicks.first!, e1 = eTicks.last!, g0 = gTicks.first!, g1 = gTicks.last!, d1 = dTicks.last!
+        let e0 = eTicks.lower, e1 = eTicks.upper, g0 = gTicks.lower, g1 = gTicks.upper, d1 = dTicks.upper
         func x(_ km: Double) -> Double { left + km / d1 * w }
         func ye(_ e: Double) -> Double { top + h - (e - e0) / (e1 - e0) * h }
         func yg(_ g: Double) -> Double { top + h - (g - g0) / (g1 - g0) * h }
         // Grid and axes.
-        for t in eTicks {
+        for t in eTicks.values {
             out += "<line x1=\"\(fmt(left, 1))\" y1=\"\(fmt(ye(t), 1))\" x2=\"\(fmt(left + w, 1))\" y2=\"\(fmt(ye(t), 1))\" stroke=\"#ddd\"/>\n"
             out += "<text x=\"\(fmt(left - 6, 1))\" y=\"\(fmt(ye(t) + 4, 1))\" text-anchor=\"end\">\(label(t))</text>\n"
         }
-        for t in gTicks {
+        for t in gTicks.values {
             out += "<text x=\"\(fmt(left + w + 6, 1))\" y=\"\(fmt(yg(t) + 4, 1))\" fill=\"#c0392b\">\(label(t))</text>\n"
         }
-        for t in dTicks {
+        for t in dTicks.values {
             out += "<line x1=\"\(fmt(x(t), 1))\" y1=\"\(fmt(top + h, 1))\" x2=\"\(fmt(x(t), 1))\" y2=\"\(fmt(top + h + 5, 1))\" stroke=\"black\"/>\n"
             out += "<text x=\"\(fmt(x(t), 1))\" y=\"\(fmt(top + h + 19, 1))\" text-anchor=\"middle\">\(label(t))</text>\n"
         }
         // Elevation area.
         var area = "M\(fmt(x(0), 1)),\(fmt(top + h, 1))"
         for p in pts { area += " L\(fmt(x(p.distanceMeters / 1000), 1)),\(fmt(ye(p.elevationMeters), 1))" }
-        area += " L\(fmt(x(pts.last!.distanceMeters / 1000), 1)),\(fmt(top + h, 1)) Z"
+        area += " L\(fmt(x(lastPoint.distanceMeters / 1000), 1)),\(fmt(top + h, 1)) Z"
         out += "<path d=\"\(area)\" fill=\"#9ecae1\" stroke=\"#3182bd\" stroke-width=\"1.2\"/>\n"
         // Grade steps.
         var g = ""
@@ -136,9 +137,11 @@ public enum ProfilePlot {
     }
 
     /// About five round tick values covering [lo, hi].
-    static func niceTicks(_ lo: Double, _ hi: Double) -> [Double] {
-        let span = max(hi - lo, 1e-9)
-        let raw = span / 5
+    /// Tick values from `lo` to `hi` at a round step (1, 2 or 5 × a power of ten), at least two
+    /// and at most 50, with the first and last as the axis range. Non-finite bounds give 0…1.
+    static func niceTicks(_ lo: Double, _ hi: Double) -> (values: [Double], lower: Double, upper: Double) {
+        guard lo.isFinite, hi.isFinite, hi >= lo else { return ([0, 1], 0, 1) }
+        let raw = max(hi - lo, 1e-9) / 5
         var mag = 1.0
         while mag * 10 <= raw { mag *= 10 }
         while mag > raw { mag /= 10 }
@@ -147,8 +150,8 @@ public enum ProfilePlot {
         var out: [Double] = []
         var v = start
         while v < hi + step * 0.999 && out.count < 50 { out.append(v); v += step }
-        if out.count < 2 { out.append(start + step) }
-        return out
+        if out.count < 2 { out = [start, start + step] }
+        return (out, out[0], out[out.count - 1])
     }
 
     static func label(_ v: Double) -> String {

@@ -198,6 +198,18 @@ import MotusIO
         #expect(!svg.contains("nan"))
     }
 
+    @Test func pointsThatCannotBePlacedNeverTrapOrHang() {
+        var p = ElevationProfile(cumulativeDistances: [0, 100, 200], elevations: [10, 20, 30])
+        p.points[1].elevationMeters = .infinity
+        let svg = ProfilePlot.svg(p)
+        #expect(svg.hasSuffix("</svg>\n") && !svg.contains("nan") && !svg.contains("inf"))
+        p.points = p.points.map { var q = $0; q.elevationMeters = .infinity; return q }
+        #expect(ProfilePlot.svg(p).contains("no elevation data"))
+        #expect(ProfilePlot.niceTicks(0, .infinity) == ([0, 1], 0, 1))
+        let t = ProfilePlot.niceTicks(3, 3)
+        #expect(t.values.count >= 2 && t.lower < t.upper)
+    }
+
     @Test(.enabled(if: rsvg != nil && TrackData.available))
     func rendersToPNG() throws {
         let t = try TrackLoader.load(path: TrackData.path(TrackData.edge530))
