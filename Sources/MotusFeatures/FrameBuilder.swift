@@ -72,7 +72,7 @@ public struct FrameBuilder: Sendable {
     }
 
     public let settings: Settings
-    private let grid: ResamplerSettings
+    private var grid: ResamplerSettings { latest.grid }
     private var attitude: AttitudeFilter
     private var lowPass: LowPassGravity
 
@@ -93,6 +93,8 @@ public struct FrameBuilder: Sendable {
 
     /// True once a rotation-rate sample has been pushed.
     @inlinable public var hasRotationRate: Bool { rotationRateSeen }
+    /// True once a gravity sample has been pushed.
+    @inlinable public var hasGravity: Bool { gravityTime.isFinite }
     /// True once a raw acceleration sample has been pushed (user acceleration is ignored from then on).
     public private(set) var hasRawAcceleration = false
     /// Driver samples rejected (not finite, or not after the previous one).
@@ -109,8 +111,7 @@ public struct FrameBuilder: Sendable {
         precondition(settings.rateHz.isFinite && settings.rateHz > 0, "FrameBuilder: rateHz must be finite and > 0")
         precondition(settings.maximumGapSeconds > 0, "FrameBuilder: maximumGapSeconds must be > 0")
         self.settings = settings
-        grid = ResamplerSettings(rateHz: settings.rateHz, originSeconds: 0, maxGapSeconds: settings.maximumGapSeconds)
-        latest = FrameRun(rateHz: settings.rateHz)
+        latest = FrameRun(grid: ResamplerSettings(rateHz: settings.rateHz, originSeconds: 0, maxGapSeconds: settings.maximumGapSeconds))
         attitude = AttitudeFilter(settings: settings.fusion)
         lowPass = LowPassGravity(settings: settings.lowPass)
     }
@@ -268,16 +269,16 @@ public struct FrameRun: Sendable {
     /// Grid index and time (s) of the first frame.
     public var firstIndex = 0
     public var firstTime = 0.0
-    @usableFromInline let rateHz: Double
+    /// The builder's grid (origin 0, its rate).
+    @usableFromInline let grid: ResamplerSettings
     // Acceleration, gravity and rotation rate of the two driver samples, and their times.
     @usableFromInline var lo = (Vector3.zero, Vector3.zero, Vector3.zero), hi = (Vector3.zero, Vector3.zero, Vector3.zero)
     @usableFromInline var loTime = -Double.infinity, hiTime = -Double.infinity
 
-    init(rateHz: Double) { self.rateHz = rateHz }
+    init(grid: ResamplerSettings) { self.grid = grid }
 
-    /// Time of frame `j` (s): grid index / rate, as `ResamplerSettings.time` computes it on
-    /// the builder's grid (origin 0).
-    @inlinable public func time(_ j: Int) -> Double { j == 0 ? firstTime : Double(firstIndex + j) / rateHz }
+    /// Time of frame `j` (s) on the builder's grid.
+    @inlinable public func time(_ j: Int) -> Double { j == 0 ? firstTime : grid.time(firstIndex + j) }
 
     /// Frame `j`, 0 ≤ j < `count`.
     @inlinable @inline(__always) public func frame(_ j: Int) -> MotionFrame {

@@ -39,7 +39,6 @@ public struct MotionSession: Sendable {
     private var stepCounter = StepCounterIntegrator()
     private var platformSteps = false
     private var platformCadence = 0.0
-    private var gravitySeen = false
     private var lastFix: LocationSample? = nil
     private var pendingRideMeters = 0.0
     private var events = EventQueue()
@@ -118,7 +117,6 @@ public struct MotionSession: Sendable {
     public mutating func pushGravity(_ g: Vector3, time: Double) {
         guard g.isFinite else { return }
         frames.pushGravity(g, time: time)
-        gravitySeen = true
         touch(time)
     }
 
@@ -208,7 +206,7 @@ public struct MotionSession: Sendable {
         let t0 = before.isFinite ? before : s.time
         let span = s.time - t0
         if span > 0 { platformCadence = 60 * Double(added) / span }
-        if !frames.hasRawAcceleration && !gravitySeen { policy.stepCounterSteps(from: t0, at: s.time, events: &events) }
+        if !frames.hasRawAcceleration && !frames.hasGravity { policy.stepCounterSteps(from: t0, at: s.time, events: &events) }
         for j in 0..<added {
             let t = t0 + span * Double(j + 1) / Double(added)
             addStep(StepEvent(time: t, peakToPeak: odometer.lastPeakToPeak), cadence: platformCadence)
