@@ -30,43 +30,11 @@ extension MotionSession {
     /// the same calls a live app makes, draining events after each sample, then `finish()`.
     /// `keepStepEvents`: also return step events (one per step).
     public mutating func run(_ recording: Recording, keepStepEvents: Bool = false) -> SessionResult {
-        var merge = SampleMerge(recording, kinds: Self.inputKinds)
-        var events: [SessionEvent] = []
-        var splits: [Split] = []
-        var changes: [(state: MotionState, change: StateChange)] = []
-        var stepTimes: [Double] = []
-        var samples = 0
-        // Events after each sample, sorted into the result.
-        func drain() {
-            while let e = nextEvent() {
-                switch e {
-                case .step(let st):
-                    stepTimes.append(st.time)
-                    if keepStepEvents { events.append(e) }
-                case .split(let sp): splits.append(sp); events.append(e)
-                case .resumed(let c): changes.append((.moving, c)); events.append(e)
-                case .paused(let c): changes.append((.still, c)); events.append(e)
-                case .goalReached: events.append(e)
-                }
-            }
-        }
-        while let (s, i, t) = merge.next() {
-            samples += 1
-            switch merge.kinds[s] {    // streams read in place: no copy of a stream per sample
-            case .acceleration: pushAcceleration(merge.vector(s, i), time: t)
-            case .userAcceleration: pushUserAcceleration(merge.vector(s, i), time: t)
-            case .gravity: pushGravity(merge.vector(s, i), time: t)
-            case .rotationRate: pushRotationRate(merge.vector(s, i), time: t)
-            case .stepCounter: pushStepCounter(merge.streams[s].stepCounterSample(i))
-            case .location: pushLocation(merge.streams[s].locationSample(i))
-            default: break
-            }
-            drain()
-        }
-        finish()   // the recording ended, as an app's workout ends
-        drain()
-        return SessionResult(summary: snapshot, events: events, splits: splits, stateChanges: changes, stepTimes: stepTimes,
-                             startTime: startTime.isNaN ? 0 : startTime, samples: samples, droppedEvents: droppedEvents)
+        var run = SessionRun(self, keepStepEvents: keepStepEvents)
+        recording.forEachSample(kinds: Self.inputKinds) { run.push($0) }
+        let result = run.finish()
+        self = run.session
+        return result
     }
 
     /// A fresh session over a whole recording, with the shipped model unless told otherwise
@@ -75,6 +43,54 @@ extension MotionSession {
                            keepStepEvents: Bool = false) throws(StreamingClassifier.Failure) -> SessionResult {
         var s = try MotionSession(settings: settings, model: model)
         return s.run(recording, keepStepEvents: keepStepEvents)
+    }
+}
+
+/// A session being fed, collecting what `run` returns: push samples in time order (from a
+/// `Recording`, or from MotusIO's `SampleReader` without holding the file), then `finish()`.
+public struct SessionRun {
+    public private(set) var session: MotionSession
+    let keepStepEvents: Bool
+    var events: [SessionEvent] = []
+    var splits: [Split] = []
+    var changes: [(state: MotionState, change: StateChange)] = []
+    var stepTimes: [Double] = []
+    var samples = 0
+
+    /// `keepStepEvents`: also keep step events (one per step).
+    public init(_ session: MotionSession, keepStepEvents: Bool = false) {
+        self.session = session
+        self.keepStepEvents = keepStepEvents
+    }
+
+    /// Pushes one sample and sorts the events it caused into the result.
+    public mutating func push(_ s: SensorSample) {
+        samples += 1
+        session.push(s)
+        drain()
+    }
+
+    /// Ends the session, as an app's workout ends, and returns everything it produced.
+    public mutating func finish() -> SessionResult {
+        session.finish()
+        drain()
+        return SessionResult(summary: session.snapshot, events: events, splits: splits, stateChanges: changes, stepTimes: stepTimes,
+                             startTime: session.startTime.isNaN ? 0 : session.startTime, samples: samples,
+                             droppedEvents: session.droppedEvents)
+    }
+
+    mutating func drain() {
+        while let e = session.nextEvent() {
+            switch e {
+            case .step(let st):
+                stepTimes.append(st.time)
+                if keepStepEvents { events.append(e) }
+            case .split(let sp): splits.append(sp); events.append(e)
+            case .resumed(let c): changes.append((.moving, c)); events.append(e)
+            case .paused(let c): changes.append((.still, c)); events.append(e)
+            case .goalReached: events.append(e)
+            }
+        }
     }
 }
 

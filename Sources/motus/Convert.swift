@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Motus
 
 struct Convert: ParsableCommand {
@@ -19,26 +20,82 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            var r = try RecordingLoader.load(path: input, options: try inputOptions.delimitedOptions())
+            var overrides: [(String, String)] = []
             for kv in meta {
                 guard let eq = kv.firstIndex(of: "=") else { throw CLIError("--meta takes key=value, not '\(kv)'") }
                 let k = String(kv[..<eq]), v = String(kv[kv.index(after: eq)...])
-                switch k {
-                case "device": r.metadata.device = v
-                case "placement": r.metadata.placement = v
-                case "subject": r.metadata.subject = v
-                case "gender": r.metadata.gender = v
-                case "source": r.metadata.source = v
-                case "height_m", "weight_kg", "age", "nominal_rate_hz":
-                    guard let d = Double(v) else { throw CLIError("--meta \(k) takes a number, not '\(v)'") }
-                    if k == "height_m" { r.metadata.heightMeters = d } else if k == "weight_kg" { r.metadata.weightKg = d }
-                    else if k == "age" { r.metadata.age = d } else { r.metadata.nominalRateHz = d }
-                default: r.metadata.extra[k] = v
+                if ["height_m", "weight_kg", "age", "nominal_rate_hz"].contains(k) && Double(v) == nil {
+                    throw CLIError("--meta \(k) takes a number, not '\(v)'")
                 }
+                overrides.append((k, v))
             }
-            try NativeWriter.write(r, to: out)
-            let n = r.streams.reduce(0) { $0 + $1.count }
-            printError("motus: wrote \(out): \(r.streams.count) streams, \(n) samples, \(r.labels.count) labels, \(r.events.count) events")
+            // Streamed from reader to writer: memory does not grow with the recording's length.
+            // The output is written beside its final name and moved there only when the whole
+            // input was read, so a bad line never leaves half a recording under that name.
+            let partial = out + ".partial"
+            let writer = try NativeWriter(path: partial)
+            var sink = ConvertSink(writer: writer, overrides: overrides)
+            do {
+                try RecordingLoader.scan(path: input, options: try inputOptions.delimitedOptions(), into: &sink)
+                sink.finish()
+                try writer.close()
+                // rename(2) replaces an existing file in one step.
+                if rename(partial, out) != 0 { throw CLIError("\(out): cannot write: \(String(cString: strerror(errno)))") }
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw error
+            }
+            printError("motus: wrote \(out): \(sink.streams) streams, \(sink.samples) samples, \(sink.labels) labels, \(sink.events) events")
         }
     }
+}
+
+/// Passes a reader's output to the writer, with `--meta` applied to the metadata (written
+/// before the first stream even when the input has none), counting what went through.
+struct ConvertSink: RecordingSink {
+    let writer: NativeWriter
+    let overrides: [(String, String)]
+    var wroteMetadata = false
+    var written = RecordingMetadata()
+    var streams = 0, samples = 0, labels = 0, events = 0
+
+    mutating func metadata(_ m: RecordingMetadata) {
+        var m = m
+        for (k, v) in overrides {
+            switch k {
+            case "device": m.device = v
+            case "placement": m.placement = v
+            case "subject": m.subject = v
+            case "gender": m.gender = v
+            case "source": m.source = v
+            case "height_m": m.heightMeters = Double(v)
+            case "weight_kg": m.weightKg = Double(v)
+            case "age": m.age = Double(v)
+            case "nominal_rate_hz": m.nominalRateHz = Double(v)
+            default: m.extra[k] = v
+            }
+        }
+        // A reader reports the whole metadata again when a later line adds to it: write only
+        // what changed since the last call.
+        var changed = RecordingMetadata()
+        func pick<T: Equatable>(_ k: WritableKeyPath<RecordingMetadata, T?>) { if m[keyPath: k] != written[keyPath: k] { changed[keyPath: k] = m[keyPath: k] } }
+        pick(\.device); pick(\.placement); pick(\.subject); pick(\.heightMeters); pick(\.weightKg); pick(\.age)
+        pick(\.gender); pick(\.nominalRateHz); pick(\.source)
+        for (k, v) in m.extra where written.extra[k] != v { changed.extra[k] = v }
+        writer.metadata(changed)
+        written = m
+        wroteMetadata = true
+    }
+    mutating func declare(stream index: Int, name: String, kind: StreamKind) {
+        if !wroteMetadata { metadata(RecordingMetadata()) }
+        streams += 1
+        writer.declare(stream: index, name: name, kind: kind)
+    }
+    mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+        samples += 1
+        writer.sample(stream: index, time: time, values: values)
+    }
+    mutating func label(_ l: LabelSegment) { labels += 1; writer.label(l) }
+    mutating func event(_ e: GroundTruthEvent) { events += 1; writer.event(e) }
+    mutating func finish() { if !wroteMetadata { metadata(RecordingMetadata()) } }
 }

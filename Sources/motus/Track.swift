@@ -84,34 +84,39 @@ struct TrackCommand: ParsableCommand {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let t0 = DispatchTime.now().uptimeNanoseconds
-            // The session uses motion, step-counter and location streams; attitude and the
-            // magnetometer are not read.
-            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions(),
-                                             kinds: [.acceleration, .userAcceleration, .gravity, .rotationRate, .stepCounter, .location, .pressure])
-            let t1 = DispatchTime.now().uptimeNanoseconds
-            guard Self.hasMotion(r) || r.stream(.stepCounter) != nil || r.stream(.location) != nil else {
-                throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
-            }
+            // The session reads motion, step-counter and location streams, streamed from the
+            // file in time order: memory does not grow with the recording's length.
+            var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: MotionSession.inputKinds)
             var settings = SessionSettings()
             settings.mode = mode
-            settings.heightMeters = height.map { $0 / 100 } ?? r.metadata.heightMeters
+            settings.heightMeters = height.map { $0 / 100 } ?? reader.metadata.heightMeters
             settings.goalMeters = goalDistance
             settings.splitMeters = split
-            var result: SessionResult
-            do {
-                if let c = calibrateDistance {
-                    // Two passes: the first measures the model's distance, the second runs calibrated.
-                    let first = try MotionSession.run(r, settings: settings, model: m)
-                    if first.summary.distanceMeters > 0 {
-                        settings.strideModel = StrideEstimator.scale(settings.effectiveStrideModel, by: c / first.summary.distanceMeters)
-                    }
+            func session() throws -> SessionResult {
+                do {
+                    var run = SessionRun(try MotionSession(settings: settings, model: m), keepStepEvents: stepEvents)
+                    try reader.forEach { run.push($0) }
+                    return run.finish()
+                } catch let e as StreamingClassifier.Failure { throw CLIError("\(path): \(e)") }
+            }
+            if let c = calibrateDistance {
+                // Two passes: the first measures the model's distance, the second runs calibrated.
+                let first = try session()
+                if first.summary.distanceMeters > 0 {
+                    settings.strideModel = StrideEstimator.scale(settings.effectiveStrideModel, by: c / first.summary.distanceMeters)
                 }
-                result = try MotionSession.run(r, settings: settings, model: m, keepStepEvents: stepEvents)
-            } catch { throw CLIError("\(path): \(error)") }
+            }
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            let result = try session()
+            let kinds = reader.declaredKinds
+            guard kinds.contains(.acceleration) || kinds.isSuperset(of: [.userAcceleration, .gravity])
+                    || kinds.contains(.stepCounter) || kinds.contains(.location) else {
+                throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
+            }
             if timing {
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 let session = Double(t2 - t1) / 1e9
-                printError("motus: read \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s, session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
+                printError("motus: opened in \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s; read and session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
             }
             let report = TrackReport(result, settings: settings)
             switch format {
@@ -120,10 +125,6 @@ struct TrackCommand: ParsableCommand {
             case .table: print(report.table(), terminator: "")
             }
         }
-    }
-
-    static func hasMotion(_ r: Recording) -> Bool {
-        r.stream(.acceleration).map { !$0.isEmpty } ?? false || (r.stream(.userAcceleration) != nil && r.stream(.gravity) != nil)
     }
 }
 

@@ -1,0 +1,266 @@
+import MotusCore
+
+/// A recording's samples in time order, read from its file without holding the recording:
+/// memory does not grow with the recording's length, so a week at 100 Hz reads like a minute.
+///
+/// `forEach` calls its body with the samples of the first stream of each kind in `kinds`,
+/// in exactly the order `SampleMerge` visits the same streams of the recording `RecordingLoader`
+/// reads (time, ties in `kinds` order), so a command that streams gives the numbers the batch
+/// road gives, bit for bit.
+///
+/// - Native files: one line cursor per kind walks the file and parses only that stream's
+///   lines, so streams written one after another (as `convert` did) merge as well as
+///   interleaved ones (as the recorder writes). A first pass reads the directives (`@stream`,
+///   `@meta`, `@label`, `@event`), so metadata, labels and events are known before any sample.
+/// - Delimited text: one pass; a row's samples wait in small per-stream queues until they are
+///   older than the newest time minus the reader's backwards tolerance (no later row can come
+///   before them), or every stream has one.
+/// - Dataset files (MotionSense, Oxford, IPOL, mPower, BROAD…), standard input and pipes are
+///   read whole first: dataset trials are minutes long, and a pipe cannot be read twice.
+public struct SampleReader {
+    public let path: String
+    public let kinds: [StreamKind]
+    /// The recording's metadata, labels and events (delimited text has only the rate and source).
+    public private(set) var metadata: RecordingMetadata
+    public private(set) var labels: [LabelSegment]
+    public private(set) var events: [GroundTruthEvent]
+    /// The kinds among `kinds` the file declares a stream of (for delimited text, known only
+    /// after the first `forEach`).
+    public private(set) var declaredKinds: Set<StreamKind>
+
+    enum Source {
+        case native
+        case delimited(DelimitedOptions)
+        case memory(Recording)
+    }
+    let source: Source
+
+    /// Opens `path` as `RecordingLoader.load` would, reading only the directives of a native file.
+    public init(path: String, options: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+        self.path = path
+        self.kinds = kinds
+        labels = []
+        events = []
+        declaredKinds = []
+        let regular = DelimitedReader.isRegularFile(path)
+        if regular && NativeFormat.isNative(path: path) {
+            var directives = Directives()
+            try Self.readDirectives(path: path, kinds: Set(kinds), into: &directives)
+            metadata = directives.metadata
+            labels = directives.labels
+            events = directives.events
+            declaredKinds = directives.kinds
+            source = .native
+        } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
+                    && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
+            metadata = RecordingMetadata(nominalRateHz: options.rateHz, source: path)
+            source = .delimited(options)
+        } else {
+            let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
+            metadata = r.metadata
+            labels = r.labels
+            events = r.events
+            declaredKinds = Set(r.streams.map(\.kind)).intersection(kinds)
+            source = .memory(r)
+        }
+    }
+
+    /// Calls `body` with every sample, in time order (see the type's documentation). May be
+    /// called more than once (each call reads the file again).
+    public mutating func forEach(_ body: (SensorSample) -> Void) throws(InputError) {
+        switch source {
+        case .memory(let r):
+            r.forEachSample(kinds: kinds, body)
+        case .native:
+            try forEachNative(body)
+        case .delimited(let options):
+            declaredKinds = try forEachDelimited(options: options, body)
+        }
+    }
+
+    // MARK: Native
+
+    /// Collects what the directive lines say.
+    struct Directives: RecordingSink {
+        var metadata = RecordingMetadata()
+        var labels: [LabelSegment] = []
+        var events: [GroundTruthEvent] = []
+        var kinds: Set<StreamKind> = []
+        mutating func metadata(_ m: RecordingMetadata) { metadata = m }
+        mutating func declare(stream index: Int, name: String, kind: StreamKind) { kinds.insert(kind) }
+        mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {}
+        mutating func label(_ l: LabelSegment) { labels.append(l) }
+        mutating func event(_ e: GroundTruthEvent) { events.append(e) }
+    }
+
+    /// The first line and every `@` line, through the native parser (sample lines are skipped
+    /// unread: the per-kind cursors parse them).
+    static func readDirectives(path: String, kinds: Set<StreamKind>, into sink: inout Directives) throws(InputError) {
+        var cursor = try LineCursor(path: path)
+        var parser = NativeLineParser(file: path, options: NativeReadOptions(kinds: kinds))
+        while let line = try cursor.next() {
+            if cursor.lineNumber == 1 || (!line.isEmpty && line[0] == UInt8(ascii: "@")) {
+                try parser.parse(line, cursor.lineNumber, into: &sink)
+            }
+        }
+        if cursor.lineNumber == 0 {
+            throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a '#motus,1' first line")
+        }
+        parser.finish(into: &sink)
+    }
+
+    /// Holds the next sample of the first stream of one kind.
+    struct Head: RecordingSink {
+        var full = false
+        var time = 0.0
+        var values = [Double](repeating: .nan, count: 8)
+        mutating func metadata(_ m: RecordingMetadata) {}
+        mutating func declare(stream index: Int, name: String, kind: StreamKind) {}
+        mutating func sample(stream index: Int, time t: Double, values v: UnsafeBufferPointer<Double>) {
+            // Only kind's streams reach this sink; index 0 is the first one declared.
+            guard index == 0 else { return }
+            full = true
+            time = t
+            for c in v.indices { values[c] = v[c] }
+        }
+        mutating func label(_ l: LabelSegment) {}
+        mutating func event(_ e: GroundTruthEvent) {}
+    }
+
+    /// One kind's walk through a native file.
+    struct KindCursor {
+        let kind: StreamKind
+        var lines: LineCursor
+        var parser: NativeLineParser
+        var head = Head()
+        var ended = false
+
+        init(path: String, kind: StreamKind) throws(InputError) {
+            self.kind = kind
+            lines = try LineCursor(path: path)
+            parser = NativeLineParser(file: path, options: NativeReadOptions(kinds: [kind]))
+        }
+
+        /// Reads lines until the kind's next sample is in `head` or the file ends.
+        mutating func advance() throws(InputError) {
+            head.full = false
+            while !head.full {
+                guard let line = try lines.next() else { ended = true; return }
+                try parser.parse(line, lines.lineNumber, into: &head)
+            }
+        }
+
+        func sample() -> SensorSample {
+            let v = head.values
+            return SensorSample(kind: kind, time: head.time) { v[$0] }
+        }
+    }
+
+    func forEachNative(_ body: (SensorSample) -> Void) throws(InputError) {
+        var cursors: [KindCursor] = []
+        for k in kinds where declaredKinds.contains(k) {
+            var c = try KindCursor(path: path, kind: k)
+            try c.advance()
+            if !c.ended { cursors.append(c) }
+        }
+        // SampleMerge's rule over the cursors' heads: earliest time, ties in `kinds` order.
+        while true {
+            var best = -1
+            var bestT = Double.infinity
+            for j in cursors.indices where !cursors[j].ended {
+                if best < 0 || cursors[j].head.time < bestT { best = j; bestT = cursors[j].head.time }
+            }
+            guard best >= 0 else { return }
+            body(cursors[best].sample())
+            try cursors[best].advance()
+        }
+    }
+
+    // MARK: Delimited
+
+    /// Puts a delimited file's samples in merge order through per-stream queues.
+    struct Ordering: RecordingSink {
+        let kinds: [StreamKind]
+        let tolerance: Double
+        let body: (SensorSample) -> Void
+        /// Rank in `kinds` of each declared stream, or -1 (not wanted, or not its kind's first).
+        var rank: [Int] = []
+        var queues: [Queue]
+        var latest = -Double.infinity
+
+        struct Queue {
+            var times: [Double] = []
+            var values: [Double] = []
+            var head = 0
+            var active = false
+            var isEmpty: Bool { head == times.count }
+            mutating func compact() {
+                if head > 4096 && head * 2 > times.count {
+                    times.removeFirst(head)
+                    values.removeFirst(head * 8)
+                    head = 0
+                }
+            }
+        }
+
+        init(kinds: [StreamKind], tolerance: Double, body: @escaping (SensorSample) -> Void) {
+            self.kinds = kinds; self.tolerance = tolerance; self.body = body
+            queues = [Queue](repeating: Queue(), count: kinds.count)
+        }
+
+        mutating func metadata(_ m: RecordingMetadata) {}
+        mutating func declare(stream index: Int, name: String, kind: StreamKind) {
+            while rank.count <= index { rank.append(-1) }
+            if let r = kinds.firstIndex(of: kind), !queues[r].active {
+                queues[r].active = true
+                rank[index] = r
+            }
+        }
+        mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+            let r = rank[index]
+            guard r >= 0 else { return }
+            if time > latest { latest = time }
+            queues[r].times.append(time)
+            for c in 0..<8 { queues[r].values.append(c < values.count ? values[c] : .nan) }
+            drain(final: false)
+        }
+        mutating func label(_ l: LabelSegment) {}
+        mutating func event(_ e: GroundTruthEvent) {}
+
+        /// Emits the earliest head while it is certainly the next in merge order: every active
+        /// stream has a head to compare with, or it is older than any later row can be.
+        mutating func drain(final: Bool) {
+            while true {
+                var best = -1
+                var bestT = Double.infinity
+                var allHave = true
+                for r in queues.indices where queues[r].active {
+                    if queues[r].isEmpty { allHave = false; continue }
+                    let t = queues[r].times[queues[r].head]
+                    if best < 0 || t < bestT { best = r; bestT = t }
+                }
+                guard best >= 0, final || allHave || bestT < latest - tolerance else { return }
+                let h = queues[best].head
+                let v = queues[best].values
+                body(SensorSample(kind: kinds[best], time: bestT) { v[h * 8 + $0] })
+                queues[best].head = h + 1
+                queues[best].compact()
+            }
+        }
+    }
+
+    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Void) throws(InputError) -> Set<StreamKind> {
+        let path = self.path, kinds = self.kinds
+        let result: Result<Set<StreamKind>, InputError> = withoutActuallyEscaping(body) { escapable in
+            var ordering = Ordering(kinds: kinds, tolerance: options.backwardsTolerance, body: escapable)
+            do throws(InputError) {
+                try DelimitedReader(path: path, options: options).scan(into: &ordering)
+            } catch {
+                return .failure(error)
+            }
+            ordering.drain(final: true)
+            return .success(Set(kinds.indices.filter { ordering.queues[$0].active }.map { kinds[$0] }))
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import MotusIO
+import MotusCore
+import MotusTestSupport
+
+/// `SampleReader` streams a file's samples in the order `SampleMerge` visits the recording
+/// `RecordingLoader` reads from it, bit for bit, whatever the layout.
+@Suite struct SampleReaderTests {
+    static let kinds: [StreamKind] = [.gravity, .rotationRate, .stepCounter, .location, .acceleration, .userAcceleration]
+
+    /// The samples both ways: streamed, and from the whole recording.
+    func both(_ path: String, options: DelimitedOptions = .init(), kinds: [StreamKind] = kinds) throws -> (streamed: [SensorSample], batch: [SensorSample]) {
+        var reader = try SampleReader(path: path, options: options, kinds: kinds)
+        var streamed: [SensorSample] = []
+        try reader.forEach { streamed.append($0) }
+        let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
+        var batch: [SensorSample] = []
+        r.forEachSample(kinds: kinds) { batch.append($0) }
+        #expect(reader.metadata == r.metadata)
+        #expect(reader.declaredKinds == Set(r.streams.map(\.kind)).intersection(kinds))
+        return (streamed, batch)
+    }
+
+    @Test func bundledRecordingsStreamAsTheyLoad() throws {
+        let files = try RecordingLoader.recordings(under: TestFiles.packageRoot + "/datasets").filter { $0.hasSuffix(".motus") }
+        #expect(files.count >= 3)
+        for f in files {
+            let (s, b) = try both(f)
+            #expect(s.count == b.count && s.count > 1000, "\(f)")
+            #expect(s == b, "\(f)")
+        }
+    }
+
+    /// Streams written one after another (as older `convert` wrote them), a stream declared
+    /// after another's samples, times stepping back within the tolerance, equal times across
+    /// streams (ties in `kinds` order) and labels at the end: the merge order is the batch one.
+    @Test func blockLayoutLateDeclarationAndBackwardSteps() throws {
+        let text = """
+        #motus,1
+        @meta,height_m,1.8
+        @stream,a,acc,t_s,x,y,z
+        a,0.00,0,0,9.8
+        a,0.02,0,0.1,9.8
+        a,0.01,0,0.2,9.8
+        a,0.04,0,0.3,9.8
+        @stream,g,gyro,t_s,x,y,z
+        g,0.00,1,0,0
+        g,0.03,2,0,0
+        g,0.04,3,0,0
+        @stream,a2,acc,t_s,x,y,z
+        a2,0.00,7,7,7
+        @label,0,0.04,walk
+
+        """
+        let p = TestFiles.temp(text, name: "block.motus")
+        let (s, b) = try both(p)
+        #expect(s == b)
+        // The gyroscope's sample at 0 comes before the acceleration's (tie order), and the
+        // second acceleration stream is not read.
+        #expect(s.map(\.kind) == [.rotationRate, .acceleration, .acceleration, .acceleration, .rotationRate, .rotationRate, .acceleration])
+        let reader = try SampleReader(path: p, kinds: Self.kinds)
+        #expect(reader.metadata.heightMeters == 1.8)
+        #expect(reader.labels == [LabelSegment(start: 0, end: 0.04, label: "walk")])
+    }
+
+    @Test func delimitedRowsWithBackwardSteps() throws {
+        var text = "t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z\n"
+        var g = SplitMix64(seed: 7)
+        var t = 0.0
+        for i in 0..<5000 {
+            // Every 97th row steps back by up to 0.5 s (within the reader's 1 s tolerance).
+            t += i % 97 == 96 ? -g.uniform(0, 0.5) : 0.01
+            text += "\(t),\(g.uniform(-1, 1)),\(g.uniform(-1, 1)),\(9.8 + g.uniform(-1, 1)),\(g.uniform(-1, 1)),\(g.uniform(-1, 1)),\(g.uniform(-1, 1))\n"
+        }
+        let p = TestFiles.temp(text, name: "rows.csv")
+        let (s, b) = try both(p)
+        #expect(s.count == 10_000)
+        #expect(s == b)
+    }
+
+    @Test func aBadSampleLineIsStillAnErrorAtItsLine() throws {
+        let p = TestFiles.temp("#motus,1\n@stream,a,acc,t_s,x,y,z\na,0,0,0,9.8\na,0.01,0,x,9.8\n", name: "bad.motus")
+        var reader = try SampleReader(path: p, kinds: Self.kinds)
+        #expect(throws: InputError.self) { try reader.forEach { _ in } }
+        do { try reader.forEach { _ in } } catch {
+            #expect(error.location.line == 4 && error.location.column == 10)
+        }
+    }
+
+    @Test func sharedRecordingsStreamAsTheyLoad() throws {
+        guard TestFiles.hasShared, let shared = TestFiles.shared else { return }
+        let files = [
+            shared + "/apps/motiondatacollector/running/r1.csv",
+            shared + "/apps/motiondatacollector/standing/23E915F4-1705-40F3-BC0F-F3B64635B3F2.csv",
+        ] + ((try? RecordingLoader.recordings(under: shared + "/motionsense"))?.prefix(2) ?? [])
+        for f in files {
+            let (s, b) = try both(f)
+            #expect(s.count == b.count && !s.isEmpty, "\(f)")
+            #expect(s == b, "\(f)")
+        }
+    }
+}
