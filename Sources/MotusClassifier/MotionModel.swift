@@ -172,11 +172,7 @@ public struct MotionModel: Codable, Sendable, Equatable {
     public func classify(_ recording: Recording, path: String) throws(ClassifierError) -> [WindowPrediction] {
         let m = try pipeline.windows(of: recording, path: path)
         let p = try probabilities(m)
-        return (0..<m.rows).map { r in
-            let probs = (0..<classes.count).map { p[r, $0] }
-            let best = probs.indices.max { probs[$0] < probs[$1] || (probs[$0] == probs[$1] && $0 > $1) }!
-            return WindowPrediction(start: m.startTimes[r], end: m.endTimes[r], classIndex: best, label: classes[best], probability: probs[best], probabilities: probs)
-        }
+        return (0..<m.rows).map { r in prediction(start: m.startTimes[r], end: m.endTimes[r], probabilities: (0..<classes.count).map { p[r, $0] }) }
     }
 
     // MARK: File
@@ -264,24 +260,41 @@ public struct LabelRun: Sendable, Equatable, Codable {
     /// Merges consecutive windows of the same label. Windows overlap; the boundary between two
     /// runs is put halfway through the overlap of the last window of one and the first of the next.
     public static func merge(_ p: [WindowPrediction]) -> [LabelRun] {
+        var merger = Merger()
         var out: [LabelRun] = []
-        for w in p {
-            if var last = out.last, last.label == w.label {
+        for w in p { if let done = merger.add(w) { out.append(done) } }
+        if let last = merger.finish() { out.append(last) }
+        return out
+    }
+
+    /// `merge` one window at a time: a run is complete when a window of another label comes.
+    public struct Merger: Sendable {
+        var current: LabelRun?
+        public init() {}
+
+        /// Adds the next window; returns the run it completed, if any.
+        public mutating func add(_ w: WindowPrediction) -> LabelRun? {
+            guard var last = current else {
+                current = LabelRun(start: w.start, end: w.end, label: w.label, meanProbability: w.probability, windows: 1)
+                return nil
+            }
+            if last.label == w.label {
                 last.meanProbability = (last.meanProbability * Double(last.windows) + w.probability) / Double(last.windows + 1)
                 last.windows += 1
                 last.end = w.end
-                out[out.count - 1] = last
-            } else {
-                if var last = out.last {
-                    let boundary = min(last.end, w.start) + abs(last.end - w.start) / 2
-                    last.end = boundary
-                    out[out.count - 1] = last
-                    out.append(LabelRun(start: boundary, end: w.end, label: w.label, meanProbability: w.probability, windows: 1))
-                } else {
-                    out.append(LabelRun(start: w.start, end: w.end, label: w.label, meanProbability: w.probability, windows: 1))
-                }
+                current = last
+                return nil
             }
+            let boundary = min(last.end, w.start) + abs(last.end - w.start) / 2
+            last.end = boundary
+            current = LabelRun(start: boundary, end: w.end, label: w.label, meanProbability: w.probability, windows: 1)
+            return last
         }
-        return out
+
+        /// The last run, after the last window.
+        public mutating func finish() -> LabelRun? {
+            defer { current = nil }
+            return current
+        }
     }
 }

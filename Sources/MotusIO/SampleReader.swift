@@ -24,8 +24,8 @@ public struct SampleReader {
     public private(set) var metadata: RecordingMetadata
     public private(set) var labels: [LabelSegment]
     public private(set) var events: [GroundTruthEvent]
-    /// The kinds among `kinds` the file declares a stream of (for delimited text, known only
-    /// after the first `forEach`).
+    /// The kinds among `kinds` the file has a stream of (declared by a native file, mapped by a
+    /// delimited file's header or options).
     public private(set) var declaredKinds: Set<StreamKind>
 
     enum Source {
@@ -54,6 +54,7 @@ public struct SampleReader {
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
             metadata = RecordingMetadata(nominalRateHz: options.rateHz, source: path)
+            declaredKinds = Set(try DelimitedReader(path: path, options: options).headerKinds()).intersection(kinds)
             source = .delimited(options)
         } else {
             let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
@@ -74,7 +75,7 @@ public struct SampleReader {
         case .native:
             try forEachNative(body)
         case .delimited(let options):
-            declaredKinds = try forEachDelimited(options: options, body)
+            try forEachDelimited(options: options, body)
         }
     }
 
@@ -249,9 +250,9 @@ public struct SampleReader {
         }
     }
 
-    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Void) throws(InputError) -> Set<StreamKind> {
+    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Void) throws(InputError) {
         let path = self.path, kinds = self.kinds
-        let result: Result<Set<StreamKind>, InputError> = withoutActuallyEscaping(body) { escapable in
+        let result: Result<Void, InputError> = withoutActuallyEscaping(body) { escapable in
             var ordering = Ordering(kinds: kinds, tolerance: options.backwardsTolerance, body: escapable)
             do throws(InputError) {
                 try DelimitedReader(path: path, options: options).scan(into: &ordering)
@@ -259,8 +260,24 @@ public struct SampleReader {
                 return .failure(error)
             }
             ordering.drain(final: true)
-            return .success(Set(kinds.indices.filter { ordering.queues[$0].active }.map { kinds[$0] }))
+            return .success(())
         }
-        return try result.get()
+        try result.get()
+    }
+}
+
+extension DelimitedReader {
+    /// The stream kinds the first line that is not a comment (the header, or the first row
+    /// with `noHeader`) maps columns to, as `scan` maps them; nothing else is read.
+    func headerKinds() throws(InputError) -> [StreamKind] {
+        var cursor = try LineCursor(path: path)
+        while let line = try cursor.next() {
+            if Self.isComment(line) { continue }
+            let splitter = FieldSplitter(delimiter: options.delimiter ?? Self.detectDelimiter(line))
+            let header = options.noHeader ? nil : splitter.strings(line)
+            let fieldCount = splitter.split(line) { _, _, _ in }
+            return try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber).streams.map(\.kind)
+        }
+        throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
     }
 }

@@ -233,32 +233,47 @@ struct Classify: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
-            let r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
-            let p = try m.classify(r, path: path)
-            let t0 = r.timeRange?.lowerBound ?? 0
-            if segments {
-                let runs = LabelRun.merge(p)
-                switch format {
-                case .json: print(try JSONOutput.encode(runs))
-                case .csv:
-                    print("start_s,end_s,label,mean_probability,windows")
-                    for s in runs { print("\(s.start),\(s.end),\(s.label),\(s.meanProbability),\(s.windows)") }
-                case .table:
-                    var rows = [["from s", "to s", "label", "mean p", "windows"]]
-                    for s in runs { rows.append([Fmt.f(s.start - t0, 2), Fmt.f(s.end - t0, 2), s.label, Fmt.f(s.meanProbability, 3), "\(s.windows)"]) }
-                    print(Fmt.table(rows), terminator: "")
+            // Streamed: windows are classified as the file is read, and CSV rows are printed as
+            // they come, so memory does not grow with the recording's length (table and JSON
+            // output are held until the end).
+            var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: FrameBuilder.inputKinds)
+            var classifier = try WindowClassifier(model: m, kinds: reader.declaredKinds, path: path)
+            var t0 = Double.nan
+            var windows: [WindowPrediction] = []
+            var runs: [LabelRun] = []
+            var merger = LabelRun.Merger()
+            let streaming = format == .csv
+            if streaming { print(segments ? "start_s,end_s,label,mean_probability,windows" : "start_s,end_s,label,probability") }
+            func emit(_ s: LabelRun) {
+                if streaming { print("\(s.start),\(s.end),\(s.label),\(s.meanProbability),\(s.windows)") } else { runs.append(s) }
+            }
+            try reader.forEach { sample in
+                if t0.isNaN { t0 = sample.time }
+                classifier.push(sample) { w in
+                    if segments {
+                        if let done = merger.add(w) { emit(done) }
+                    } else if streaming {
+                        print("\(w.start),\(w.end),\(w.label),\(w.probability)")
+                    } else {
+                        windows.append(w)
+                    }
                 }
-            } else {
-                switch format {
-                case .json: print(try JSONOutput.encode(p.map { ["start_s": .number($0.start), "end_s": .number($0.end), "label": .text($0.label), "probability": .number($0.probability)] as [String: JSONValue] }))
-                case .csv:
-                    print("start_s,end_s,label,probability")
-                    for w in p { print("\(w.start),\(w.end),\(w.label),\(w.probability)") }
-                case .table:
-                    var rows = [["from s", "to s", "label", "p"]]
-                    for w in p { rows.append([Fmt.f(w.start - t0, 2), Fmt.f(w.end - t0, 2), w.label, Fmt.f(w.probability, 3)]) }
-                    print(Fmt.table(rows), terminator: "")
-                }
+            }
+            if segments, let last = merger.finish() { emit(last) }
+            if t0.isNaN { t0 = 0 }
+            switch (format, segments) {
+            case (.csv, _): break
+            case (.json, true): print(try JSONOutput.encode(runs))
+            case (.table, true):
+                var rows = [["from s", "to s", "label", "mean p", "windows"]]
+                for s in runs { rows.append([Fmt.f(s.start - t0, 2), Fmt.f(s.end - t0, 2), s.label, Fmt.f(s.meanProbability, 3), "\(s.windows)"]) }
+                print(Fmt.table(rows), terminator: "")
+            case (.json, false):
+                print(try JSONOutput.encode(windows.map { ["start_s": .number($0.start), "end_s": .number($0.end), "label": .text($0.label), "probability": .number($0.probability)] as [String: JSONValue] }))
+            case (.table, false):
+                var rows = [["from s", "to s", "label", "p"]]
+                for w in windows { rows.append([Fmt.f(w.start - t0, 2), Fmt.f(w.end - t0, 2), w.label, Fmt.f(w.probability, 3)]) }
+                print(Fmt.table(rows), terminator: "")
             }
         }
     }

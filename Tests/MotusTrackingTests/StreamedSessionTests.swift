@@ -3,6 +3,7 @@ import MotusCore
 import MotusIO
 import MotusTracking
 import MotusClassifier
+import MotusFeatures
 
 /// `motus track` streams its file through `SampleReader` into a `SessionRun`; the result must
 /// be the one `MotionSession.run` gives on the whole recording, event for event.
@@ -33,5 +34,30 @@ import MotusClassifier
         #expect(streamed.events == batch.events)
         // Compared as text: a snapshot holds NaN for what is not known (NaN != NaN).
         #expect("\(streamed.summary)" == "\(batch.summary)")
+    }
+}
+
+/// `motus classify` streams its file through `WindowClassifier`; its windows must be
+/// `MotionModel.classify`'s on the whole recording, bit for bit.
+@Suite struct StreamedClassifyTests {
+    @Test(arguments: StreamedSessionTests.paths())
+    func streamedWindowsEqualBatch(_ path: String) throws {
+        for model in [MotionModel.shipped, MotionModel.shippedActivities] {
+            var reader = try SampleReader(path: path, kinds: FrameBuilder.inputKinds)
+            var classifier: WindowClassifier
+            do { classifier = try WindowClassifier(model: model, kinds: reader.declaredKinds, path: path) } catch {
+                // A model that needs a stream the file lacks: the batch road refuses it too.
+                let r = try RecordingLoader.load(path: path, kinds: Set(FrameBuilder.inputKinds))
+                #expect(throws: ClassifierError.self) { try model.classify(r, path: path) }
+                continue
+            }
+            var streamed: [WindowPrediction] = []
+            try reader.forEach { s in classifier.push(s) { streamed.append($0) } }
+            let r = try RecordingLoader.load(path: path, kinds: Set(FrameBuilder.inputKinds))
+            let batch = try model.classify(r, path: path)
+            #expect(streamed.count == batch.count && !batch.isEmpty)
+            #expect(streamed == batch)
+            #expect(LabelRun.merge(streamed).count >= 1)
+        }
     }
 }
