@@ -38,7 +38,15 @@ public struct WeAllWalkDataset: Dataset {
         return files.contains { WeAllWalkReader.parseFileName($0) != nil }
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try WeAllWalkReader.read(path: requireEntry(id).path)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try WeAllWalkReader.read(path: entry.path)
+    }
+
+    /// The phone file and both places its trial's XML may be (`../xml/`, then beside it).
+    public func files(of entry: DatasetEntry) -> [String] {
+        guard let f = WeAllWalkReader.parseFileName(ReaderFiles.lastComponent(entry.path)) else { return [entry.path] }
+        let dir = ReaderFiles.parent(entry.path)
+        return [entry.path, ReaderFiles.join(ReaderFiles.join(ReaderFiles.parent(dir), "xml"), f.annotationFileName),
+                ReaderFiles.join(dir, f.annotationFileName)]
     }
 }
