@@ -80,7 +80,11 @@ public enum StepEvaluation {
                              usePlatformCounter: Bool = false) -> Evaluation.Outcome<Row> {
         let r = e.recording, id = e.id
         let allTruth = e.truth.stepTimes
-        guard !allTruth.isEmpty else { return .skipped("no step events in its ground truth") }
+        guard !allTruth.isEmpty else {
+            // A reader that looked for annotations and found none says so (IPOL: "none (no 1-2.json)").
+            let note = r.metadata.extra["annotations"].map { " (annotations: \($0))" } ?? ""
+            return .skipped("no step events in its ground truth" + note)
+        }
         func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
         guard has(.acceleration) || (has(.userAcceleration) && has(.gravity)) || (usePlatformCounter && has(.stepCounter)) else {
             return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw, or user acceleration with gravity)")

@@ -103,8 +103,25 @@ public struct MotionSenseDataset: Dataset {
                 list.append(DatasetEntry(id: "\(trial)/\(sub)", subject: sub, label: act, path: ReaderFiles.join(a, "\(trial)/\(f)")))
             }
         }
+        // Raw B/C files whose device-motion file is missing: a recording found, set aside.
+        let listed = Set(list.map(\.id))
+        var setAside: [String: String] = [:]
+        for raw in ["B_Accelerometer_data", "C_Gyroscope_data"] {
+            let folder = ReaderFiles.join(r, raw)
+            for trial in ReaderFiles.list(folder) where ReaderFiles.isDirectory(ReaderFiles.join(folder, trial)) {
+                guard let u = trial.lastIndex(of: "_"), MotionSenseReader.activityCodes.contains(String(trial[..<u])) else { continue }
+                for f in ReaderFiles.list(ReaderFiles.join(folder, trial)) where f.hasPrefix("sub_") && f.hasSuffix(".csv") {
+                    let id = "\(trial)/\(f.dropLast(4))"
+                    if !listed.contains(id) && setAside[id] == nil {
+                        setAside[id] = "no A_DeviceMotion_data/\(id).csv (only the raw \(raw) file)"
+                        list.append(DatasetEntry(id: id, subject: String(f.dropLast(4)), label: String(trial[..<u]),
+                                                 path: ReaderFiles.join(a, "\(trial)/\(f)"), setAside: setAside[id]))
+                    }
+                }
+            }
+        }
         guard !list.isEmpty else { throw noRecordings(root, "a MotionSense folder with A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv") }
-        entries = list
+        entries = setAside.isEmpty ? list : list.sorted { readerNaturalLess($0.id, $1.id) }
         let info = ReaderFiles.join(r, "data_subjects_info.csv")
         subjectInfo = ReaderFiles.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
     }
@@ -186,7 +203,8 @@ public struct IPOLDataset: Dataset {
     public init(root: String) throws(InputError) {
         self.root = root
         var files: [String] = []
-        IPOLDataset.collect(root, depth: 4, into: &files)
+        var orphans: [String] = []
+        IPOLDataset.collect(root, depth: 4, into: &files, orphans: &orphans)
         var list: [DatasetEntry] = []
         for p in files {
             let base = String(ReaderFiles.lastComponent(p).dropLast("_lb.txt".count))
@@ -198,15 +216,34 @@ public struct IPOLDataset: Dataset {
                 list.append(DatasetEntry(id: "\(folder)/\(base)", subject: folder, label: nil, path: p))
             }
         }
+        // Annotations whose lower-back file is missing: a trial found, set aside with the reason.
+        for j in orphans {
+            let folder = ReaderFiles.lastComponent(ReaderFiles.parent(j))
+            let sensor = DatasetFormat.ipolSensorFile(forAnnotations: j)
+            let base = String(ReaderFiles.lastComponent(sensor).dropLast("_lb.txt".count))
+            let set1 = !j.hasSuffix("_ge.json")
+            let id = set1 ? base : "\(folder)/\(base)"
+            let subj = set1 ? (base.split(separator: "-").first.map(String.init) ?? base) : folder
+            list.append(DatasetEntry(id: id, subject: subj, label: nil, path: sensor,
+                                     setAside: "no \(ReaderFiles.lastComponent(sensor)) beside its annotations \(ReaderFiles.lastComponent(j))"))
+        }
         guard !list.isEmpty else { throw noRecordings(root, "an IPOL folder with <trial>_lb.txt files") }
-        entries = list
+        entries = list.sorted { readerNaturalLess($0.path, $1.path) }
     }
 
-    static func collect(_ dir: String, depth: Int, into out: inout [String]) {
-        for f in ReaderFiles.list(dir) {
+    /// The `_lb.txt` files under `dir`, and the IPOL annotation files (`<trial>.json` in
+    /// `GaitData`, `<visit>_ge.json`) whose `_lb.txt` is missing.
+    static func collect(_ dir: String, depth: Int, into out: inout [String], orphans: inout [String]) {
+        let names = ReaderFiles.list(dir)
+        let isGaitData = ReaderFiles.lastComponent(dir) == "GaitData"
+        for f in names {
             let p = ReaderFiles.join(dir, f)
             if f.hasSuffix("_lb.txt") && ReaderFiles.isFile(p) { out.append(p) }
-            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out) }
+            else if f.hasSuffix(".json") && (f.hasSuffix("_ge.json") || isGaitData) && ReaderFiles.isFile(p)
+                        && !names.contains(ReaderFiles.lastComponent(DatasetFormat.ipolSensorFile(forAnnotations: p))) {
+                orphans.append(p)
+            }
+            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out, orphans: &orphans) }
         }
     }
 

@@ -4,7 +4,8 @@ import MotusCore
 /// under `root` (the folder holding `sensor/` and `xml/`, or `sensor/` itself). One entry per
 /// phone file: id `T1_ID3_1L`, subject `ID3`, label the mobility tool (`long-cane`,
 /// `guide-dog`, `none`). Loading reads the file with its trial's XML (`WeAllWalkReader`); a
-/// file whose XML is missing is listed and fails to load with an error naming the XML.
+/// file whose XML is missing is listed, set aside (`DatasetEntry.setAside`) with the XML's
+/// name, and fails to load with an error naming the XML.
 public struct WeAllWalkDataset: Dataset {
     public let name = "weallwalk"
     public let root: String
@@ -18,7 +19,9 @@ public struct WeAllWalkDataset: Dataset {
             guard let n = WeAllWalkReader.parseFileName(f) else { continue }
             let p = ReaderFiles.join(sensor, f)
             guard ReaderFiles.isFile(p) else { continue }
-            list.append(DatasetEntry(id: n.id, subject: n.subject, label: n.mobilityTool, path: p))
+            // Without its trial's XML a phone file has no ground truth: listed, set aside.
+            let xml = WeAllWalkReader.annotationPath(forSensorFile: p) == nil ? "no \(n.annotationFileName) (the trial's annotations) in ../xml/ or beside it" : nil
+            list.append(DatasetEntry(id: n.id, subject: n.subject, label: n.mobilityTool, path: p, setAside: xml))
         }
         guard !list.isEmpty else {
             throw noRecordings(root, "a WeAllWalk folder with sensor/iPhoneSensors_T<path>_ID<subject>_<phone>_<tool>.csv")
