@@ -88,55 +88,130 @@ public struct EvaluationRecording: Sendable {
 /// ground truth. Every `evaluate*` command is one loop over these (`Evaluation.run`), whatever
 /// the dataset: MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD, or any
 /// recordings with labels and events (a folder of `.motus` files with `@label`/`@event` lines).
+///
+/// Opening it takes a `DatasetSnapshot` (the entries and the fingerprint of every file they
+/// read); `verifyUnchanged()` lists the folder again and compares, so a run can tell that the
+/// data changed under it (a walk folder replaced, a file rewritten) instead of mixing versions.
 public struct EvaluationDataset: Sendable {
     public let source: any Dataset
     public var name: String { source.name }
     public var root: String { source.root }
     public var entries: [DatasetEntry] { source.entries }
+    /// The listing and file fingerprints when the dataset was opened.
+    public let snapshot: DatasetSnapshot
+    private let reopen: @Sendable () throws(InputError) -> any Dataset
 
-    public init(_ source: any Dataset) { self.source = source }
+    /// Wraps an opened dataset; `reopen` lists it again (nil: `verifyUnchanged` compares the
+    /// files of the entries listed first only).
+    public init(_ source: any Dataset, reopen: (@Sendable () throws(InputError) -> any Dataset)? = nil) {
+        self.source = source
+        self.snapshot = DatasetSnapshot(source)
+        self.reopen = reopen ?? { source }
+    }
 
     /// A dataset folder Motus knows (opened with its format's reader), else a recording file or
     /// a folder of recordings (read as `RecordingLoader` reads them, with `options` for
     /// delimited text).
     public static func open(_ path: String, options: DelimitedOptions = .init()) throws(InputError) -> EvaluationDataset {
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), probe.isDataset {
-            return EvaluationDataset(try probe.format.openDataset(root: path))
+            let format = probe.format
+            return EvaluationDataset(try format.openDataset(root: path)) { () throws(InputError) -> any Dataset in try format.openDataset(root: path) }
         }
-        return EvaluationDataset(try RecordingFolderDataset(root: path, options: options))
+        return EvaluationDataset(try RecordingFolderDataset(root: path, options: options)) { () throws(InputError) -> any Dataset in
+            try RecordingFolderDataset(root: path, options: options)
+        }
     }
 
-    /// Loads one entry and separates its truth.
+    /// Loads one entry (`Dataset.load`: an error when its files change while they are read) and
+    /// separates its truth.
     public func load(_ entry: DatasetEntry) throws(InputError) -> EvaluationRecording {
         EvaluationRecording(entry: entry, loaded: try source.load(entry.id))
+    }
+
+    /// Lists the dataset again and throws when it lists other recordings than when it was
+    /// opened, or when any file of its entries changed, appeared or went away since.
+    public func verifyUnchanged() throws(InputError) {
+        try snapshot.verifyUnchanged(try reopen())
     }
 }
 
 /// The one evaluation loop: every entry of every dataset, loaded with its truth, handed to a
-/// scoring function (one algorithm's run and its comparison with the truth); entries the
-/// scoring cannot judge (it returns nil: no truth of the kind it scores) are listed apart.
+/// scoring function (one algorithm's run and its comparison with the truth). Entries that
+/// cannot be scored are listed apart with the reason, never dropped: those the dataset set
+/// aside when listing (`DatasetEntry.setAside`: a file missing) and those the scoring cannot
+/// judge (no truth of the kind it scores).
 public enum Evaluation {
+    /// What the scoring made of one recording.
+    public enum Outcome<Row: Sendable>: Sendable {
+        case scored(Row)
+        /// Not scored, and why (one line, for the report).
+        case skipped(String)
+        /// Left out on purpose by a filter the caller chose (`--subjects even`): counted in
+        /// `Run.excluded`, not a recording that failed to be scored.
+        case excluded
+    }
+
+    /// A recording that was not scored, and why.
+    public struct Skipped: Sendable, Hashable, Codable, CustomStringConvertible {
+        public var id: String
+        public var reason: String
+        public init(id: String, reason: String) { self.id = id; self.reason = reason }
+        public var description: String { "\(id) (\(reason))" }
+    }
+
     public struct Run<Row: Sendable>: Sendable {
         public var rows: [Row]
-        /// Ids of the entries that had no truth of the kind scored.
-        public var skipped: [String]
+        /// The entries that were not scored, in order, each with its reason.
+        public var skipped: [Skipped]
+        /// How many entries the scoring left out on purpose (`Outcome.excluded`).
+        public var excluded = 0
+    }
+
+    /// What to do with an entry the dataset set aside while listing (a file missing).
+    public enum SetAsidePolicy: Sendable {
+        /// List it in `skipped` with its reason (evaluation: the report says what is missing).
+        case skip
+        /// Load it anyway, so that the reader's error (naming the missing file) stops the run
+        /// (training: a model must not silently learn from fewer recordings).
+        case fail
     }
 
     /// Runs `score` over every entry of `datasets`, in order. `progress(done, total)` is called
-    /// after each entry. Errors from loading or scoring stop the loop.
-    public static func run<Row: Sendable>(_ datasets: [EvaluationDataset], progress: ((Int, Int) -> Void)? = nil,
-                                          _ score: (EvaluationRecording) throws -> Row?) throws -> Run<Row> {
+    /// after each entry. Errors from loading or scoring stop the loop; so does a dataset that
+    /// changed during the run (checked once every entry is done: `verifyUnchanged`).
+    public static func run<Row: Sendable>(_ datasets: [EvaluationDataset], setAside: SetAsidePolicy = .skip,
+                                          progress: ((Int, Int) -> Void)? = nil,
+                                          outcome score: (EvaluationRecording) throws -> Outcome<Row>) throws -> Run<Row> {
         let total = datasets.reduce(0) { $0 + $1.entries.count }
         var out = Run<Row>(rows: [], skipped: [])
         var done = 0
         for ds in datasets {
             for e in ds.entries {
-                let r = try ds.load(e)
-                if let row = try score(r) { out.rows.append(row) } else { out.skipped.append(e.id) }
+                if let reason = e.setAside, setAside == .skip {
+                    out.skipped.append(Skipped(id: e.id, reason: reason))
+                } else {
+                    switch try score(try ds.load(e)) {
+                    case .scored(let row): out.rows.append(row)
+                    case .skipped(let reason): out.skipped.append(Skipped(id: e.id, reason: reason))
+                    case .excluded: out.excluded += 1
+                    }
+                }
                 done += 1
                 progress?(done, total)
             }
         }
+        for ds in datasets { try ds.verifyUnchanged() }
         return out
+    }
+
+    /// `run` for a scoring function that returns nil for a recording it cannot judge, which is
+    /// then skipped with `skipReason`.
+    public static func run<Row: Sendable>(_ datasets: [EvaluationDataset], setAside: SetAsidePolicy = .skip,
+                                          skipReason: String = "no ground truth of the kind scored",
+                                          progress: ((Int, Int) -> Void)? = nil,
+                                          _ score: (EvaluationRecording) throws -> Row?) throws -> Run<Row> {
+        try run(datasets, setAside: setAside, progress: progress, outcome: { e -> Outcome<Row> in
+            if let row = try score(e) { return .scored(row) } else { return .skipped(skipReason) }
+        })
     }
 }

@@ -14,6 +14,10 @@ import MotusTracking
 ///   after the protocol walk (IPOL `steps_after_trial`) are reported apart, not judged: they
 ///   are shuffles while standing, which a pedometer is designed to ignore.
 /// - Otherwise (Oxford) every `step` event against every detected step.
+/// Before either, reference steps outside the span of the device's data (first to last
+/// sample: a phone that stopped recording before the annotated walk ended, as some WeAllWalk
+/// files do) are not judged, since no algorithm could count them; their number is reported
+/// (`trueStepsOutsideRecording`, in the table and the JSON), never dropped silently.
 /// Distance (when the truth has a course length and the height is known): Σ step
 /// lengths of the counted steps with Weinberg's model, its `k` from the height alone (no
 /// calibration), against the course; the plain height rule is reported beside it.
@@ -29,6 +33,8 @@ public enum StepEvaluation {
         /// Steps outside the judged window: true and detected (IPOL), nil otherwise.
         public var trueStepsOutside: Int?
         public var countedStepsOutside: Int?
+        /// Reference steps outside the span of the device's data (not judged).
+        public var trueStepsOutsideRecording: Int = 0
         public var courseMeters: Double?
         public var heightMeters: Double?
         public var distanceMeters: Double?
@@ -51,34 +57,63 @@ public enum StepEvaluation {
         /// Median |distance error %| over recordings with a course and a height (nil if none).
         public var distanceMedianAbsErrorPercent: Double?
         public var distanceRecordings: Int
+        /// Reference steps outside the span of their recording's device data, over all recordings.
+        public var trueStepsOutsideRecording: Int = 0
     }
 
     /// Margin (s) added to each side of an annotated trial window.
     public static let windowMargin = 0.3
 
-    /// Evaluates one recording. `nil` when it has no acceleration (raw, or user acceleration
-    /// with gravity) or no reference steps. The steps are those a live session counts: the
-    /// recording is pushed through `MotionSession` (no classifier: step counting does not
-    /// depend on it), without its platform step-counter stream unless `usePlatformCounter`.
+    /// Evaluates one recording; nil when `score` would skip it.
     public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
                                 usePlatformCounter: Bool = false) -> Row? {
+        if case .scored(let row) = score(e, settings: settings, usePlatformCounter: usePlatformCounter) { return row }
+        return nil
+    }
+
+    /// Evaluates one recording, or says why it cannot be: no reference steps, no acceleration
+    /// (raw, or user acceleration with gravity), a session that could not run. The steps are
+    /// those a live session counts: the recording is pushed through `MotionSession` (no
+    /// classifier: step counting does not depend on it), without its platform step-counter
+    /// stream unless `usePlatformCounter`.
+    public static func score(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
+                             usePlatformCounter: Bool = false) -> Evaluation.Outcome<Row> {
         let r = e.recording, id = e.id
-        let truth = e.truth.stepTimes
-        guard !truth.isEmpty else { return nil }
+        let allTruth = e.truth.stepTimes
+        guard !allTruth.isEmpty else {
+            // A reader that looked for annotations and found none says so (IPOL: "none (no 1-2.json)").
+            let note = r.metadata.extra["annotations"].map { " (annotations: \($0))" } ?? ""
+            return .skipped("no step events in its ground truth" + note)
+        }
         func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
-        guard has(.acceleration) || (has(.userAcceleration) && has(.gravity)) || (usePlatformCounter && has(.stepCounter)) else { return nil }
+        guard has(.acceleration) || (has(.userAcceleration) && has(.gravity)) || (usePlatformCounter && has(.stepCounter)) else {
+            return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw, or user acceleration with gravity)")
+        }
         let platform = usePlatformCounter && has(.stepCounter)
         var inputs = r
         if !platform { inputs.streams.removeAll { $0.kind == .stepCounter } }
         var sessionSettings = SessionSettings()
         sessionSettings.tuning.pedometer = settings
-        // Without a model the session cannot fail to start.
-        guard let result = try? MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true) else { return nil }
+        let result: SessionResult
+        do { result = try MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true) } catch {
+            return .skipped("the session could not run: \(error)")
+        }
+        // Reference steps the device's data cannot hold are not judged, and are counted.
+        var truth = allTruth
+        var outsideRecording = 0
+        if let span = inputs.timeRange {
+            truth = allTruth.filter { span.contains($0) }
+            outsideRecording = allTruth.count - truth.count
+        }
+        guard !truth.isEmpty else {
+            return .skipped("all \(allTruth.count) reference steps lie outside the recording's span")
+        }
         let detected: [StepEvent] = result.events.compactMap { if case .step(let s) = $0 { s } else { nil } }
         let source = platform ? "platform step counter" : "accelerometer"
         let active = e.truth.labels.filter { $0.label != "still" }
         var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)
+        row.trueStepsOutsideRecording = outsideRecording
         var judged = detected
         if let lo = active.map(\.start).min(), let hi = active.map(\.end).max() {
             let inTrue = truth.filter { $0 >= lo && $0 <= hi }.count
@@ -99,7 +134,7 @@ public enum StepEvaluation {
                 row.heightRuleDistanceMeters = StrideEstimator.distance(judged, model: .height(heightMeters: h))
             }
         }
-        return row
+        return .scored(row)
     }
 
     public static func summarize(_ rows: [Row]) -> Summary {
@@ -110,7 +145,8 @@ public enum StepEvaluation {
                        countedSteps: rows.reduce(0) { $0 + $1.countedSteps },
                        mape: abs.isEmpty ? 0 : abs.reduce(0, +) / Double(abs.count),
                        medianAbsErrorPercent: median(abs), worstAbsErrorPercent: abs.max() ?? 0, worstID: worst?.id,
-                       distanceMedianAbsErrorPercent: dist.isEmpty ? nil : median(dist), distanceRecordings: dist.count)
+                       distanceMedianAbsErrorPercent: dist.isEmpty ? nil : median(dist), distanceRecordings: dist.count,
+                       trueStepsOutsideRecording: rows.reduce(0) { $0 + $1.trueStepsOutsideRecording })
     }
 
     static func median(_ xs: [Double]) -> Double {

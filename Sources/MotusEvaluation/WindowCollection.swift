@@ -16,12 +16,12 @@ extension LabelledWindows {
             try data.add(r, id: e.entry.path, pipeline: pipeline, labels: map, augmentation: augmentation)
         }
         if let labels {
-            _ = try Evaluation.run(datasets, progress: { d, t in progress?(d, t, data.count) }) { e -> Bool? in
+            _ = try Evaluation.run(datasets, setAside: .fail, progress: { d, t in progress?(d, t, data.count) }) { e -> Bool? in
                 try add(e, labels); return true
             }
             return (data, labels)
         }
-        let all = try Evaluation.run(datasets, progress: { d, t in progress?(d, t, 0) }) { e -> EvaluationRecording? in e }.rows
+        let all = try Evaluation.run(datasets, setAside: .fail, progress: { d, t in progress?(d, t, 0) }) { e -> EvaluationRecording? in e }.rows
         let map = LabelMap.identity(all.flatMap { $0.truth.labels.map(\.label) })
         for e in all { try add(e, map) }
         return (data, map)

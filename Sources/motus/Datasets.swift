@@ -15,4 +15,15 @@ enum Datasets {
             printError("\(command): \(done)/\(total) recordings")
         }
     }
+
+    /// The report's lines for recordings that were not scored, one per recording with its reason.
+    static func skippedLines(_ skipped: [Evaluation.Skipped]) -> String {
+        guard !skipped.isEmpty else { return "" }
+        return "skipped \(skipped.count) recording\(skipped.count == 1 ? "" : "s"):\n" + skipped.map { "  \($0.id): \($0.reason)\n" }.joined()
+    }
+
+    /// The bar failure for skipped recordings (without `--allow-skipped`).
+    static func skippedFailure(_ skipped: [Evaluation.Skipped]) -> String {
+        "\(skipped.count) recording\(skipped.count == 1 ? "" : "s") not scored (\(skipped.prefix(3).map(\.description).joined(separator: ", "))\(skipped.count > 3 ? ", …" : "")); --allow-skipped accepts them"
+    }
 }

@@ -30,6 +30,10 @@ struct EvaluateFusion: ParsableCommand {
         --max-still-after-walk-deg, 10°, after a walk), and over the walk the mean user acceleration (minus its still-phase mean, the sensor's own \
         offset) must be near zero. Exits with status 1 when a recording fails.
           motus evaluate-fusion --check-still ../shared/datasets/ipol ../shared/datasets/oxford
+
+        A recording that cannot be scored (no reference, or set aside by its dataset because a \
+        file is missing) is listed with its reason and makes the command exit with status 1 \
+        unless --allow-skipped; recordings left out by --subjects are not skipped ones.
         """)
 
     @Argument(help: "Dataset folders or recordings with an orientation reference (with --check-still: any recordings).")
@@ -55,6 +59,9 @@ struct EvaluateFusion: ParsableCommand {
 
     @Option(name: .customLong("skip-seconds"), help: ArgumentHelp("Seconds left out at the start of each recording.", valueName: "S"))
     var skipSeconds: Double = 2
+
+    @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
+    var allowSkipped = false
 
     @Flag(name: .customLong("check-still"), help: "Check still phases and walks on devices without a reference gravity (IPOL, Oxford).")
     var checkStill = false
@@ -88,10 +95,11 @@ struct EvaluateFusion: ParsableCommand {
 
     func runReference() throws {
         let m: FusionEvaluation.Method? = method == .motus ? nil : .lowPass(.default)
-        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e -> FusionEvaluation.RecordingResult? in
-            guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return nil }
-            return try FusionEvaluation.evaluate(e, method: m, skipSeconds: skipSeconds)
-        }
+        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
+            guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
+            if let r = try FusionEvaluation.evaluate(e, method: m, skipSeconds: skipSeconds) { return .scored(r) }
+            return .skipped("no orientation reference (device gravity or measured orientation)")
+        })
         let results = run.rows
         guard !results.isEmpty else {
             throw CLIError("no recording with an orientation reference (device gravity or measured orientation) of the \(subjects.rawValue) subjects under \(paths.joined(separator: " "))")
@@ -101,13 +109,15 @@ struct EvaluateFusion: ParsableCommand {
         let even = FusionEvaluation.aggregate(results.filter { $0.subject % 2 == 0 && $0.subject > 0 }).overall
         switch format {
         case .json:
-            let out = EvaluationJSON(method: method.rawValue, subjects: subjects.rawValue, skipSeconds: skipSeconds, report: report,
+            var out = EvaluationJSON(method: method.rawValue, subjects: subjects.rawValue, skipSeconds: skipSeconds, report: report,
                                      odd: odd, even: even)
+            out.skipped = run.skipped
             print(try JSONOutput.encode(out))
         default:
-            print(Self.table(report, odd: odd, even: even), terminator: "")
+            print(Self.table(report, odd: odd, even: even) + Datasets.skippedLines(run.skipped), terminator: "")
         }
         var failures: [String] = []
+        if !run.skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(run.skipped)) }
         if let x = maxMedianDeg, !(report.overall.medianDegrees <= x) {
             failures.append("overall median \(Fmt.f(report.overall.medianDegrees, 3))° exceeds --max-median-deg \(x)")
         }
@@ -144,14 +154,17 @@ struct EvaluateFusion: ParsableCommand {
         var thresholds = FusionEvaluation.CheckThresholds()
         thresholds.stillAngleDegrees = maxStillDeg; thresholds.stillAfterWalkAngleDegrees = maxStillAfterWalkDeg
         thresholds.walkVerticalMean = maxVerticalMean; thresholds.walkHorizontalMean = maxHorizontalMean
-        let checks = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e in
+        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e in
             try FusionEvaluation.checkStillAndWalk(e.recording, name: e.id)
-        }.rows
+        }
+        let checks = run.rows
         guard !checks.isEmpty else { throw CLIError("no recordings under \(paths.joined(separator: " "))") }
         let failing = checks.filter { !$0.failures(thresholds).isEmpty }
         switch format {
         case .json:
-            print(try JSONOutput.encode(CheckJSON(checks: checks, thresholds: thresholds)))
+            var out = CheckJSON(checks: checks, thresholds: thresholds)
+            out.skipped = run.skipped
+            print(try JSONOutput.encode(out))
         default:
             var rows = [["recording", "method", "still", "phases", "worst still °", "walk s", "vertical m/s²", "horizontal m/s²", "sensor offset m/s²", "vs device att °", "pass"]]
             for c in checks {
@@ -163,7 +176,9 @@ struct EvaluateFusion: ParsableCommand {
             let still = checks.flatMap { $0.stillPhases.map(\.angleDegrees) }
             let s = FusionEvaluation.Summary(still)
             print("\(checks.count - failing.count) of \(checks.count) pass; still-phase angle median \(Fmt.f(s.medianDegrees, 3))°, worst \(Fmt.f(still.max() ?? .nan, 3))° over \(still.count) phases")
+            print(Datasets.skippedLines(run.skipped), terminator: "")
         }
+        if !run.skipped.isEmpty && !allowSkipped { throw CLIError(Datasets.skippedFailure(run.skipped)) }
         if let f = failing.first {
             throw CLIError("\(failing.count) of \(checks.count) recordings fail the checks, first \(f.name): \(f.failures(thresholds).joined(separator: "; "))")
         }
@@ -188,6 +203,7 @@ struct EvaluationJSON: Encodable {
     var activities: [String: SummaryJSON]
     var subjectSets: [String: SummaryJSON]
     var recordings: [RecordingJSON]
+    var skipped: [Evaluation.Skipped] = []
     struct RecordingJSON: Encodable { var name: String, activity: String, subject: Int, count: Int, medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double }
 
     init(method: String, subjects: String, skipSeconds: Double, report r: FusionEvaluation.Report,
@@ -213,6 +229,7 @@ struct CheckJSON: Encodable {
     var thresholds: ThresholdsJSON
     var passed: Int, failed: Int
     var recordings: [One]
+    var skipped: [Evaluation.Skipped] = []
     struct ThresholdsJSON: Encodable { var maxStillDeg: Double, maxVerticalMean: Double, maxHorizontalMean: Double }
     struct One: Encodable {
         var name: String, method: String, stillSource: String

@@ -20,7 +20,9 @@ struct EvaluateMotion: ParsableCommand {
         `--max-pause-median` and `--max-pause-p90` apply to the pause decision latency, \
         `--max-resume-median` to the median |resume latency|, `--max-resume-decision-steps` to \
         the median true steps taken before the resume was decided; any false pause fails unless \
-        `--allow-false-pauses`. Example:
+        `--allow-false-pauses`. A recording that cannot be judged (no still → moving → still \
+        labels, or set aside by its dataset because a file is missing) is listed with its reason \
+        and fails the run unless `--allow-skipped`. Example:
           motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1 --max-resume-decision-steps 2
         Datasets with other labels name them with --map, e.g. sp-sw-har (seated, stand up, walk, \
         turn, sit down):
@@ -47,6 +49,9 @@ struct EvaluateMotion: ParsableCommand {
 
     @Flag(name: .customLong("allow-false-pauses"), help: "Do not fail on false pauses inside a walk.")
     var allowFalsePauses = false
+
+    @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be judged (they are still listed with their reason).")
+    var allowSkipped = false
 
     @Option(name: .customLong("map"), help: ArgumentHelp("Which labels are still and which moving: still=LABEL,LABEL… and moving=LABEL,LABEL… (labels not named are left out). Without it 'still' is still and every other label moving.", valueName: "CLASS=LABELS"))
     var maps: [String] = []
@@ -75,7 +80,7 @@ struct EvaluateMotion: ParsableCommand {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let labelMap = try Self.labelMap(maps)
-            let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-motion")) { e in
+            let run = try Evaluation.run(try Datasets.open(paths), skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
                 do { return try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(error)") }
             }
             let rows = run.rows, skipped = run.skipped
@@ -95,6 +100,7 @@ struct EvaluateMotion: ParsableCommand {
             if !allowFalsePauses && s.falsePauses > 0 {
                 failures.append("\(s.falsePauses) false pause(s) inside walks (\(rows.filter { $0.falsePauses > 0 }.map(\.id).joined(separator: ", ")))")
             }
+            if !skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(skipped)) }
             if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
         }
     }
@@ -102,10 +108,10 @@ struct EvaluateMotion: ParsableCommand {
     struct Report: Encodable {
         var trials: [MotionEvaluation.Row]
         var summary: MotionEvaluation.Summary
-        var skipped: [String]
+        var skipped: [Evaluation.Skipped]
     }
 
-    static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [String]) -> String {
+    static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
         var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
         for r in rows {
             t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
@@ -120,7 +126,7 @@ struct EvaluateMotion: ParsableCommand {
             out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
         }
         out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)\n"
-        if !skipped.isEmpty { out += "skipped (no still → moving → still labels): \(skipped.joined(separator: ", "))\n" }
+        out += Datasets.skippedLines(skipped)
         return out
     }
 }

@@ -14,6 +14,15 @@ struct EvaluateSteps: ParsableCommand {
         are judged over the annotated walk (steps outside it are shown apart). The summary gives MAPE, median and \
         worst |error|, and the median |distance error|.
 
+        Every recording a dataset lists but that cannot be scored (an Oxford walk without \
+        stepcounter.csv, a recording without step events or without acceleration) is listed \
+        under "skipped" with its reason, in the table and the JSON, and makes the command exit \
+        with status 1 after the report, so that a bar never passes on fewer recordings than the \
+        data hold; `--allow-skipped` accepts them (still listed). Reference steps outside the \
+        span of a recording's data (a phone that stopped before the walk's end) are not judged \
+        and are counted in the report. A file that changes while it is read, or a dataset \
+        whose recordings change during the run, is an error naming the file.
+
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
         message when a bar fails. Example:
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
@@ -30,6 +39,9 @@ struct EvaluateSteps: ParsableCommand {
 
     @Option(name: .customLong("max-distance-error"), help: ArgumentHelp("Fail when the median |distance error| (%) is above X.", valueName: "X"))
     var maxDistance: Double?
+
+    @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
+    var allowSkipped = false
 
     @Flag(name: .customLong("platform-counter"), help: "Use the recording's platform step-counter stream instead of the accelerometer when it has one.")
     var platformCounter = false
@@ -51,7 +63,7 @@ struct EvaluateSteps: ParsableCommand {
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
             let datasets = try Datasets.open(paths)
-            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps")) { e -> StepEvaluation.Row? in
+            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e -> Evaluation.Outcome<StepEvaluation.Row> in
                 if timing, let acc = e.recording.stream(.acceleration) {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     let n = Pedometer.detect(acc).count
@@ -59,10 +71,13 @@ struct EvaluateSteps: ParsableCommand {
                     timedSamples += acc.count
                     if n < 0 { print(n) }
                 }
-                return StepEvaluation.evaluate(e, usePlatformCounter: platformCounter)
-            }
+                return StepEvaluation.score(e, usePlatformCounter: platformCounter)
+            })
             let rows = run.rows, skipped = run.skipped
-            guard !rows.isEmpty else { throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))") }
+            guard !rows.isEmpty else {
+                let why = skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
+                throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))\(why)")
+            }
             let s = StepEvaluation.summarize(rows)
             switch format {
             case .json: print(try JSONOutput.encode(Report(recordings: rows, summary: s, skipped: skipped)))
@@ -81,6 +96,7 @@ struct EvaluateSteps: ParsableCommand {
                     if d > m { failures.append("median |distance error| \(Fmt.f(d, 2)) % > \(Fmt.f(m, 2)) %") }
                 } else { failures.append("no recording with a course and a height to check --max-distance-error") }
             }
+            if !skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(skipped)) }
             if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
         }
     }
@@ -88,10 +104,10 @@ struct EvaluateSteps: ParsableCommand {
     struct Report: Encodable {
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
-        var skipped: [String]
+        var skipped: [Evaluation.Skipped]
     }
 
-    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [String]) -> String {
+    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -105,7 +121,11 @@ struct EvaluateSteps: ParsableCommand {
         if let d = s.distanceMedianAbsErrorPercent {
             out += "distance (height only): median |error| \(Fmt.f(d, 2)) % over \(s.distanceRecordings) recordings\n"
         }
-        if !skipped.isEmpty { out += "skipped (no acceleration or no step events): \(skipped.joined(separator: ", "))\n" }
+        if s.trueStepsOutsideRecording > 0 {
+            let which = rows.filter { $0.trueStepsOutsideRecording > 0 }.map { "\($0.id) \($0.trueStepsOutsideRecording)" }
+            out += "not judged: \(s.trueStepsOutsideRecording) reference steps outside their recording's data (\(which.joined(separator: ", ")))\n"
+        }
+        out += Datasets.skippedLines(skipped)
         return out
     }
 }

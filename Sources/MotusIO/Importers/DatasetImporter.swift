@@ -23,15 +23,22 @@ public enum DatasetImporter {
     /// `-`). `rateHz` is MotionDataCollector's rate. `progress` is told each file written.
     /// Throws `InputError` for bad input and `NativeWriter.WriteError` when `out` cannot be
     /// created or written.
+    ///
+    /// An import never writes what `read` would refuse, nor fewer samples than it read: each
+    /// file written is read back (one streaming pass) and must give every stream with the same
+    /// number of samples; otherwise the file is removed and the import fails naming the source.
+    /// A dataset entry set aside when listing (a file missing) fails the import with the
+    /// reader's error naming the missing file, rather than being left out.
     public static func run(source: String, format: Format, out: String, rateHz: Double? = nil,
                            progress: (String, Recording) -> Void = { _, _ in }) throws -> Report {
         try makeFolders(out)
         var report = Report()
-        func write(_ id: String, _ r: Recording) throws(NativeWriter.WriteError) {
+        func write(_ id: String, _ r: Recording, from origin: String) throws {
             var safe = String(id.map { $0 == "/" ? "-" : $0 })
             if safe.hasSuffix(".csv") || safe.hasSuffix(".txt") || safe.hasSuffix(".json"), let dot = safe.lastIndex(of: ".") { safe = String(safe[..<dot]) }
             let path = out + "/" + safe + ".motus"
             try NativeWriter.write(r, to: path)
+            try verifyWritten(path, r, from: origin)
             report.written.append(path)
             report.samples += r.streams.reduce(0) { $0 + $1.count }
             report.labels += r.labels.count
@@ -45,7 +52,7 @@ public enum DatasetImporter {
                 if r.labels.isEmpty, let l = e.label, let range = r.timeRange {
                     r.labels = [LabelSegment(start: range.lowerBound, end: range.upperBound, label: l)]
                 }
-                try write(e.id, r)
+                try write(e.id, r, from: e.path)
             }
         }
         switch format {
@@ -62,7 +69,7 @@ public enum DatasetImporter {
             for (rel, label) in files {
                 let r = try MotionDataCollectorReader.read(path: source.hasSuffix(".csv") ? source : source + "/" + rel, label: label,
                                                            rateHz: rateHz ?? MotionDataCollectorReader.nominalRateHz)
-                try write(rel, r)
+                try write(rel, r, from: source.hasSuffix(".csv") ? source : source + "/" + rel)
             }
         case .sensorlogger:
             var folders: [String] = []
@@ -76,10 +83,30 @@ public enum DatasetImporter {
             }
             for f in folders {
                 let path = f.isEmpty ? source : source + "/" + f
-                try write(f.isEmpty ? (source.split(separator: "/").last.map(String.init) ?? "export") : f, try SensorLoggerExportReader.read(folder: path))
+                try write(f.isEmpty ? (source.split(separator: "/").last.map(String.init) ?? "export") : f, try SensorLoggerExportReader.read(folder: path), from: path)
             }
         }
         return report
+    }
+
+    /// Reads `path` back (as `motus read`/`inspect` would, whole: an unfinished last line is
+    /// an error here) and compares each stream's sample count with `r`'s. On any difference
+    /// the file is removed and the error names `origin`, the source of the recording.
+    static func verifyWritten(_ path: String, _ r: Recording, from origin: String) throws(InputError) {
+        func fail(_ found: String, _ expected: String) -> InputError {
+            _ = unlink(path)
+            return InputError(.badValue, at: SourceLocation(file: origin), found: found, expected: expected)
+        }
+        let summary: RecordingSummary
+        do { summary = try RecordingLoader.summarize(path: path, allowTruncatedTail: false) } catch {
+            throw fail("values the native format cannot hold", "a recording Motus can read back (writing it gave: \(error))")
+        }
+        for s in r.streams where !s.isEmpty {
+            let back = summary.streams.first { $0.name == s.name }?.samples ?? 0
+            if back != s.count {
+                throw fail("\(s.count) samples of \(s.name) read, \(back) read back", "an import that keeps every sample")
+            }
+        }
     }
 
     /// (relative path, label from the parent folder) of the CSV files under `root`, in byte order.

@@ -35,9 +35,13 @@ public struct BROADDataset: Dataset {
         trialGroups = groups
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        let e = try requireEntry(id)
-        return try BROADReader.read(path: e.path, groups: trialGroups.map { $0[id] ?? [] })
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try BROADReader.read(path: entry.path, groups: trialGroups.map { $0[entry.id] ?? [] })
+    }
+
+    /// The trial's MAT-file and `trials.json` (read once, when listing).
+    public func files(of entry: DatasetEntry) -> [String] {
+        [entry.path, ReaderFiles.join(ReaderFiles.parent(entry.path), "trials.json")]
     }
 
     /// `root/data_mat` when it is a folder, else `root`.

@@ -11,9 +11,15 @@ public struct DatasetEntry: Sendable, Hashable {
     public var label: String?
     /// The path a reader opens (a file, or a walk folder for Oxford).
     public var path: String
+    /// Why this recording, found while listing, cannot be loaded with its ground truth (a file it
+    /// needs is missing, e.g. an Oxford walk without `stepcounter.csv`); nil for a loadable one.
+    /// Such an entry is listed rather than left out, so that a run never silently covers fewer
+    /// recordings: evaluation reports it as skipped with this reason, and `load` throws an error
+    /// naming the missing file.
+    public var setAside: String?
 
-    public init(id: String, subject: String?, label: String?, path: String) {
-        self.id = id; self.subject = subject; self.label = label; self.path = path
+    public init(id: String, subject: String?, label: String?, path: String, setAside: String? = nil) {
+        self.id = id; self.subject = subject; self.label = label; self.path = path; self.setAside = setAside
     }
 }
 
@@ -27,11 +33,30 @@ public protocol Dataset: Sendable {
     var root: String { get }
     /// Every recording, in a stable (natural) order.
     var entries: [DatasetEntry] { get }
-    /// Reads one recording; `id` is an entry's id. Unknown ids throw `.badValue`.
-    func load(_ id: String) throws(InputError) -> Recording
+    /// Reads one recording (the format's reader). Callers use `load(_:)`, which checks that
+    /// the files did not change while they were read.
+    func read(_ entry: DatasetEntry) throws(InputError) -> Recording
+    /// Every file `read(entry)` may open, including optional ones that may be absent (an IPOL
+    /// trial's JSON, WeAllWalk's two places for the XML) and information files shared by all
+    /// entries: what `load` and `DatasetSnapshot` fingerprint.
+    func files(of entry: DatasetEntry) -> [String]
 }
 
 extension Dataset {
+    /// Reads one recording; `id` is an entry's id. Unknown ids throw `.badValue`. The files of
+    /// the entry (`files(of:)`) are fingerprinted before and after the read: when one changed,
+    /// appeared or went away meanwhile, the read is an `.unreadable` error naming that file
+    /// ("changed while it was read"), never a recording made of two versions.
+    public func load(_ id: String) throws(InputError) -> Recording {
+        let e = try requireEntry(id)
+        return try StableRead.read(files(of: e)) { () throws(InputError) -> Recording in try read(e) }
+    }
+
+    /// The entry's own path when it is a file; every file of the folder when it is one.
+    public func files(of entry: DatasetEntry) -> [String] {
+        ReaderFiles.isDirectory(entry.path) ? ReaderFiles.list(entry.path).map { ReaderFiles.join(entry.path, $0) } : [entry.path]
+    }
+
     public var recordingIDs: [String] { entries.map(\.id) }
     public func entry(_ id: String) -> DatasetEntry? { entries.first { $0.id == id } }
     /// Distinct subjects in order of first appearance.
@@ -78,14 +103,38 @@ public struct MotionSenseDataset: Dataset {
                 list.append(DatasetEntry(id: "\(trial)/\(sub)", subject: sub, label: act, path: ReaderFiles.join(a, "\(trial)/\(f)")))
             }
         }
+        // Raw B/C files whose device-motion file is missing: a recording found, set aside.
+        let listed = Set(list.map(\.id))
+        var setAside: [String: String] = [:]
+        for raw in ["B_Accelerometer_data", "C_Gyroscope_data"] {
+            let folder = ReaderFiles.join(r, raw)
+            for trial in ReaderFiles.list(folder) where ReaderFiles.isDirectory(ReaderFiles.join(folder, trial)) {
+                guard let u = trial.lastIndex(of: "_"), MotionSenseReader.activityCodes.contains(String(trial[..<u])) else { continue }
+                for f in ReaderFiles.list(ReaderFiles.join(folder, trial)) where f.hasPrefix("sub_") && f.hasSuffix(".csv") {
+                    let id = "\(trial)/\(f.dropLast(4))"
+                    if !listed.contains(id) && setAside[id] == nil {
+                        setAside[id] = "no A_DeviceMotion_data/\(id).csv (only the raw \(raw) file)"
+                        list.append(DatasetEntry(id: id, subject: String(f.dropLast(4)), label: String(trial[..<u]),
+                                                 path: ReaderFiles.join(a, "\(trial)/\(f)"), setAside: setAside[id]))
+                    }
+                }
+            }
+        }
         guard !list.isEmpty else { throw noRecordings(root, "a MotionSense folder with A_DeviceMotion_data/<act>_<trial>/sub_<n>.csv") }
-        entries = list
+        entries = setAside.isEmpty ? list : list.sorted { readerNaturalLess($0.id, $1.id) }
         let info = ReaderFiles.join(r, "data_subjects_info.csv")
         subjectInfo = ReaderFiles.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try MotionSenseReader.read(path: requireEntry(id).path, subjects: subjectInfo, includeRaw: true)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try MotionSenseReader.read(path: entry.path, subjects: subjectInfo, includeRaw: true)
+    }
+
+    /// The device-motion file, its raw accelerometer and gyroscope files, the subjects' table.
+    public func files(of entry: DatasetEntry) -> [String] {
+        let rel = entry.id + ".csv"
+        return [entry.path, ReaderFiles.join(root, "B_Accelerometer_data/" + rel), ReaderFiles.join(root, "C_Gyroscope_data/" + rel),
+                ReaderFiles.join(root, "data_subjects_info.csv")]
     }
 }
 
@@ -110,22 +159,36 @@ public struct OxfordDataset: Dataset {
         var list: [DatasetEntry] = []
         for f in ReaderFiles.list(dataDir) where !f.hasPrefix("_") {
             let p = ReaderFiles.join(dataDir, f)
-            guard OxfordDataset.isWalk(p) else { continue }
+            guard ReaderFiles.isDirectory(p) else { continue }
+            // A folder holding one of the two files, or named like a walk, is a walk: when a file
+            // is missing it is listed, set aside with the reason, never left out unseen.
+            let hasAcc = ReaderFiles.isFile(ReaderFiles.join(p, "accelerometer.csv"))
+            let hasSteps = ReaderFiles.isFile(ReaderFiles.join(p, "stepcounter.csv"))
             let w = OxfordReader.parseName(f)
-            list.append(DatasetEntry(id: f, subject: w?.person, label: w?.placement, path: p))
+            guard hasAcc || hasSteps || w != nil else { continue }
+            let missing = [hasAcc ? nil : "accelerometer.csv", hasSteps ? nil : "stepcounter.csv"].compactMap { $0 }
+            let reason = missing.isEmpty ? nil : "no \(missing.joined(separator: " and ")) in the walk folder"
+            list.append(DatasetEntry(id: f, subject: w?.person, label: w?.placement, path: p, setAside: reason))
         }
         guard !list.isEmpty else { throw noRecordings(root, "an Oxford folder with walk folders holding accelerometer.csv and stepcounter.csv") }
         entries = list
-        let stats = ReaderFiles.join(ReaderFiles.parent(dataDir), "stats.csv")
-        stepTotals = ReaderFiles.isFile(stats) ? try OxfordReader.statsTable(path: stats) : nil
+        statsPath = ReaderFiles.join(ReaderFiles.parent(dataDir), "stats.csv")
+        stepTotals = ReaderFiles.isFile(statsPath) ? try OxfordReader.statsTable(path: statsPath) : nil
     }
+
+    private let statsPath: String
 
     static func isWalk(_ p: String) -> Bool {
         ReaderFiles.isFile(ReaderFiles.join(p, "accelerometer.csv")) && ReaderFiles.isFile(ReaderFiles.join(p, "stepcounter.csv"))
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try OxfordReader.read(folder: requireEntry(id).path)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try OxfordReader.read(folder: entry.path)
+    }
+
+    /// The walk's two CSV files, its `metadata.txt` and `notes.txt`, and `stats.csv`.
+    public func files(of entry: DatasetEntry) -> [String] {
+        ["accelerometer.csv", "stepcounter.csv", "metadata.txt", "notes.txt"].map { ReaderFiles.join(entry.path, $0) } + [statsPath]
     }
 }
 
@@ -140,7 +203,8 @@ public struct IPOLDataset: Dataset {
     public init(root: String) throws(InputError) {
         self.root = root
         var files: [String] = []
-        IPOLDataset.collect(root, depth: 4, into: &files)
+        var orphans: [String] = []
+        IPOLDataset.collect(root, depth: 4, into: &files, orphans: &orphans)
         var list: [DatasetEntry] = []
         for p in files {
             let base = String(ReaderFiles.lastComponent(p).dropLast("_lb.txt".count))
@@ -152,20 +216,46 @@ public struct IPOLDataset: Dataset {
                 list.append(DatasetEntry(id: "\(folder)/\(base)", subject: folder, label: nil, path: p))
             }
         }
+        // Annotations whose lower-back file is missing: a trial found, set aside with the reason.
+        for j in orphans {
+            let folder = ReaderFiles.lastComponent(ReaderFiles.parent(j))
+            let sensor = DatasetFormat.ipolSensorFile(forAnnotations: j)
+            let base = String(ReaderFiles.lastComponent(sensor).dropLast("_lb.txt".count))
+            let set1 = !j.hasSuffix("_ge.json")
+            let id = set1 ? base : "\(folder)/\(base)"
+            let subj = set1 ? (base.split(separator: "-").first.map(String.init) ?? base) : folder
+            list.append(DatasetEntry(id: id, subject: subj, label: nil, path: sensor,
+                                     setAside: "no \(ReaderFiles.lastComponent(sensor)) beside its annotations \(ReaderFiles.lastComponent(j))"))
+        }
         guard !list.isEmpty else { throw noRecordings(root, "an IPOL folder with <trial>_lb.txt files") }
-        entries = list
+        entries = list.sorted { readerNaturalLess($0.path, $1.path) }
     }
 
-    static func collect(_ dir: String, depth: Int, into out: inout [String]) {
-        for f in ReaderFiles.list(dir) {
+    /// The `_lb.txt` files under `dir`, and the IPOL annotation files (`<trial>.json` in
+    /// `GaitData`, `<visit>_ge.json`) whose `_lb.txt` is missing.
+    static func collect(_ dir: String, depth: Int, into out: inout [String], orphans: inout [String]) {
+        let names = ReaderFiles.list(dir)
+        let isGaitData = ReaderFiles.lastComponent(dir) == "GaitData"
+        for f in names {
             let p = ReaderFiles.join(dir, f)
             if f.hasSuffix("_lb.txt") && ReaderFiles.isFile(p) { out.append(p) }
-            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out) }
+            else if f.hasSuffix(".json") && (f.hasSuffix("_ge.json") || isGaitData) && ReaderFiles.isFile(p)
+                        && !names.contains(ReaderFiles.lastComponent(DatasetFormat.ipolSensorFile(forAnnotations: p))) {
+                orphans.append(p)
+            }
+            else if depth > 0 && ReaderFiles.isDirectory(p) { collect(p, depth: depth - 1, into: &out, orphans: &orphans) }
         }
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try IPOLReader.read(path: requireEntry(id).path)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try IPOLReader.read(path: entry.path)
+    }
+
+    /// The lower-back file, its annotations (either name) and the two foot files.
+    public func files(of entry: DatasetEntry) -> [String] {
+        let dir = ReaderFiles.parent(entry.path)
+        let base = String(ReaderFiles.lastComponent(entry.path).dropLast("_lb.txt".count))
+        return [entry.path] + [".json", "_ge.json", "_lf.txt", "_rf.txt"].map { ReaderFiles.join(dir, base + $0) }
     }
 }
 
@@ -198,8 +288,8 @@ public struct MPowerDataset: Dataset {
         entries = list
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try MPowerReader.read(path: requireEntry(id).path)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try MPowerReader.read(path: entry.path)
     }
 }
 

@@ -108,6 +108,11 @@ public enum IPOLReader {
                                  expected: "trial start ≤ U-turn start ≤ U-turn end ≤ trial end")
             }
             let first = lb.firstCounter, endCounter = lb.lastCounter + 1
+            // The trial must lie inside the recording, or its labels would be cut silently.
+            guard tb0 >= first && tb1 <= lb.lastCounter else {
+                throw InputError(.badValue, at: doc.location(root), found: "trial [\(fmt(tb0)), \(fmt(tb1))]",
+                                 expected: "a trial inside the recording's samples \(fmt(first))…\(fmt(lb.lastCounter))")
+            }
             let cuts: [(Double, Double, String)] = [
                 (first, tb0, "still"), (tb0, u0, "walk"), (u0, u1 + 1, "turn"), (u1 + 1, tb1 + 1, "walk"), (tb1 + 1, endCounter, "still"),
             ]
@@ -126,6 +131,13 @@ public enum IPOLReader {
                     let to = try doc.number(p[0], context: "\(key) toe-off")!, hs = try doc.number(p[1], context: "\(key) heel strike")!
                     guard to <= hs else {
                         throw InputError(.badValue, at: doc.location(pair), found: doc.snippet(pair), expected: "toe_off ≤ heel_strike")
+                    }
+                    // An event the sensor file has no sample for is not ground truth this
+                    // recording can be scored against: an error at the event, never a step
+                    // dropped (or judged) without a word.
+                    for (node, v, what) in [(p[0], to, "toe-off"), (p[1], hs, "heel strike")] where !(v >= first && v <= lb.lastCounter) {
+                        throw InputError(.badValue, at: doc.location(node), found: doc.snippet(node),
+                                         expected: "a \(key) \(what) sample inside the recording (\(fmt(first))…\(fmt(lb.lastCounter)))")
                     }
                     events.append(GroundTruthEvent(time: to / rate, kind: "toe-off", detail: side))
                     events.append(GroundTruthEvent(time: hs / rate, kind: "step", detail: side))

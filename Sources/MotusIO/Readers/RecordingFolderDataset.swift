@@ -26,7 +26,7 @@ public struct RecordingFolderDataset: Dataset {
         }
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try RecordingLoader.load(path: requireEntry(id).path, options: options)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try RecordingLoader.load(path: entry.path, options: options)
     }
 }

@@ -12,6 +12,7 @@ public struct SPSWHARDataset: Dataset {
     /// Subject and execution information (nil when the file is absent).
     public let subjectInfo: [String: SPSWHARReader.Subject]?
     public let executionInfo: [String: SPSWHARReader.Execution]?
+    private let infoFiles: [String]
 
     public init(root: String, devices: Set<SPSWHARReader.Device> = Set(SPSWHARReader.Device.allCases)) throws(InputError) {
         self.root = root
@@ -38,6 +39,7 @@ public struct SPSWHARDataset: Dataset {
         guard !list.isEmpty else { throw noRecordings(root, "an sp-sw-har folder with DATA/sXX/sXX_YY_{sp|sw}.csv") }
         entries = list
         let sp = ReaderFiles.join(infoFolder, "subjects_info.csv"), ep = ReaderFiles.join(infoFolder, "executions_info.csv")
+        infoFiles = [sp, ep]
         subjectInfo = ReaderFiles.isFile(sp) ? try SPSWHARReader.subjectInfo(path: sp) : nil
         executionInfo = ReaderFiles.isFile(ep) ? try SPSWHARReader.executionInfo(path: ep) : nil
     }
@@ -63,7 +65,10 @@ public struct SPSWHARDataset: Dataset {
         return text.hasPrefix(SPSWHARReader.header + "\n") || text.hasPrefix(SPSWHARReader.header + "\r\n") || text == SPSWHARReader.header
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try SPSWHARReader.read(path: requireEntry(id).path, subjects: subjectInfo, executions: executionInfo)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try SPSWHARReader.read(path: entry.path, subjects: subjectInfo, executions: executionInfo)
     }
+
+    /// The recording and the two information files (read once, when listing).
+    public func files(of entry: DatasetEntry) -> [String] { [entry.path] + infoFiles }
 }

@@ -4,7 +4,8 @@ import MotusCore
 /// under `root` (the folder holding `sensor/` and `xml/`, or `sensor/` itself). One entry per
 /// phone file: id `T1_ID3_1L`, subject `ID3`, label the mobility tool (`long-cane`,
 /// `guide-dog`, `none`). Loading reads the file with its trial's XML (`WeAllWalkReader`); a
-/// file whose XML is missing is listed and fails to load with an error naming the XML.
+/// file whose XML is missing is listed, set aside (`DatasetEntry.setAside`) with the XML's
+/// name, and fails to load with an error naming the XML.
 public struct WeAllWalkDataset: Dataset {
     public let name = "weallwalk"
     public let root: String
@@ -18,7 +19,9 @@ public struct WeAllWalkDataset: Dataset {
             guard let n = WeAllWalkReader.parseFileName(f) else { continue }
             let p = ReaderFiles.join(sensor, f)
             guard ReaderFiles.isFile(p) else { continue }
-            list.append(DatasetEntry(id: n.id, subject: n.subject, label: n.mobilityTool, path: p))
+            // Without its trial's XML a phone file has no ground truth: listed, set aside.
+            let xml = WeAllWalkReader.annotationPath(forSensorFile: p) == nil ? "no \(n.annotationFileName) (the trial's annotations) in ../xml/ or beside it" : nil
+            list.append(DatasetEntry(id: n.id, subject: n.subject, label: n.mobilityTool, path: p, setAside: xml))
         }
         guard !list.isEmpty else {
             throw noRecordings(root, "a WeAllWalk folder with sensor/iPhoneSensors_T<path>_ID<subject>_<phone>_<tool>.csv")
@@ -38,7 +41,15 @@ public struct WeAllWalkDataset: Dataset {
         return files.contains { WeAllWalkReader.parseFileName($0) != nil }
     }
 
-    public func load(_ id: String) throws(InputError) -> Recording {
-        try WeAllWalkReader.read(path: requireEntry(id).path)
+    public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+        try WeAllWalkReader.read(path: entry.path)
+    }
+
+    /// The phone file and both places its trial's XML may be (`../xml/`, then beside it).
+    public func files(of entry: DatasetEntry) -> [String] {
+        guard let f = WeAllWalkReader.parseFileName(ReaderFiles.lastComponent(entry.path)) else { return [entry.path] }
+        let dir = ReaderFiles.parent(entry.path)
+        return [entry.path, ReaderFiles.join(ReaderFiles.join(ReaderFiles.parent(dir), "xml"), f.annotationFileName),
+                ReaderFiles.join(dir, f.annotationFileName)]
     }
 }
