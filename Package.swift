@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "MotusLearn",
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
         // Datasets that carry their ground truth, and the one loop every `evaluate*` command runs.
-        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusClassifier", "MotusTracking"]),
+        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusTracking"]),
         .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures",
                                                "MotusLearn", "MotusClassifier", "MotusGeo", "MotusTracking", "MotusEvaluation"]),
         // The live recorder: SwiftNIO stays here, out of every library product an app embeds.

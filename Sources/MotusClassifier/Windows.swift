@@ -41,8 +41,7 @@ public struct LabelledWindows: Sendable {
         let segments = Self.classRuns(recording.labels, labels)
         for r in 0..<m.rows {
             let s = m.startTimes[r], e = m.endTimes[r]
-            let covering = segments.filter { $0.start <= s + 1e-9 && e <= $0.end + 1e-9 }
-            guard let c = covering.last?.class else { if !isAugmented { windowsUnlabelled += 1 }; continue }
+            guard let c = Self.windowClass(start: s, end: e, runs: segments) else { if !isAugmented { windowsUnlabelled += 1 }; continue }
             features.values.append(contentsOf: m.values[(r * m.columns)..<((r + 1) * m.columns)])
             features.startTimes.append(s); features.endTimes.append(e)
             features.rows += 1
@@ -50,9 +49,15 @@ public struct LabelledWindows: Sendable {
         }
     }
 
+    /// The class of a window from `start` to `end` (s): that of the last run (see `classRuns`)
+    /// that holds it wholly, or nil when none does.
+    public static func windowClass(start s: Double, end e: Double, runs: [(start: Double, end: Double, class: Int)]) -> Int? {
+        runs.last { $0.start <= s + 1e-9 && e <= $0.end + 1e-9 }?.class
+    }
+
     /// The label segments as runs of one class: segments the map knows, in time order, with
     /// touching segments of the same class joined. Overlapping segments are kept apart.
-    static func classRuns(_ segments: [LabelSegment], _ labels: LabelMap) -> [(start: Double, end: Double, class: Int)] {
+    public static func classRuns(_ segments: [LabelSegment], _ labels: LabelMap) -> [(start: Double, end: Double, class: Int)] {
         var out: [(start: Double, end: Double, class: Int)] = []
         for seg in segments.sorted(by: { $0.start < $1.start }) {
             guard let c = labels.classIndex(of: seg.label) else { continue }

@@ -66,6 +66,13 @@ public struct SampleReader {
         }
     }
 
+    /// True when the file is read as it goes (native and delimited files); false when it was
+    /// read whole (dataset files, pipes).
+    public var isStreamed: Bool {
+        if case .memory = source { return false }
+        return true
+    }
+
     /// Calls `body` with every sample, in time order (see the type's documentation). May be
     /// called more than once (each call reads the file again).
     public mutating func forEach(_ body: (SensorSample) -> Void) throws(InputError) {

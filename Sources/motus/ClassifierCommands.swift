@@ -173,8 +173,16 @@ struct Evaluate: ParsableCommand {
                     }
                     labels = LabelMap(classes: m.classes, classOfLabel: given.classOfLabel.mapValues { m.classes.firstIndex(of: given.classes[$0])! })
                 }
-                let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading")
-                report = try m.evaluate(data, scheme: "model \(model ?? "(shipped default)") on \(data.recordings) recordings")
+                if paths.allSatisfy({ StreamedScoring.streams($0, options: options) }) {
+                    // Recording files (native or delimited) are scored as they are read: memory
+                    // does not grow with their length. Same windows and figures as below.
+                    var scoring = StreamedScoring(model: m, labels: labels)
+                    for p in paths { try scoring.score(path: p, options: options) }
+                    report = try scoring.report(scheme: "model \(model ?? "(shipped default)") on \(scoring.recordings) recordings")
+                } else {
+                    let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading")
+                    report = try m.evaluate(data, scheme: "model \(model ?? "(shipped default)") on \(data.recordings) recordings")
+                }
             }
             switch format {
             case .json: print(try JSONOutput.encode(report))
