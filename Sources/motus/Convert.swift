@@ -19,6 +19,7 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
+            try OutputPaths.file(out)
             var r = try RecordingLoader.load(path: input, options: try inputOptions.delimitedOptions())
             for kv in meta {
                 guard let eq = kv.firstIndex(of: "=") else { throw CLIError("--meta takes key=value, not '\(kv)'") }
