@@ -1,3 +1,5 @@
+import MotusCore
+
 /// Finds the first syntax error in JSON text (RFC 8259), for messages that say where it is:
 /// `JSONDecoder` only says that the text is not valid. Validation only, nothing is built; nesting
 /// deeper than `maxDepth` is itself reported, so the recursion is bounded.
@@ -27,7 +29,9 @@ enum JSONSyntax {
             for k in 0..<min(error.offset, bytes.count) where bytes[k] == 0x0A { line += 1; lineStart = k + 1 }
             var end = min(bytes.count, error.offset + 20)
             if let nl = bytes[min(error.offset, end)..<end].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { end = nl }
-            let found = error.offset < bytes.count ? String(decoding: bytes[error.offset..<end], as: UTF8.self) : ""
+            var found = error.offset < bytes.count ? String(decoding: bytes[error.offset..<end], as: UTF8.self) : ""
+            // A line end right at the problem is shown as a visible escape.
+            if found.isEmpty && error.offset < bytes.count { found = String(decoding: bytes[error.offset...error.offset], as: UTF8.self).escapingControlCharacters }
             return Problem(line: line, column: error.offset - lineStart + 1, found: found, expected: error.expected)
         }
     }

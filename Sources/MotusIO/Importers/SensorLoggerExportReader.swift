@@ -51,16 +51,20 @@ public enum SensorLoggerExportReader {
         for (stem, sensor) in files {
             guard let file = names.first(where: { $0.lowercased() == stem + ".csv" }) ?? names.first(where: { $0.lowercased() == stem + ".json" }) else { continue }
             let path = folder + "/" + file
-            let rows = file.lowercased().hasSuffix(".json") ? try jsonRows(path) : try csvRows(path)
+            let isJSON = file.lowercased().hasSuffix(".json")
+            let rows: [[String: String]], places: [SourceLocation]
+            if isJSON { (rows, places) = try jsonRows(path) } else {
+                rows = try csvRows(path)
+                places = rows.indices.map { SourceLocation(file: path, line: $0 + 2) }
+            }
             var started = false
-            var line = 1
             var batch = SampleBatch()
-            for row in rows {
-                line += 1
+            for (k, row) in rows.enumerated() {
+                let place = places[k]
                 if !started, let e = row["seconds_elapsed"].flatMap(Double.init), e < 0 { continue }
                 started = true
                 guard let time = row["time"] else {
-                    throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "", expected: "a 'time' value (epoch ns)")
+                    throw InputError(.missingColumn, at: place, found: "", expected: "a 'time' value (epoch ns)")
                 }
                 // The same conversion as a live reading; the export writes every value as text.
                 let o: ParseOutcome
@@ -70,7 +74,12 @@ public enum SensorLoggerExportReader {
                     o = .bad("\(sensor): 'time' is not epoch nanoseconds")
                 }
                 if o.malformed > 0 {
-                    throw InputError(.badValue, at: SourceLocation(file: path, line: line), found: o.warning ?? "", expected: "a Sensor Logger \(sensor) row")
+                    // One line: the row's own values as found, the parser's reason (without its
+                    // sensor prefix) as what was expected.
+                    var reason = o.warning ?? "a valid row"
+                    if reason.hasPrefix(sensor + ": ") { reason = String(reason.dropFirst(sensor.count + 2)) }
+                    let shown = row.keys.sorted().filter { $0 != "seconds_elapsed" }.map { "\($0)=\(row[$0] ?? "")" }.joined(separator: " ")
+                    throw InputError(.badValue, at: place, found: shown, expected: "a Sensor Logger \(sensor) \(isJSON ? "reading" : "row") (\(reason))")
                 }
             }
             for i in 0..<batch.count {
@@ -116,12 +125,16 @@ public enum SensorLoggerExportReader {
 
     /// Rows of a JSON export: an array of flat objects (values usually strings; numbers are
     /// kept as the text of their exact value).
-    static func jsonRows(_ path: String) throws(InputError) -> [[String: String]] {
+    /// Each row comes with the place of its object, for errors.
+    static func jsonRows(_ path: String) throws(InputError) -> (rows: [[String: String]], places: [SourceLocation]) {
         let doc = try ReaderJSONDocument(path: path)
         let arr = try doc.array(doc.root, context: "a Sensor Logger export: one object per reading")
         var out: [[String: String]] = []
+        var places: [SourceLocation] = []
         for item in arr {
-            guard let members = item.members else { continue }
+            guard let members = item.members else {
+                throw InputError(.badValue, at: doc.location(item), found: doc.snippet(item), expected: "an object per reading (a Sensor Logger export)")
+            }
             var row: [String: String] = [:]
             for (k, val) in members {
                 switch val.value {
@@ -131,7 +144,8 @@ public enum SensorLoggerExportReader {
                 }
             }
             out.append(row)
+            places.append(doc.location(item))
         }
-        return out
+        return (out, places)
     }
 }

@@ -430,7 +430,7 @@ struct ReaderXMLParser {
             var value: [UInt8] = []
             while i < bytes.count && bytes[i] != quote {
                 guard value.count < ReaderXMLParser.maxTextBytes else {
-                    throw InputError(.badValue, at: location(vs), found: "an attribute value longer than \(ReaderXMLParser.maxTextBytes) bytes",
+                    throw InputError(.badValue, at: location(vs), found: "an attribute value over \(ReaderXMLParser.maxTextBytes) bytes",
                                      expected: "a value of at most \(ReaderXMLParser.maxTextBytes) bytes for the attribute \(an)")
                 }
                 if bytes[i] == UInt8(ascii: "<") { throw error(.badValue, at: i, expected: "no '<' inside the attribute value of \(an)") }

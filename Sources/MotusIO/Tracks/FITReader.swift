@@ -285,7 +285,7 @@ private struct Decoder {
             // a corrupt timestamp) is refused where it is.
             if !timestamp.isNaN {
                 guard timestamp >= lastRecordTime else {
-                    throw InputError(.timeBackwards, at: .byteOffset(start, in: file), found: "a record at FIT time \(Int(timestamp))",
+                    throw InputError(.timeBackwards, at: .byteOffset(header, in: file), found: "a record at FIT time \(Int(timestamp))",
                                      expected: "a time at or after the record before (FIT time \(Int(lastRecordTime))): records in time order")
                 }
                 lastRecordTime = timestamp
