@@ -188,6 +188,16 @@ public struct MotionModel: Codable, Sendable, Equatable {
     /// Decodes and checks a model from JSON bytes; `source` names it in errors.
     public static func decode(_ data: Data, source path: String) throws(ClassifierError) -> MotionModel {
         let model: MotionModel
+        // Strict JSON first, so that every syntax error has a place (the decoder accepts some
+        // text that is not JSON, and says nothing of where the rest goes wrong).
+        let bytes = [UInt8](data)
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw .badModel(path: path, found: bytes.isEmpty ? "an empty file" : "only white space", expected: "a model file (JSON) written by `motus train`")
+        }
+        if let p = JSONSyntax.firstProblem(bytes) {
+            throw .badModel(path: "\(path):\(p.line):\(p.column)", found: p.found.isEmpty ? "the end of the file" : "'\(p.found)'",
+                            expected: "\(p.expected) (a model file is JSON)")
+        }
         do {
             model = try JSONDecoder().decode(MotionModel.self, from: data)
         } catch let DecodingError.dataCorrupted(c) {

@@ -4,14 +4,19 @@ import MotusCore
 ///
 /// The elevation at each mark (0, step, 2·step, …, the end) is interpolated linearly on the
 /// cumulative distance; the grade of a bin is (e(end) − e(start)) / its length. Points without
-/// elevation are skipped; bins past the last elevation are left out.
+/// elevation are skipped; bins past the last elevation are left out. A profile has at most
+/// `maxPoints` marks: when the distance ÷ the step asks for more, the step is widened to
+/// distance ÷ (`maxPoints` − 1), and `stepMeters` says so (the work stays bounded whatever the
+/// step or the distance).
 public struct ElevationProfile: Sendable, Equatable, Codable {
+    public static let maxPoints = 100_000
     public struct Point: Sendable, Equatable, Codable {
         public var distanceMeters: Double
         public var elevationMeters: Double
         /// Grade (%) of the bin that starts here; NaN for the last point.
         public var gradePercent: Double
     }
+    /// The distance step of the marks (m): the one asked for, or wider (see `maxPoints`).
     public var stepMeters: Double
     public var points: [Point]
 
@@ -21,10 +26,12 @@ public struct ElevationProfile: Sendable, Equatable, Codable {
         points = []
         var xs: [Double] = [], ys: [Double] = []
         for i in d.indices where !e[i].isNaN && !d[i].isNaN { xs.append(d[i]); ys.append(e[i]) }
-        guard let lastD = xs.last, xs.count >= 2, stepMeters > 0 else { return }
+        guard let lastD = xs.last, xs.count >= 2, stepMeters > 0, lastD.isFinite else { return }
+        let step = lastD / stepMeters > Double(ElevationProfile.maxPoints - 2) ? lastD / Double(ElevationProfile.maxPoints - 2) : stepMeters
+        self.stepMeters = step
         var marks: [Double] = []
         var m = 0.0
-        while m < lastD { marks.append(m); m += stepMeters }
+        while m < lastD && marks.count < ElevationProfile.maxPoints - 1 { marks.append(m); m += step }
         marks.append(lastD)
         var j = 0
         var elev: [Double] = []

@@ -43,8 +43,11 @@ public struct RideSummary: Sendable {
     }
 
     /// Loads a session (FIT, GPX, TCX, polyline or a recording with a location stream; see
-    /// `TrackLoader.load(path:)`) and summarises it.
+    /// `TrackLoader.load(path:)`) and summarises it. A session needs at least two points with
+    /// a position (`Track.requireTwoPositions(file:)`).
     public static func summarize(path: String, options: RideOptions = RideOptions()) throws(InputError) -> RideSummary {
-        summarize(track: try TrackLoader.load(path: path), options: options)
+        let t = try TrackLoader.load(path: path)
+        try t.requireTwoPositions(file: path)
+        return summarize(track: t, options: options)
     }
 }

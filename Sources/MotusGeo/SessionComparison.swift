@@ -27,32 +27,30 @@ public struct SessionComparison: Sendable {
     }
 
     public var axis: Axis
+    /// The step between marks: the one asked for, or wider when the common length ÷ the step
+    /// would give more than `maxMarks` marks (then common length ÷ `maxMarks`).
     public var step: Double
     public var marks: [Mark]
+    public static let maxMarks = 10_000
     /// Where both sessions end being compared (the shorter one's end).
     public var commonLength: Double
 
     /// `a`, `b`: cumulative distances (m) and elapsed times (s) per point, as in `TrackSummary`.
     public init(a: (distances: [Double], times: [Double]), b: (distances: [Double], times: [Double]), axis: Axis = .distance, step: Double = 1000) {
-        self.axis = axis; self.step = step
+        self.axis = axis
         let ca = Curve(a.distances, a.times), cb = Curve(b.distances, b.times)
         marks = []
-        switch axis {
-        case .distance:
-            commonLength = min(ca.maxDistance, cb.maxDistance)
-            var d = step
-            while d <= commonLength + 1e-9 {
-                marks.append(Self.byDistance(d, ca, cb)); d += step
-            }
-            if commonLength > 0, marks.last.map({ $0.at < commonLength - 1e-6 }) ?? true { marks.append(Self.byDistance(commonLength, ca, cb)) }
-        case .time:
-            commonLength = min(ca.maxTime, cb.maxTime)
-            var t = step
-            while t <= commonLength + 1e-9 {
-                marks.append(Self.byTime(t, ca, cb)); t += step
-            }
-            if commonLength > 0, marks.last.map({ $0.at < commonLength - 1e-6 }) ?? true { marks.append(Self.byTime(commonLength, ca, cb)) }
+        let length = axis == .distance ? min(ca.maxDistance, cb.maxDistance) : min(ca.maxTime, cb.maxTime)
+        commonLength = length.isFinite ? max(0, length) : 0
+        let wide = commonLength / Double(SessionComparison.maxMarks)
+        self.step = step > 0 && step >= wide ? step : wide
+        guard self.step > 0 else { return }
+        func mark(_ x: Double) -> Mark { axis == .distance ? Self.byDistance(x, ca, cb) : Self.byTime(x, ca, cb) }
+        var k = 1
+        while Double(k) * self.step <= commonLength + 1e-9 && marks.count < SessionComparison.maxMarks {
+            marks.append(mark(Double(k) * self.step)); k += 1
         }
+        if commonLength > 0, marks.last.map({ $0.at < commonLength - 1e-6 }) ?? true { marks.append(mark(commonLength)) }
     }
 
     public init(a: TrackSummary, b: TrackSummary, axis: Axis = .distance, step: Double = 1000) {

@@ -35,3 +35,22 @@ extension TrackLoader {
         }
     }
 }
+
+extension Track {
+    /// How many points have a position (latitude and longitude).
+    public var positionCount: Int {
+        var n = 0
+        for i in 0..<count where !latitudes[i].isNaN && !longitudes[i].isNaN { n += 1 }
+        return n
+    }
+
+    /// Throws `.emptyFile` (no point) or `.truncated` (one point) unless at least two points
+    /// have a position: a distance, a speed or a grade needs two. `file` names the track.
+    public func requireTwoPositions(file: String) throws(InputError) {
+        let n = positionCount
+        guard n < 2 else { return }
+        throw InputError(n == 0 ? .emptyFile : .truncated, at: SourceLocation(file: file),
+                         found: n == 0 ? "no point with a position (\(count) points)" : "one point with a position",
+                         expected: "at least two points with latitude and longitude (a distance needs two)")
+    }
+}

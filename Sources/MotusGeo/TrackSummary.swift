@@ -30,6 +30,10 @@ public struct TrackSettings: Sendable {
     public var smoother = PositionSmoother()
     public var climbRule: ClimbRule = .standard
     public var splitMeters: Double = 1000
+    /// At most this many splits are listed (`TrackSummary.splitsNotListed` counts the rest), so
+    /// the work stays bounded whatever `splitMeters` is against the distance.
+    public var maxSplits = TrackSettings.defaultMaxSplits
+    public static let defaultMaxSplits = 10_000
     public var gradeStepMeters: Double = 100
     public var energy = EnergyModel()
     /// Times (s, on the track's clock) when an accelerometer said the device was still; those
@@ -119,7 +123,10 @@ public struct TrackSummary: Sendable {
     public var averagePowerWatts: Double?
     public var energyKcal: Double
     public var energyMethod: EnergyModel.Method
+    /// The splits, the first `settings.maxSplits` of them.
     public var splits: [TrackSplit]
+    /// Splits (whole, or the last part) past `settings.maxSplits`, not in `splits`.
+    public var splitsNotListed: Int
     public var events: [PauseEvent]
     public var device: DeviceSummary
     /// Cumulative distance (m) and elapsed time (s) at every point (for comparisons).
@@ -206,7 +213,7 @@ public struct TrackSummary: Sendable {
         pathLengthMeters = path
         movingTimeSeconds = movingTime
         averageSpeedMetersPerSecond = movingTime > 0 ? dist / movingTime : .nan
-        averagePaceSecondsPerKm = dist > 0 ? movingTime / (dist / 1000) : .nan
+        averagePaceSecondsPerKm = dist > 0 && movingTime > 0 ? movingTime / (dist / 1000) : .nan
         // Max speed: over moving points, after a 5-point median that removes single spikes.
         let med = medianFilter(speed, half: 2)
         var vmax = 0.0
@@ -247,10 +254,12 @@ public struct TrackSummary: Sendable {
             energyMethod = .acsmRunning
         }
 
-        // Splits by distance.
+        // Splits by distance: every mark the distance passes, at most `maxSplits` of them; the
+        // rest are only counted, so the cost is bounded by the points and the splits listed.
         var splits: [TrackSplit] = []
+        var notListed = 0
         if s.splitMeters > 0 && dist > 0 {
-            var nextMark = s.splitMeters
+            let cap = max(0, s.maxSplits)
             var startIdx = 0
             var startTime = 0.0
             var k = 1
@@ -260,23 +269,30 @@ public struct TrackSummary: Sendable {
                 let len = endDistance - Double(splits.count) * s.splitMeters
                 let gain = ElevationGain.compute(Array(t.elevations[startIdx...endIdx]), rule: s.climbRule).gainMeters
                 splits.append(TrackSplit(index: splits.count + 1, distanceMeters: endDistance, lengthMeters: len, elapsedSeconds: endTime - startTime,
-                                    movingSeconds: mt, paceSecondsPerKm: len > 0 ? mt / (len / 1000) : .nan,
+                                    movingSeconds: mt, paceSecondsPerKm: len > 0 && mt > 0 ? mt / (len / 1000) : .nan,
                                     averageSpeedMetersPerSecond: mt > 0 ? len / mt : .nan, elevationGainMeters: gain))
             }
-            while k < n {
+            while k < n && splits.count < cap {
+                let nextMark = Double(splits.count + 1) * s.splitMeters
                 if cum[k] >= nextMark {
                     let span = cum[k] - cum[k - 1]
                     let w = span > 0 ? (nextMark - cum[k - 1]) / span : 1
                     let tm = elapsedTimes[k - 1] + w * (elapsedTimes[k] - elapsedTimes[k - 1])
                     splitAt(nextMark, tm.isNaN ? 0 : tm, k)
                     startIdx = k; startTime = tm.isNaN ? 0 : tm
-                    nextMark += s.splitMeters
                     continue
                 }
                 k += 1
             }
-            if dist > Double(splits.count) * s.splitMeters + 1 { splitAt(dist, elapsedTimeSeconds, n - 1) }
+            if splits.count < cap {
+                if dist > Double(splits.count) * s.splitMeters + 1 { splitAt(dist, elapsedTimeSeconds, n - 1) }
+            } else {
+                let whole = (dist / s.splitMeters).rounded(.down)
+                let total = whole + (dist > whole * s.splitMeters + 1 ? 1 : 0)
+                notListed = total > Double(splits.count) ? Int(min(total - Double(splits.count), 1e15)) : 0
+            }
         }
         self.splits = splits
+        splitsNotListed = notListed
     }
 }

@@ -10,6 +10,7 @@ public enum RecordingLoader {
     /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
     /// those kinds (others are skipped unparsed); other formats are read whole.
     public static func load(path: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+        if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         if NativeFormat.isNative(path: path) { return try NativeFormat.read(path: path, options: NativeReadOptions(kinds: kinds)) }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try probe.format.readRecording(path: path)
@@ -25,6 +26,7 @@ public enum RecordingLoader {
     /// dataset files are small and are read whole, then replayed.
     public static func scan<S: RecordingSink>(path: String, options: DelimitedOptions = .init(), into sink: inout S,
                                               allowTruncatedTail: Bool = false) throws(InputError) {
+        if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         if NativeFormat.isNative(path: path) {
             try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(allowTruncatedTail: allowTruncatedTail))
             return

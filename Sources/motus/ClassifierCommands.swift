@@ -75,6 +75,7 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
+            try OutputPaths.file(out)
             let features = self.features.configuration
             let pipeline = MotionPipeline(features: features)
             let given = maps.isEmpty ? nil : try LabelMap(parsing: maps)

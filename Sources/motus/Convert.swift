@@ -20,6 +20,7 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
+            try OutputPaths.file(out)
             var overrides: [(String, String)] = []
             for kv in meta {
                 guard let eq = kv.firstIndex(of: "=") else { throw CLIError("--meta takes key=value, not '\(kv)'") }

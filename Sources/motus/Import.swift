@@ -36,9 +36,10 @@ struct Import: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             do {
+                try OutputPaths.folder(out)
                 let report = try DatasetImporter.run(source: source, format: DatasetImporter.Format(rawValue: format)!, out: out, rateHz: rate)
                 printError("motus: wrote \(report.written.count) recordings to \(out): \(report.samples) samples, \(report.labels) label segments")
-            } catch let e as InputError { throw e } catch let e as NativeWriter.WriteError { throw e } catch {
+            } catch let e as InputError { throw e } catch let e as NativeWriter.WriteError { throw e } catch let e as CLIError { throw e } catch {
                 throw CLIError("\(error)")
             }
         }

@@ -36,8 +36,16 @@ struct Rank: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            let tracks = try sessions.map { (name: $0, track: try TrackLoader.load(path: $0)) }
-            let r = try route.map { try TrackLoader.load(path: $0) } ?? tracks[0].track
+            let tracks = try sessions.map { path in
+                let t = try TrackLoader.load(path: path)
+                try t.requireTwoPositions(file: path)
+                return (name: path, track: t)
+            }
+            let r = try route.map { path in
+                let t = try TrackLoader.load(path: path)
+                try t.requireTwoPositions(file: path)
+                return t
+            } ?? tracks[0].track
             let ranking = RouteRanking(route: r, sessions: tracks, checkpointSpacingMeters: spacing, toleranceMeters: tolerance)
             switch format {
             case .json: print(try JSONOutput.encode(RankJSON(route_length_m: ranking.routeLengthMeters, entries: ranking.entries)))

@@ -160,7 +160,15 @@ struct Record: ParsableCommand {
         // RateLimitedLog escapes what clients sent; only the line-clearing prefix is raw.
         let log = RateLimitedLog { msg in writeStderr((tty ? "\r\u{1B}[K" : "") + "motus: " + msg + "\n") }
         let recorder: Recorder
-        do { recorder = try Recorder(options: opts, log: log) } catch {
+        do {
+            // A file (`.motus`, or one that exists) or a folder, as the recorder takes it.
+            if opts.out.hasSuffix(".motus") || (FileManager.default.fileExists(atPath: opts.out) && !OutputPath.isFolder(opts.out)) {
+                try OutputPaths.file(opts.out)
+            } else {
+                try OutputPaths.folder(opts.out)
+            }
+            recorder = try Recorder(options: opts, log: log)
+        } catch {
             printError("motus: \(error)")
             throw ExitCode(1)
         }

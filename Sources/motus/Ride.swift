@@ -121,6 +121,9 @@ struct Ride: ParsableCommand {
             }
             out += "\n" + Fmt.table(sr, indent: 2)
         }
+        if s.splitsNotListed > 0 {
+            out += "  \(s.splitsNotListed) more splits not listed (the first \(s.splits.count) are; use a longer --split)\n"
+        }
         return out
     }
 
@@ -157,6 +160,7 @@ struct RideJSON: Encodable {
     var cadence_spm: Double?
     var cadence_rpm: Double?
     var splits: [TrackSplit]
+    var splits_not_listed: Int
     var events: [PauseEvent]
     var elevation_gain_m: Double
     var elevation_loss_m: Double
@@ -177,7 +181,7 @@ struct RideJSON: Encodable {
         activity = s.activity.rawValue
         steps = s.steps; distance_m = s.distanceMeters; moving_time_s = s.movingTimeSeconds; elapsed_time_s = s.elapsedTimeSeconds
         average_pace_s_per_km = s.averagePaceSecondsPerKm; cadence_spm = s.cadenceStepsPerMinute; cadence_rpm = s.cadenceRpm
-        splits = s.splits; events = s.events
+        splits = s.splits; splits_not_listed = s.splitsNotListed; events = s.events
         elevation_gain_m = s.elevation.motus.gainMeters; elevation_loss_m = s.elevation.motus.lossMeters
         max_speed_mps = s.maxSpeedMetersPerSecond; average_speed_mps = s.averageSpeedMetersPerSecond
         energy_kcal = s.energyKcal; energy_method = s.energyMethod.rawValue
@@ -188,7 +192,7 @@ struct RideJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case source, activity, steps, distance_m, moving_time_s, elapsed_time_s, average_pace_s_per_km, cadence_spm, cadence_rpm, splits, events
+        case source, activity, steps, distance_m, moving_time_s, elapsed_time_s, average_pace_s_per_km, cadence_spm, cadence_rpm, splits, splits_not_listed, events
         case elevation_gain_m, elevation_loss_m, max_speed_mps, average_speed_mps, energy_kcal, energy_method, path_length_m, max_grade_percent
         case average_heart_rate_bpm, average_power_w, rejected_fixes, elevation_rules, device
     }
@@ -199,7 +203,8 @@ struct RideJSON: Encodable {
         try c.encode(steps, forKey: .steps); try c.encode(distance_m, forKey: .distance_m)
         try c.encode(moving_time_s, forKey: .moving_time_s); try c.encode(elapsed_time_s, forKey: .elapsed_time_s)
         try c.encode(average_pace_s_per_km, forKey: .average_pace_s_per_km); try c.encode(cadence_spm, forKey: .cadence_spm)
-        try c.encode(cadence_rpm, forKey: .cadence_rpm); try c.encode(splits, forKey: .splits); try c.encode(events, forKey: .events)
+        try c.encode(cadence_rpm, forKey: .cadence_rpm); try c.encode(splits, forKey: .splits)
+        try c.encode(splits_not_listed, forKey: .splits_not_listed); try c.encode(events, forKey: .events)
         try c.encode(elevation_gain_m, forKey: .elevation_gain_m); try c.encode(elevation_loss_m, forKey: .elevation_loss_m)
         try c.encode(max_speed_mps, forKey: .max_speed_mps); try c.encode(average_speed_mps, forKey: .average_speed_mps)
         try c.encode(energy_kcal, forKey: .energy_kcal); try c.encode(energy_method, forKey: .energy_method)

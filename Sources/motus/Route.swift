@@ -49,7 +49,10 @@ struct Route: ParsableCommand {
             } else {
                 throw InputError(.unreadable, at: SourceLocation(file: input), found: "no such file", expected: "a route file or an encoded polyline")
             }
+            try track.requireTwoPositions(file: FileManager.default.fileExists(atPath: input) ? input : "polyline")
             let s = RouteSummary(track: track, gradeStepMeters: gradeStep)
+            if let p = profile { try OutputPaths.file(p) }
+            if let p = plot { try OutputPaths.file(p) }
             if let p = profile, !GeoFilesCLI.write(s.profile.csv, p) { throw CLIError("cannot write \(p)") }
             if let p = plot {
                 let name = FileManager.default.fileExists(atPath: input) ? (input as NSString).lastPathComponent : "polyline"

@@ -74,7 +74,13 @@ public enum SensorLoggerExportReader {
                 // The same conversion as a live reading; the export writes every value as text.
                 let o = SensorLoggerParser.sample(name: sensor, time: t, coreMotionSign: coreMotionSign, into: &batch) { row.values[$0].flatMap(ReaderJSON.numberInText) }
                 if o.malformed > 0 {
-                    throw InputError(.badValue, at: row.location, found: o.warning ?? "", expected: "a Sensor Logger \(sensor) row")
+                    // One line: the row's own values as found, the parser's reason (without its
+                    // sensor prefix) as what was expected.
+                    var reason = o.warning ?? "a valid row"
+                    if reason.hasPrefix(sensor + ": ") { reason = String(reason.dropFirst(sensor.count + 2)) }
+                    let shown = row.values.keys.sorted().filter { $0 != "seconds_elapsed" }.map { "\($0)=\(row.values[$0] ?? "")" }.joined(separator: " ")
+                    let json = file.lowercased().hasSuffix(".json")
+                    throw InputError(.badValue, at: row.location, found: shown, expected: "a Sensor Logger \(sensor) \(json ? "reading" : "row") (\(reason))")
                 }
             }
             // A sensor file that gives nothing would make a recording without that sensor
@@ -177,7 +183,7 @@ public enum SensorLoggerExportReader {
         var out: [ExportRow] = []
         for item in arr {
             guard let members = item.members else {
-                throw InputError(.badValue, at: doc.location(item), found: doc.snippet(item), expected: "an object per reading")
+                throw InputError(.badValue, at: doc.location(item), found: doc.snippet(item), expected: "an object per reading (a Sensor Logger export)")
             }
             var row = ExportRow(values: [:], locations: [:], location: doc.location(item))
             for (k, val) in members {

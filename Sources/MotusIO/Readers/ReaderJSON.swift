@@ -152,8 +152,10 @@ struct ReaderJSONDocument {
     func location(_ node: ReaderJSON) -> SourceLocation { location(node.offset) }
 
     /// Up to 40 characters of the text at `node`, for messages.
+    /// Up to 40 bytes of the text at `node`, cut at the end of its line (errors stay on one line).
     func snippet(_ node: ReaderJSON) -> String {
-        let end = min(bytes.count, node.offset + 40)
+        var end = min(bytes.count, node.offset + 40)
+        if let nl = bytes[node.offset..<end].firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) { end = nl }
         return String(decoding: bytes[node.offset..<end], as: UTF8.self)
     }
 

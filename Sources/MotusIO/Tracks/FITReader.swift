@@ -92,6 +92,8 @@ private struct Decoder {
     var defs = [LocalDefinition](repeating: LocalDefinition(), count: 16)
     var track = Track()
     var lastTimestamp: UInt32 = 0
+    /// The time of the last record (FIT seconds), which the next may not precede.
+    var lastRecordTime = -Double.infinity
     var values = [Double](repeating: .nan, count: 32)
     var sessions = 0
     var manufacturer = Double.nan, product = Double.nan
@@ -278,7 +280,17 @@ private struct Decoder {
             }
         }
         switch global {
-        case 20: appendRecord(timestamp)
+        case 20:
+            // Records follow each other in time; one that goes back (a file pasted together,
+            // a corrupt timestamp) is refused where it is.
+            if !timestamp.isNaN {
+                guard timestamp >= lastRecordTime else {
+                    throw InputError(.timeBackwards, at: .byteOffset(header, in: file), found: "a record at FIT time \(Int(timestamp))",
+                                     expected: "a time at or after the record before (FIT time \(Int(lastRecordTime))): records in time order")
+                }
+                lastRecordTime = timestamp
+            }
+            appendRecord(timestamp)
         case 18: addSession()
         case 21: addEvent(timestamp)
         case 0: manufacturer = values[Int(Slot.fManufacturer.rawValue)]; product = values[Int(Slot.fProduct.rawValue)]

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import MotusCore
 
 /// Reads GPX 1.0 and 1.1 (tracks `trk/trkseg/trkpt` and routes `rte/rtept`; `<ele>`,
@@ -31,41 +27,42 @@ public enum TCXReader {
     }
 }
 
-final class XMLTrackParser: NSObject, XMLParserDelegate {
+/// The GPX and TCX reader: a `ReaderXMLHandler` that turns the parser's elements into a
+/// `Track` as they end, so a file is read in one pass without a tree. Element names are taken
+/// without their namespace prefix (`gpxtpx:hr` is `hr`). Errors point at the text or element
+/// that is wrong.
+struct XMLTrackParser: ReaderXMLHandler {
     enum Kind { case gpx, tcx }
     let kind: Kind
     let file: String
+    let bytes: [UInt8]
     var track = Track()
-    var error: InputError?
-    weak var parser: XMLParser?
     var path: [String] = []
-    var text = ""
     var inPoint = false
     var sawRoot = false
     // Current point.
     var time = Double.nan, lat = Double.nan, lon = Double.nan, ele = Double.nan, speed = Double.nan
     var hr = Double.nan, cad = Double.nan, power = Double.nan, hacc = Double.nan, dist = Double.nan
+    /// Where the current point's time is, and the last point's time and its text and place.
+    var timeOffset = -1, timeText = ""
+    var lastTime = -Double.infinity, lastTimeText = "", lastTimeOffset = -1
     // TCX lap totals.
     var lapTime = 0.0, lapDistance = 0.0, lapCalories = 0.0, lapMaxSpeed = 0.0, laps = 0
 
-    init(kind: Kind, file: String) { self.kind = kind; self.file = file; track.source = file }
+    init(kind: Kind, file: String, bytes: [UInt8]) { self.kind = kind; self.file = file; self.bytes = bytes; track.source = file }
 
-    static func parse(bytes: [UInt8], file: String, kind: Kind) throws(InputError) -> Track {
-        let p = XMLParser(data: Data(bytes))
-        p.shouldProcessNamespaces = true
-        let d = XMLTrackParser(kind: kind, file: file)
-        d.parser = p
-        p.delegate = d
-        let ok = p.parse()
-        if let e = d.error { throw e }
-        if !ok || p.parserError != nil {
-            let msg = p.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
-            throw InputError(.badValue, at: SourceLocation(file: file, line: max(1, p.lineNumber), column: max(1, p.columnNumber)),
-                             found: "malformed XML (\(msg))", expected: kind == .gpx ? "well-formed GPX" : "well-formed TCX")
-        }
-        if !d.sawRoot {
-            throw InputError(.badHeader, at: SourceLocation(file: file, line: 1), found: "no <\(kind == .gpx ? "gpx" : "TrainingCenterDatabase")> element",
-                             expected: kind == .gpx ? "a GPX file" : "a TCX file")
+    var what: String { kind == .gpx ? "GPX" : "TCX" }
+
+    static func parse(bytes raw: [UInt8], file: String, kind: Kind) throws(InputError) -> Track {
+        let bytes = try ReaderXMLParser.utf8(raw, path: file)
+        var d = XMLTrackParser(kind: kind, file: file, bytes: bytes)
+        var p = ReaderXMLParser(path: file, bytes: bytes)
+        do { try p.parse(into: &d) } catch {
+            if error.reason == .emptyFile {
+                throw InputError(.emptyFile, at: error.location, found: raw.isEmpty ? "an empty file" : "no element",
+                                 expected: kind == .gpx ? "a GPX file (<gpx> …)" : "a TCX file (<TrainingCenterDatabase> …)")
+            }
+            throw error
         }
         if kind == .tcx && d.laps > 0 {
             d.track.deviceSummary.distanceMeters = d.lapDistance
@@ -76,26 +73,32 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
         return d.track
     }
 
-    func fail(_ reason: InputError.Reason, _ found: String, _ expected: String) {
-        guard error == nil else { return }
-        error = InputError(reason, at: SourceLocation(file: file, line: parser?.lineNumber ?? 0, column: parser?.columnNumber ?? 0), found: found, expected: expected)
-        parser?.abortParsing()
+    func location(_ offset: Int) -> SourceLocation { ReaderXMLParser.location(path: file, bytes: bytes, offset: offset) }
+
+    static func localName(_ name: String) -> String {
+        guard let colon = name.lastIndex(of: ":") else { return name }
+        return String(name[name.index(after: colon)...])
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    mutating func startElement(_ qualified: String, attributes: [(name: String, value: String)], offset: Int) throws(InputError) {
+        let name = XMLTrackParser.localName(qualified)
         if path.isEmpty {
             sawRoot = (kind == .gpx && name == "gpx") || (kind == .tcx && name == "TrainingCenterDatabase")
-            if !sawRoot { fail(.badHeader, "<\(name)>", kind == .gpx ? "<gpx> as the root element" : "<TrainingCenterDatabase> as the root element") }
+            if !sawRoot {
+                throw InputError(.badHeader, at: location(offset), found: "<\(qualified)>",
+                                 expected: kind == .gpx ? "<gpx> as the root element" : "<TrainingCenterDatabase> as the root element")
+            }
         }
         path.append(name)
-        text = ""
+        func attribute(_ n: String) -> String? { attributes.first { XMLTrackParser.localName($0.name) == n }?.value }
         switch (kind, name) {
         case (.gpx, "trkpt"), (.gpx, "rtept"):
             resetPoint()
             inPoint = true
-            guard let la = attributes["lat"], let lo = attributes["lon"], let a = Double(la), let b = Double(lo), abs(a) <= 90, abs(b) <= 180 else {
-                fail(.badValue, "<\(name)> lat=\(attributes["lat"] ?? "none") lon=\(attributes["lon"] ?? "none")", "lat and lon attributes in degrees")
-                return
+            guard let la = attribute("lat"), let lo = attribute("lon"), let a = NumberParser.parseDouble(la), let b = NumberParser.parseDouble(lo),
+                  abs(a) <= 90, abs(b) <= 180 else {
+                throw InputError(.badValue, at: location(offset), found: "<\(name)> lat=\(attribute("lat") ?? "none") lon=\(attribute("lon") ?? "none")",
+                                 expected: "lat and lon attributes in degrees")
             }
             lat = a; lon = b
         case (.gpx, "trkseg"), (.gpx, "rte"):
@@ -105,67 +108,83 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
         case (.tcx, "Track"):
             track.startSegment()
         case (.tcx, "Activity"):
-            if track.sport == nil, let s = attributes["Sport"] { track.sport = s == "Biking" ? "cycling" : s.lowercased() }
+            if track.sport == nil, let s = attribute("Sport") { track.sport = s == "Biking" ? "cycling" : s.lowercased() }
         case (.tcx, "Lap"):
             laps += 1
         case (.gpx, "gpx"):
-            track.creator = attributes["creator"]
+            track.creator = attribute("creator")
         default: break
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    // Linux's XMLParser reports errors here and may still return true from parse().
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        guard error == nil else { return }
-        error = InputError(.badValue, at: SourceLocation(file: file, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber)),
-                           found: "malformed XML (\((parseError as NSError).code))", expected: kind == .gpx ? "well-formed GPX" : "well-formed TCX")
-        parser.abortParsing()
-    }
-
-    func parser(_ parser: XMLParser, foundComment comment: String) {
+    mutating func comment(_ text: ArraySlice<UInt8>) {
         // BRouter: "track-length = 166831 filtered ascend = 1991 plain-ascend = -213 ..."
+        let c = String(decoding: text.prefix(4096), as: UTF8.self)
         func number(after key: String) -> Double? {
-            guard let r = comment.range(of: key) else { return nil }
-            let rest = comment[r.upperBound...].drop { $0 == " " || $0 == "=" }
-            return Double(rest.prefix { $0 == "-" || $0 == "." || $0.isNumber })
+            guard let r = c.firstRange(of: key) else { return nil }
+            let rest = c[r.upperBound...].drop { $0 == " " || $0 == "=" }
+            return NumberParser.parseDouble(String(rest.prefix { $0 == "-" || $0 == "." || $0.isNumber }))
         }
-        if let d = number(after: "track-length") { track.deviceSummary.distanceMeters = d }
-        if let a = number(after: "filtered ascend") { track.deviceSummary.ascentMeters = a }
+        if let d = number(after: "track-length"), d.isFinite { track.deviceSummary.distanceMeters = d }
+        if let a = number(after: "filtered ascend"), a.isFinite { track.deviceSummary.ascentMeters = a }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        defer { path.removeLast(); text = "" }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    mutating func endElement(_ qualified: String, text: [UInt8], textOffset: Int) throws(InputError) {
+        let name = XMLTrackParser.localName(qualified)
+        defer { path.removeLast() }
+        let value = ReaderXMLParser.trimmed(String(decoding: text, as: UTF8.self))
         let parent = path.count >= 2 ? path[path.count - 2] : ""
+        func number() throws(InputError) -> Double {
+            if value.isEmpty { return .nan }
+            guard let v = NumberParser.parseDouble(value) else {
+                throw InputError(.badNumber, at: location(textOffset), found: value, expected: "a number in <\(qualified)>")
+            }
+            guard v.isFinite else { throw InputError(.nonFinite, at: location(textOffset), found: value, expected: "a finite number in <\(qualified)>") }
+            return v
+        }
         if inPoint {
             switch name {
-            case "ele", "AltitudeMeters": ele = number(value, name)
+            case "ele", "AltitudeMeters": ele = try number()
             case "time", "Time":
-                guard let t = ISOTime.parse(value) else { fail(.badValue, value, "an ISO 8601 time such as 2012-10-24T23:29:40Z"); return }
-                time = t
-            case "speed", "Speed": speed = number(value, name)
-            case "hr": hr = number(value, name)
-            case "Value" where parent == "HeartRateBpm": hr = number(value, name)
-            case "cad", "Cadence", "RunCadence": cad = number(value, name)
-            case "Watts", "power": power = number(value, name)
-            case "hAcc": hacc = number(value, name)
-            case "LatitudeDegrees": lat = number(value, name)
-            case "LongitudeDegrees": lon = number(value, name)
-            case "DistanceMeters": dist = number(value, name)
+                guard let t = ISOTime.parse(value) else {
+                    throw InputError(.badValue, at: location(textOffset >= 0 ? textOffset : 0), found: value, expected: "an ISO 8601 time such as 2012-10-24T23:29:40Z")
+                }
+                time = t; timeText = value; timeOffset = textOffset
+            case "speed", "Speed": speed = try number()
+            case "hr": hr = try number()
+            case "Value" where parent == "HeartRateBpm": hr = try number()
+            case "cad", "Cadence", "RunCadence": cad = try number()
+            case "Watts", "power": power = try number()
+            case "hAcc": hacc = try number()
+            case "LatitudeDegrees":
+                lat = try number()
+                guard lat.isNaN || abs(lat) <= 90 else { throw InputError(.badValue, at: location(textOffset), found: value, expected: "a latitude in degrees (-90 to 90)") }
+            case "LongitudeDegrees":
+                lon = try number()
+                guard lon.isNaN || abs(lon) <= 180 else { throw InputError(.badValue, at: location(textOffset), found: value, expected: "a longitude in degrees (-180 to 180)") }
+            case "DistanceMeters": dist = try number()
             case "trkpt", "rtept", "Trackpoint":
                 inPoint = false
+                if !time.isNaN {
+                    // Points follow each other in time; a file whose points go back (reversed,
+                    // or two sessions pasted together) is refused where it happens.
+                    guard time >= lastTime else {
+                        let prev = location(lastTimeOffset)
+                        throw InputError(.timeBackwards, at: location(timeOffset), found: timeText,
+                                         expected: "a time at or after \(lastTimeText) (the point before, line \(prev.line)): \(what) points in time order")
+                    }
+                    lastTime = time; lastTimeText = timeText; lastTimeOffset = timeOffset
+                }
                 track.append(time: time, latitude: lat, longitude: lon, elevation: ele, speed: speed, distance: dist,
                              heartRate: hr, cadence: cad, power: power, horizontalAccuracy: hacc)
             default: break
             }
         } else if kind == .tcx && parent == "Lap" {
             switch name {
-            case "TotalTimeSeconds": lapTime += number(value, name).nanToZero
-            case "DistanceMeters": lapDistance += number(value, name).nanToZero
-            case "Calories": lapCalories += number(value, name).nanToZero
-            case "MaximumSpeed": lapMaxSpeed = max(lapMaxSpeed, number(value, name).nanToZero)
+            case "TotalTimeSeconds": lapTime += try number().nanToZero
+            case "DistanceMeters": lapDistance += try number().nanToZero
+            case "Calories": lapCalories += try number().nanToZero
+            case "MaximumSpeed": lapMaxSpeed = max(lapMaxSpeed, try number().nanToZero)
             default: break
             }
         } else if kind == .tcx && name == "Name" && parent == "Creator" && track.creator == nil {
@@ -173,14 +192,9 @@ final class XMLTrackParser: NSObject, XMLParserDelegate {
         }
     }
 
-    func number(_ s: String, _ element: String) -> Double {
-        if s.isEmpty { return .nan }
-        guard let v = Double(s), v.isFinite else { fail(.badNumber, s, "a number in <\(element)>"); return .nan }
-        return v
-    }
-
-    func resetPoint() {
+    mutating func resetPoint() {
         time = .nan; lat = .nan; lon = .nan; ele = .nan; speed = .nan; hr = .nan; cad = .nan; power = .nan; hacc = .nan; dist = .nan
+        timeOffset = -1; timeText = ""
     }
 }
 
