@@ -91,7 +91,8 @@ import MotusIO
     }
 
     /// A full disk in the middle of a recording (simulated with a file-size limit) stops the
-    /// recorder at once with a clear message and a non-zero status.
+    /// recorder at once with a clear one-line message and a non-zero status; the file keeps
+    /// complete lines only (it ends with a newline and reads back strictly, in order).
     @Test(.enabled(if: TestData.binary != nil)) func fullDiskIsReportedAtOnce() throws {
         let dir = TestData.tempDir()
         let p = Process()
@@ -113,6 +114,14 @@ import MotusIO
         #expect(stopped)
         #expect(p.terminationStatus == 1)
         #expect(msg.contains("cannot write") && msg.contains("File too large"), "\(msg)")
+        let errors = msg.split(separator: "\n").filter { $0.contains("cannot write") }
+        #expect(errors.count == 1 && errors[0].hasPrefix("motus: ") && errors[0].contains(dir + "/r.motus"), "\(msg)")
+        let bytes = try #require(FileManager.default.contents(atPath: dir + "/r.motus"))
+        #expect(bytes.count > 0 && bytes.count <= 16 * 512 && bytes.last == 0x0A, "\(bytes.count) bytes, last \(String(describing: bytes.last))")
+        let r = try NativeFormat.read(path: dir + "/r.motus")
+        let acc = try #require(r.stream(.acceleration))
+        #expect(acc.count > 10)
+        #expect(acc.times == (0..<acc.count).map { Double($0) / 100 })
     }
 
     @Test(.enabled(if: TestData.binary != nil)) func readOnlyPlaceIsReportedAtOnce() throws {
