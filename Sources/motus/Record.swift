@@ -18,8 +18,18 @@ struct Record: ParsableCommand {
         The recording goes to DIR/recording-<UTC start time>.motus (or to --out FILE.motus, which must \
         not exist yet: a recording is never overwritten). It is \
         flushed at least every 0.25 s, so `kill -9` loses at most that; Ctrl-C or SIGTERM closes \
-        it cleanly. `motus inspect DIR` reads it, also while recording goes on. Network sources \
+        it cleanly; a full disk stops it with one error line and a non-zero status, the file keeping \
+        its complete lines. `motus inspect DIR` reads it, also while recording goes on. Network sources \
         listen on 127.0.0.1 unless --bind says otherwise (use --bind 0.0.0.0 for a phone on the LAN).
+
+        Limits against a hostile network: a sample whose time no clock gives (not finite, beyond \
+        ±1e10 s, or for a network source more than 10 s ahead of or an hour behind the clock its \
+        first 0.3 s of samples showed) is left out and counted as "bad time"; at most \
+        --max-sources senders are taken (each UDP address and port, each HTTP device), packets \
+        from more are counted as refused; HTTP requests are refused from their headers (token, \
+        method, size) before any body byte is read, headers must arrive within --header-timeout \
+        seconds, and at most --max-connections are open (a new one evicts the oldest still \
+        without headers).
 
         Examples:
           motus record --source udp --packet-format sensorstream --bind 0.0.0.0 --out rec/
