@@ -340,7 +340,9 @@ final class SensorLoggerHTTPHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        log("http: \(error)")
+        // A connection closed half-way through a request (by its client, or here at a deadline
+        // or an eviction, already logged) is not worth a line of its own.
+        if let e = error as? HTTPParserError, e == .invalidEOFState {} else { log("http: \(error)") }
         context.close(promise: nil)
     }
 }
