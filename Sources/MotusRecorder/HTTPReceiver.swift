@@ -145,15 +145,25 @@ public final class ConnectionGate: @unchecked Sendable {
     }
 }
 
-/// Sources and recently seen message ids, shared by all connections.
+/// Sources and recently seen message ids, shared by all connections. Session ids come from
+/// clients, so at most `sessions` are remembered (a new one beyond that forgets the one seen
+/// least recently): memory stays bounded whatever ids clients invent.
 final class SensorLoggerState: @unchecked Sendable {
     let lock = NSLock()
     var seen: [String: (ring: [Int64], set: Set<Int64>, next: Int)] = [:]
+    var lastUse: [String: Int] = [:]
+    var uses = 0
     static let remembered = 1024
+    static let sessions = 64
 
     /// True when `id` was not seen before in `session` (and remembers it).
     func firstTime(session: String, id: Int64) -> Bool {
         lock.lock(); defer { lock.unlock() }
+        uses += 1
+        if seen[session] == nil, seen.count >= Self.sessions, let stale = lastUse.min(by: { $0.value < $1.value })?.key {
+            seen[stale] = nil; lastUse[stale] = nil
+        }
+        lastUse[session] = uses
         var s = seen[session] ?? ([], [], 0)
         if s.set.contains(id) { return false }
         if s.ring.count < Self.remembered { s.ring.append(id) } else {

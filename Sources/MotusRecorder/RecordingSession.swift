@@ -112,7 +112,8 @@ public final class RecordingSession: @unchecked Sendable {
         public var late = 0
         /// Samples whose time no clock can give (see `TimeRule`; left out).
         public var badTime = 0
-        /// Senders refused because `maxSources` were taken, and the packets or requests they sent.
+        /// Senders refused because `maxSources` were taken (distinct senders counted up to
+        /// 4,096, so the count itself takes bounded memory), and the packets or requests they sent.
         public var refusedSources = 0
         public var refusedPackets = 0
         /// Packets, lines or readings that did not parse.

@@ -123,6 +123,32 @@ import NIOPosix
         #expect(logged.count <= 6 && logged.first?.contains("at most 8 senders") == true, "\(logged)")
     }
 
+    /// HTTP devices beyond `maxSources` get 503 and are counted; invented session ids do not
+    /// grow the duplicate-message memory beyond its bound.
+    @Test func httpDevicesBeyondTheCapAreRefused() throws {
+        let path = TestData.tempDir() + "/d.motus"
+        var cfg = RecordingSession.Configuration(path: path)
+        cfg.maxSources = 2
+        let s = try RecordingSession(configuration: cfg)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let h = try HTTPReceiver(configuration: .init(port: 0), session: s, group: group, log: quietLog)
+        let now = Int64(wallClock() * 1000 - 1000) * 1_000_000
+        var codes: [Int] = []
+        for d in 0..<5 {
+            let m = #"{"messageId":1,"sessionId":"S\#(d)","deviceId":"D\#(d)","payload":[{"name":"gyroscope","time":\#(now),"values":{"x":1,"y":2,"z":3}}]}"#
+            codes.append(httpRequest(port: h.port, body: bytes(m))?.0 ?? 0)
+        }
+        #expect(codes == [200, 200, 503, 503, 503])
+        let state = SensorLoggerState()
+        for k in 0..<1000 { _ = state.firstTime(session: "invented-\(k)", id: 1) }
+        #expect(state.seen.count == SensorLoggerState.sessions && state.lastUse.count == SensorLoggerState.sessions)
+        #expect(state.firstTime(session: "invented-999", id: 2) && !state.firstTime(session: "invented-999", id: 2))
+        h.close()
+        try group.syncShutdownGracefully()
+        let st = try s.finish()
+        #expect(st.written == 2 && st.refusedPackets == 3 && st.refusedSources == 3, "\(st)")
+    }
+
     func httpReceiver(_ configure: (inout HTTPReceiver.Configuration) -> Void) throws -> (RecordingSession, MultiThreadedEventLoopGroup, HTTPReceiver) {
         let s = try RecordingSession(configuration: .init(path: TestData.tempDir() + "/h.motus"))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

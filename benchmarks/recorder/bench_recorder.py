@@ -14,6 +14,7 @@ Runs four scenarios and prints their figures:
   slow    500 connections that send half a request line and stall, the recorder under a
           256-descriptor limit: is a real client served, how fast, and how fast are the slow
           ones closed.
+  ports   one packet from each of 20,000 UDP source ports: streams made, packets refused.
 
 Usage: python3 benchmarks/recorder/bench_recorder.py [--binary .build/release/motus] [scenario ...]
 Python 3 standard library only; Linux (reads /proc).
@@ -309,12 +310,37 @@ def slow_scenario(binary, connections=500, nofile=256, header_timeout=5):
             "close_p90_s": q(0.9), "close_max_s": q(1.0), "still_open": still_open, "served_after": served_after}
 
 
+def ports_scenario(binary, ports=20000):
+    """One SensorStream packet from each of `ports` source ports: how many streams result."""
+    out = tempfile.mkdtemp(prefix="motus-bench-") + "/p.motus"
+    p, port = start_recorder(binary, ["--source", "udp", "--packet-format", "sensorstream", "--port", "0", "--out", out])
+    used = set()
+    t0 = time.monotonic()
+    for k in range(ports):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        used.add(s.getsockname()[1])
+        s.sendto(f"{1000 + time.monotonic() - t0:.4f}, 3, 0.1,0.2,9.8".encode(), ("127.0.0.1", port))
+        s.close()
+    took = time.monotonic() - t0
+    time.sleep(1.0)
+    peak = dict(vm_hwm_kib(p.pid))["VmHWM"] / 1024
+    text = stop_recorder(p)
+    c = summary_counts(text) or {}
+    counts, _ = read_native(out)
+    print(f"ports: {ports} packets from {len(used)} distinct source ports in {took:.1f} s: {len(counts)} streams in the file, "
+          f"{c.get('written')} samples written (bad time {c.get('bad_time')}, late {c.get('late')}), "
+          f"{c.get('refused_packets')} packets refused from {c.get('refused_senders')} senders (counted up to 4,096); "
+          f"recorder peak RSS {peak:.1f} MB")
+    return {"distinct_ports": len(used), "streams": len(counts), "peak_rss_mb": peak, **c}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--binary", default=".build/release/motus")
     ap.add_argument("--seconds", type=float, default=10, help="udp scenario length")
     ap.add_argument("--tries", type=int, default=10, help="kill -9 tries")
-    ap.add_argument("scenarios", nargs="*", default=["udp", "kill9", "bodies", "slow"])
+    ap.add_argument("scenarios", nargs="*", default=["udp", "kill9", "bodies", "slow", "ports"])
     a = ap.parse_args()
     if not os.access(a.binary, os.X_OK):
         raise SystemExit(f"{a.binary}: not built (swift build -c release --product motus)")
@@ -324,7 +350,8 @@ def main():
         elif s == "kill9": results[s] = kill9_scenario(a.binary, a.tries)
         elif s == "bodies": results[s] = bodies_scenario(a.binary)
         elif s == "slow": results[s] = slow_scenario(a.binary)
-        else: raise SystemExit(f"unknown scenario {s}: udp, kill9, bodies or slow")
+        elif s == "ports": results[s] = ports_scenario(a.binary)
+        else: raise SystemExit(f"unknown scenario {s}: udp, kill9, bodies, slow or ports")
     print(json.dumps(results, default=str))
 
 
