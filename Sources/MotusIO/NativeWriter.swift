@@ -30,6 +30,8 @@ public final class NativeWriter: RecordingSink {
     public private(set) var failure: WriteError?
     /// Bytes handed to the operating system so far.
     public private(set) var bytesWritten = 0
+    /// Length of the file in whole lines (what a failed write is cut back to).
+    private var fileLength = 0
 
     /// Creates (or truncates) `path` and writes the magic line. With `append`, an existing
     /// native file is continued instead (its streams must be declared again by name; the
@@ -40,6 +42,7 @@ public final class NativeWriter: RecordingSink {
         let flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
         fd = open(path, flags, 0o644)
         if fd < 0 { throw WriteError(path: path, message: String(cString: strerror(errno))) }
+        if append && exists { fileLength = max(0, Int(lseek(fd, 0, SEEK_END))) }
         buffer.reserveCapacity(1 << 16)
         if !(append && exists) { write("\(NativeFormat.magic),\(NativeFormat.version)\n") }
         try flush()
@@ -96,6 +99,8 @@ public final class NativeWriter: RecordingSink {
     }
 
     /// Hands buffered bytes to the operating system (`write(2)`); throws on the first failure.
+    /// The buffer holds whole lines only, and a write that fails part-way (a full disk) is cut
+    /// back to its last complete line, so the file never ends inside a line.
     public func flush() throws(WriteError) {
         if let failure { throw failure }
         var off = 0
@@ -103,13 +108,23 @@ public final class NativeWriter: RecordingSink {
             let n = buffer.withUnsafeBytes { Posix.write(fd, $0.baseAddress! + off, $0.count - off) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let e = WriteError(path: path, message: String(cString: strerror(errno)))
+                let reason = String(cString: strerror(errno))
+                var keep = off
+                while keep > 0 && buffer[keep - 1] != 0x0A { keep -= 1 }
+                var message = reason
+                if keep < off && ftruncate(fd, off_t(fileLength + keep)) != 0 {
+                    message += " (and the unfinished last line could not be cut off: \(String(cString: strerror(errno))))"
+                }
+                fileLength += keep
+                bytesWritten += keep
+                let e = WriteError(path: path, message: message)
                 failure = e
                 throw e
             }
             off += n
         }
         bytesWritten += buffer.count
+        fileLength += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -176,7 +176,9 @@ public enum StatusLine {
         }
         if s.streams.count > 6 { streams.append("+\(s.streams.count - 6) streams") }
         parts.append(streams.isEmpty ? "waiting for data" : streams.joined(separator: ", "))
-        parts.append("dropped \(s.dropped) late \(s.late) malformed \(s.malformed)")
+        var counts = "dropped \(s.dropped) late \(s.late) bad-time \(s.badTime) malformed \(s.malformed)"
+        if s.refusedPackets > 0 { counts += " refused \(s.refusedPackets)" }
+        parts.append(counts)
         parts.append(s.paused ? "PAUSED" : "label \(s.label ?? "-")")
         if let f = s.failure { parts.append("FAILED: \(f)") }
         return parts.joined(separator: " | ")

@@ -237,7 +237,7 @@ public final class PhyphoxPoller: @unchecked Sendable {
     }
 
     public func start() {
-        source = session.registerSource(key: "phyphox \(host):\(port)", description: "phyphox http://\(host):\(port); clock: experiment s")
+        source = session.registerSource(key: "phyphox \(host):\(port)", description: "phyphox http://\(host):\(port); clock: experiment s") ?? 0   // the first source: never refused
         let t = Thread { [self] in self.run() }
         t.name = "motus-phyphox"
         thread = t

@@ -25,6 +25,12 @@ public struct RecorderOptions: Sendable {
     public var maxBodyBytes = 8 << 20
     public var maxPacketBytes = 4096
     public var queueCapacity = 1 << 18
+    /// Senders (UDP address and port, HTTP device) taken; packets from more are refused.
+    public var maxSources = 64
+    /// HTTP connections open at once.
+    public var maxConnections = 32
+    /// Seconds an HTTP connection may take to send its request headers.
+    public var headerTimeout = 5.0
     public init(source: Source, out: String) { self.source = source; self.out = out }
 }
 
@@ -73,6 +79,7 @@ public final class Recorder: @unchecked Sendable {
         self.path = path
         var cfg = RecordingSession.Configuration(path: path, metadata: options.metadata, fixedLabel: options.fixedLabel)
         cfg.queueCapacity = options.queueCapacity
+        cfg.maxSources = options.maxSources
         if cfg.metadata.source == nil {
             switch options.source {
             case .stdin: cfg.metadata.source = "motus record: standard input"
@@ -114,6 +121,8 @@ public final class Recorder: @unchecked Sendable {
             group = g
             var c = HTTPReceiver.Configuration(host: options.bind, port: port, token: token)
             c.maxBodyBytes = options.maxBodyBytes
+            c.maxConnections = options.maxConnections
+            c.headerTimeout = options.headerTimeout
             c.coreMotionSign = options.coreMotionSign
             http = try HTTPReceiver(configuration: c, session: session, group: g, log: log)
         case .phyphox(let url, let interval):

@@ -29,6 +29,20 @@ public func monotonicClock() -> Double {
 /// - Samples of a stream more than `lateTolerance` seconds older than the newest one already
 ///   written are counted as late and left out (the native format allows steps back of up to
 ///   1 s; within that, rows are kept for the resampler to re-sort).
+/// - Times a clock cannot give are rejected per sample and counted (`Stats.badTime`), so one
+///   absurd sample never holds back the samples after it (see `TimeRule`):
+///   a time must be finite and within ±`maxAbsoluteTime` (1e10 s: seconds since the Unix epoch
+///   reach that in the year 2286; seconds since boot or since a start are far smaller). For a
+///   live source (a phone on the network, whose clock runs with the laptop's), each sample's
+///   offset from the laptop clock, time − receive time, must also stay within
+///   `maxLead` (plus `driftAllowance` per second since the anchor) ahead of and `maxLag` behind
+///   the source's anchor offset. The anchor is the lower median of the offsets seen in the
+///   source's first `anchorWindow` seconds (its samples are held that long, then written), so a
+///   forged first packet does not set it. When every sample of a source has been rejected for
+///   `reanchorAfter` seconds (the phone's clock was set forward, say), the source is anchored
+///   afresh. Standard input replays files as fast as they come, so only the first rule applies to it.
+/// - At most `maxSources` sources are taken (`registerSource` returns nil beyond that), so a
+///   flood of senders cannot make thousands of streams.
 /// - Each source's streams are named by kind (`acc`, `gyro`, …); a second source's get a
 ///   suffix (`acc.2`). Each source is described in `@meta,x.source.N`, with the estimated
 ///   offset of its clock from the laptop's (`x.clock_offset_s.N`, phone − laptop, the largest
@@ -52,9 +66,32 @@ public final class RecordingSession: @unchecked Sendable {
         public var lateTolerance: Double = 0.9
         /// How often a label in force is written out as a segment.
         public var labelCheckpoint: Double = 1
+        /// Sources (phones, UDP senders, standard input) taken; more are refused.
+        public var maxSources = 64
+        /// The plausibility rule for sample times.
+        public var timeRule = TimeRule()
         public init(path: String, metadata: RecordingMetadata = RecordingMetadata(), fixedLabel: String? = nil) {
             self.path = path; self.metadata = metadata; self.fixedLabel = fixedLabel
         }
+    }
+
+    /// Which sample times are possible (see the type's documentation). Times in seconds.
+    public struct TimeRule: Sendable, Equatable {
+        /// No clock a sensor or a phone keeps gives a time further from 0 than this.
+        public var maxAbsoluteTime: Double = 1e10
+        /// How far a live source's sample may run ahead of its anchor offset.
+        public var maxLead: Double = 10
+        /// Extra lead allowed per second since the anchor (clock drift; 1e-3 is ten times a poor quartz).
+        public var driftAllowance: Double = 1e-3
+        /// How far a live source's sample may lag behind its anchor offset (buffered uploads).
+        public var maxLag: Double = 3600
+        /// Seconds of a new source's samples held to find its anchor.
+        public var anchorWindow: Double = 0.3
+        /// Samples held at most while anchoring (the anchor is taken early when reached).
+        public var maxHeldSamples = 2048
+        /// Seconds of nothing but rejected samples after which a live source is anchored afresh.
+        public var reanchorAfter: Double = 5
+        public init() {}
     }
 
     public struct StreamStats: Sendable, Equatable {
@@ -73,6 +110,12 @@ public final class RecordingSession: @unchecked Sendable {
         public var dropped = 0
         /// Samples older than `lateTolerance` behind their stream (left out).
         public var late = 0
+        /// Samples whose time no clock can give (see `TimeRule`; left out).
+        public var badTime = 0
+        /// Senders refused because `maxSources` were taken (distinct senders counted up to
+        /// 4,096, so the count itself takes bounded memory), and the packets or requests they sent.
+        public var refusedSources = 0
+        public var refusedPackets = 0
         /// Packets, lines or readings that did not parse.
         public var malformed = 0
         /// Records that parsed but held nothing recorded.
@@ -104,7 +147,8 @@ public final class RecordingSession: @unchecked Sendable {
     var stopping = false
     var finished = false
     var shared = Stats()
-    var sources: [(key: String, description: String)] = []
+    var sources: [(key: String, description: String, live: Bool)] = []
+    var refusedKeys: Set<String> = []
     var thread: Thread?
     // Writer-thread state:
     var streamTable: [Int] = []         // [source * kinds + kind ordinal] -> stream, -1 when none
@@ -114,6 +158,7 @@ public final class RecordingSession: @unchecked Sendable {
     var primarySource = -1
     var label: String?
     var labelStart: Double?             // on the recording clock
+    var labelOnLaptopClock = false      // labelStart was taken before any source's clock was known
     var lastLabelWrite = 0.0
     var paused = false
     var lastFlush = 0.0
@@ -121,6 +166,19 @@ public final class RecordingSession: @unchecked Sendable {
     var local = Stats()
     var failureValue: NativeWriter.WriteError?
     var offsetsWritten: Set<Int> = []
+    var clocks: [SourceClock] = []      // per source
+
+    /// A source's clock check (writer thread): its anchor, or the batches held to find one.
+    struct SourceClock {
+        var live = true
+        var anchored = false
+        var anchor = 0.0            // sample time − receive time
+        var anchoredAt = 0.0        // receive time (laptop) when anchored
+        var held: [SampleBatch] = []
+        var heldSamples = 0
+        var heldSince = 0.0         // monotonic
+        var rejectingSince: Double? // receive time of the first rejection since the last accepted sample
+    }
 
     /// Called once, on the writer thread, when writing fails.
     public var onFailure: (@Sendable (NativeWriter.WriteError) -> Void)?
@@ -137,7 +195,7 @@ public final class RecordingSession: @unchecked Sendable {
         writer.comment("recorded live by motus record; laptop start \(startedAt) s since the Unix epoch; streams keep their source's clock, see x.source.N and x.clock_offset_s.N")
         try writer.flush()
         lastFlush = monotonicClock(); lastSync = lastFlush; lastLabelWrite = lastFlush
-        if let l = configuration.fixedLabel { label = l; labelStart = startedAt; shared.label = l }
+        if let l = configuration.fixedLabel { label = l; labelStart = startedAt; labelOnLaptopClock = true; shared.label = l }
         let t = Thread { [unowned self] in self.run() }
         t.name = "motus-writer"
         thread = t
@@ -160,13 +218,23 @@ public final class RecordingSession: @unchecked Sendable {
 
     // MARK: Producers (any thread)
 
-    /// Registers a source (a phone, a UDP peer, standard input) and returns its number (1, 2, …).
-    public func registerSource(key: String, description: String) -> Int {
+    /// Registers a source (a phone, a UDP peer, standard input) and returns its number (1, 2, …),
+    /// or nil when `maxSources` are taken (the refusal is counted once per key). `liveClock`:
+    /// the source's times run with the laptop's clock (a phone on the network), so the
+    /// lead/lag rule of `TimeRule` applies to them.
+    public func registerSource(key: String, description: String, liveClock: Bool = true) -> Int? {
         condition.lock(); defer { condition.unlock() }
         if let i = sources.firstIndex(where: { $0.key == key }) { return i + 1 }
-        sources.append((key, description))
+        if sources.count >= configuration.maxSources {
+            if refusedKeys.count < 4096, refusedKeys.insert(key).inserted { shared.refusedSources += 1 }
+            return nil
+        }
+        sources.append((key, description, liveClock))
         return sources.count
     }
+
+    /// Counts a packet or request refused because its sender could not be taken as a source.
+    public func countRefusedPacket() { condition.lock(); shared.refusedPackets += 1; condition.unlock() }
 
     /// Queues a batch for the writer. False when refused (queue full or session stopped); the
     /// samples are then counted as dropped.
@@ -294,6 +362,7 @@ public final class RecordingSession: @unchecked Sendable {
         shared.streams = streams
         shared.written = local.written
         shared.late = local.late
+        shared.badTime = local.badTime
         shared.whilePaused = local.whilePaused
         shared.malformed += local.malformed; local.malformed = 0
         shared.bytesWritten = writer.bytesWritten
@@ -302,8 +371,35 @@ public final class RecordingSession: @unchecked Sendable {
 
     /// The recording clock at laptop time `t`: the primary source's clock.
     func recordingTime(_ t: Double) -> Double {
-        guard primarySource >= 0, clockOffset[primarySource].isFinite else { return t }
-        return t + clockOffset[primarySource]
+        if primarySource >= 0, clockOffset[primarySource].isFinite { return t + clockOffset[primarySource] }
+        return t + (provisionalOffset() ?? 0)
+    }
+
+    /// True once labels and events can be put on a source's clock (anchored or being anchored).
+    var recordingClockKnown: Bool {
+        (primarySource >= 0 && clockOffset[primarySource].isFinite) || provisionalOffset() != nil
+    }
+
+    /// While the first source is still being anchored: the clock offset its anchoring will
+    /// give (the largest held offset that the lead rule will accept), so labels and events
+    /// taken meanwhile are on the clock its samples will be on.
+    func provisionalOffset() -> Double? {
+        guard primarySource < 0, let src = clocks.firstIndex(where: { !$0.held.isEmpty }) else { return nil }
+        let rule = configuration.timeRule
+        var offsets: [Double] = []
+        for b in clocks[src].held {
+            for t in b.times where t.isFinite && abs(t) <= rule.maxAbsoluteTime { offsets.append(t - b.receivedAt) }
+        }
+        guard !offsets.isEmpty else { return nil }
+        offsets.sort()
+        let anchor = offsets[(offsets.count - 1) / 2]
+        return offsets.last { $0 <= anchor + rule.maxLead } ?? anchor
+    }
+
+    /// Starts the label in force at laptop time `at`.
+    func startLabel(at: Double) {
+        labelOnLaptopClock = !recordingClockKnown
+        labelStart = recordingTime(at)
     }
 
     func process(_ item: Item) {
@@ -312,14 +408,14 @@ public final class RecordingSession: @unchecked Sendable {
         case .label(let l, let at):
             endLabel(at: recordingTime(at))
             label = l
-            if l != nil { labelStart = recordingTime(at) }
+            if l != nil { startLabel(at: at) }
         case .event(let kind, let detail, let at):
             writer.event(GroundTruthEvent(time: recordingTime(at), kind: kind, detail: detail))
         case .pause(let p, let at):
             if p == paused { return }
             paused = p
             writer.event(GroundTruthEvent(time: recordingTime(at), kind: p ? "pause" : "resume"))
-            if p { endLabel(at: recordingTime(at)) } else if label != nil { labelStart = recordingTime(at) }
+            if p { endLabel(at: recordingTime(at)) } else if label != nil { startLabel(at: at) }
         }
     }
 
@@ -333,6 +429,93 @@ public final class RecordingSession: @unchecked Sendable {
     func write(_ b: SampleBatch) {
         if paused { local.whilePaused += b.count; return }
         let src = b.source - 1
+        if src >= 0 {
+            let c = clock(src)
+            if c.live {
+                // After a spell of nothing but rejections, find the source's clock again.
+                if c.anchored, let since = c.rejectingSince, b.receivedAt - since >= configuration.timeRule.reanchorAfter {
+                    clocks[src].anchored = false; clocks[src].rejectingSince = nil
+                }
+                if !clocks[src].anchored {
+                    hold(b, src)
+                    return
+                }
+            }
+        }
+        emit(b)
+    }
+
+    /// The clock state of source `src`, created on first use.
+    func clock(_ src: Int) -> SourceClock {
+        while clocks.count <= src {
+            let i = clocks.count
+            condition.lock()
+            let live = i < sources.count ? sources[i].live : true
+            condition.unlock()
+            clocks.append(SourceClock(live: live))
+        }
+        return clocks[src]
+    }
+
+    func hold(_ b: SampleBatch, _ src: Int) {
+        if clocks[src].held.isEmpty { clocks[src].heldSince = monotonicClock() }
+        clocks[src].held.append(b)
+        clocks[src].heldSamples += b.count
+        if clocks[src].heldSamples >= configuration.timeRule.maxHeldSamples
+            || b.receivedAt - clocks[src].held[0].receivedAt >= configuration.timeRule.anchorWindow {
+            anchor(src)
+        }
+    }
+
+    /// Anchors source `src` on the lower median of its held samples' offsets (time − receive
+    /// time; a forged sample ahead of the source's clock is outvoted) and writes them.
+    func anchor(_ src: Int) {
+        let held = clocks[src].held
+        var offsets: [Double] = []
+        offsets.reserveCapacity(clocks[src].heldSamples)
+        for b in held {
+            for t in b.times where t.isFinite && abs(t) <= configuration.timeRule.maxAbsoluteTime { offsets.append(t - b.receivedAt) }
+        }
+        clocks[src].held = []
+        clocks[src].heldSamples = 0
+        if !offsets.isEmpty {
+            offsets.sort()
+            clocks[src].anchored = true
+            clocks[src].anchor = offsets[(offsets.count - 1) / 2]
+            clocks[src].anchoredAt = held[0].receivedAt
+            clocks[src].rejectingSince = nil
+        }
+        // Without an anchor every held time failed the absolute rule: emit counts them.
+        for b in held { emit(b) }
+    }
+
+    /// Anchors the sources whose holding time is up (or all of them at the end).
+    func anchorDue(final: Bool) {
+        let now = monotonicClock()
+        for src in clocks.indices where !clocks[src].held.isEmpty {
+            if final || now - clocks[src].heldSince >= configuration.timeRule.anchorWindow { anchor(src) }
+        }
+    }
+
+    /// True when `t`, received at `receivedAt` from source `src`, is a time its clock can give.
+    @inline(__always)
+    func plausible(_ t: Double, receivedAt: Double, src: Int) -> Bool {
+        let rule = configuration.timeRule
+        guard t.isFinite, abs(t) <= rule.maxAbsoluteTime else { return false }
+        guard src >= 0, src < clocks.count, clocks[src].live, clocks[src].anchored else { return true }
+        let c = clocks[src]
+        let lead = (t - receivedAt) - c.anchor
+        let allowed = rule.maxLead + rule.driftAllowance * max(0, receivedAt - c.anchoredAt)
+        if lead > allowed || lead < -rule.maxLag {
+            if c.rejectingSince == nil { clocks[src].rejectingSince = receivedAt }
+            return false
+        }
+        clocks[src].rejectingSince = nil
+        return true
+    }
+
+    func emit(_ b: SampleBatch) {
+        let src = b.source - 1
         while clockOffset.count <= src { clockOffset.append(-.infinity) }
         var newestOffset = clockOffset[max(src, 0)]
         b.values.withUnsafeBufferPointer { vp in
@@ -340,6 +523,7 @@ public final class RecordingSession: @unchecked Sendable {
                 let kind = b.kinds[i], t = b.times[i]
                 let o = b.offsets[i]
                 let v = UnsafeBufferPointer(rebasing: vp[o ..< o + kind.width])
+                guard plausible(t, receivedAt: b.receivedAt, src: src) else { local.badTime += 1; continue }
                 guard SampleBatch.isValid(kind, time: t, v) else { local.malformed += 1; continue }
                 let key = max(src, 0) * Self.kindCount + Self.ordinal(kind)
                 while streamTable.count <= key { streamTable.append(-1) }
@@ -366,7 +550,8 @@ public final class RecordingSession: @unchecked Sendable {
             if primarySource < 0 {
                 primarySource = src
                 // A label set before the first sample was on laptop time: move it to this clock.
-                if let s = labelStart, label != nil { labelStart = s + newestOffset }
+                if labelOnLaptopClock, let s = labelStart, label != nil { labelStart = s + newestOffset }
+                labelOnLaptopClock = false
             }
             if !offsetsWritten.contains(src) {
                 offsetsWritten.insert(src)
@@ -402,9 +587,12 @@ public final class RecordingSession: @unchecked Sendable {
     }
 
     func flushTick(now: Double, final: Bool) {
-        // Label checkpoint: the label in force so far becomes a segment.
-        if label != nil && !paused && (final || now - lastLabelWrite >= configuration.labelCheckpoint) {
+        anchorDue(final: final)
+        // Label checkpoint: the label in force so far becomes a segment (once the recording
+        // clock is known: until the first source is anchored it would be laptop time).
+        if label != nil && !paused && (final || (primarySource >= 0 && now - lastLabelWrite >= configuration.labelCheckpoint)) {
             let t = recordingTime(wallClock())
+            labelOnLaptopClock = false
             endLabel(at: t)
             labelStart = t
             lastLabelWrite = now

@@ -63,7 +63,10 @@ public final class LineSource: @unchecked Sendable {
     }
 
     public func start() {
-        source = session.registerSource(key: "stdin", description: "standard input; clock: as given (receive time, epoch s, when there is no time column)")
+        // Times on standard input are as the file gives them (a replay runs faster than the laptop's
+        // clock), so only the absolute time rule applies to them.
+        source = session.registerSource(key: "stdin", description: "standard input; clock: as given (receive time, epoch s, when there is no time column)",
+                                        liveClock: false) ?? 0
         let t = Thread { [self] in self.run() }
         t.name = "motus-stdin"
         thread = t

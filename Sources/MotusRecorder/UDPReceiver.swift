@@ -12,6 +12,9 @@ public enum PacketFormat: String, Sendable, CaseIterable {
 /// session. Each sender (address and port) is a source with its own parser state and its own
 /// streams. Datagrams larger than `maxPacketBytes` are counted as malformed and not read.
 /// A datagram that does not parse is counted and logged; nothing here stops the recording.
+/// Senders beyond the session's `maxSources` are not taken: their packets are counted as
+/// refused (`Stats.refusedPackets`) and logged at a bounded rate, and nothing is kept per
+/// refused sender, so packets from thousands of ports cannot make thousands of streams.
 public final class UDPReceiver: Sendable {
     public struct Configuration: Sendable {
         public var host: String = "127.0.0.1"
@@ -94,7 +97,11 @@ final class UDPHandler: ChannelInboundHandler {
         if let i = peers[envelope.remoteAddress] { k = i } else {
             let desc = "udp \(configuration.format.rawValue) from \(envelope.remoteAddress.ipAddress ?? "?"):\(envelope.remoteAddress.port ?? 0)"
             let clock = configuration.format == .hyperimu ? "phone epoch s (receive time when no timestamp)" : "phone s since boot"
-            let src = session.registerSource(key: "\(envelope.remoteAddress)", description: desc + "; clock: " + clock)
+            guard let src = session.registerSource(key: "\(envelope.remoteAddress)", description: desc + "; clock: " + clock) else {
+                session.countRefusedPacket()
+                log("udp: packet from \(envelope.remoteAddress) refused: the recorder takes at most \(session.configuration.maxSources) senders (--max-sources)")
+                return
+            }
             k = state.count
             peers[envelope.remoteAddress] = k
             state.append(Peer(source: src, sensors: configuration.hyperIMUSensors))

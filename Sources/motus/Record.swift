@@ -18,8 +18,18 @@ struct Record: ParsableCommand {
         The recording goes to DIR/recording-<UTC start time>.motus (or to --out FILE.motus, which must \
         not exist yet: a recording is never overwritten). It is \
         flushed at least every 0.25 s, so `kill -9` loses at most that; Ctrl-C or SIGTERM closes \
-        it cleanly. `motus inspect DIR` reads it, also while recording goes on. Network sources \
+        it cleanly; a full disk stops it with one error line and a non-zero status, the file keeping \
+        its complete lines. `motus inspect DIR` reads it, also while recording goes on. Network sources \
         listen on 127.0.0.1 unless --bind says otherwise (use --bind 0.0.0.0 for a phone on the LAN).
+
+        Limits against a hostile network: a sample whose time no clock gives (not finite, beyond \
+        ±1e10 s, or for a network source more than 10 s ahead of or an hour behind the clock its \
+        first 0.3 s of samples showed) is left out and counted as "bad time"; at most \
+        --max-sources senders are taken (each UDP address and port, each HTTP device), packets \
+        from more are counted as refused; HTTP requests are refused from their headers (token, \
+        method, size) before any body byte is read, headers must arrive within --header-timeout \
+        seconds, and at most --max-connections are open (a new one evicts the oldest still \
+        without headers).
 
         Examples:
           motus record --source udp --packet-format sensorstream --bind 0.0.0.0 --out rec/
@@ -93,6 +103,15 @@ struct Record: ParsableCommand {
     @Option(name: .customLong("max-packet-bytes"), help: "udp: largest datagram accepted.")
     var maxPacketBytes: Int = 4096
 
+    @Option(name: .customLong("max-sources"), help: "udp/http: senders taken (each UDP address and port, each HTTP device); packets from more are counted and refused.")
+    var maxSources: Int = 64
+
+    @Option(name: .customLong("max-connections"), help: "http: connections open at once; a new one evicts the oldest still sending its headers.")
+    var maxConnections: Int = 32
+
+    @Option(name: .customLong("header-timeout"), help: "http: seconds a connection may take to send its request headers.")
+    var headerTimeout: Double = 5
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -100,6 +119,9 @@ struct Record: ParsableCommand {
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if !(pollInterval > 0) { throw ValidationError("--poll-interval must be positive") }
         if maxLineBytes < 64 || maxBodyBytes < 1024 || maxPacketBytes < 64 { throw ValidationError("size limits are too small") }
+        if !(1...100_000).contains(maxSources) { throw ValidationError("--max-sources must be 1…100000, not \(maxSources)") }
+        if !(1...100_000).contains(maxConnections) { throw ValidationError("--max-connections must be 1…100000, not \(maxConnections)") }
+        if !(headerTimeout > 0 && headerTimeout <= 3600) { throw ValidationError("--header-timeout must be 0…3600 seconds, not \(headerTimeout)") }
         _ = try options()
     }
 
@@ -139,6 +161,7 @@ struct Record: ParsableCommand {
         o.fixedLabel = label
         o.coreMotionSign = input.coreMotionSign
         o.maxLineBytes = maxLineBytes; o.maxBodyBytes = maxBodyBytes; o.maxPacketBytes = maxPacketBytes
+        o.maxSources = maxSources; o.maxConnections = maxConnections; o.headerTimeout = headerTimeout
         return o
     }
 
@@ -224,15 +247,13 @@ struct Record: ParsableCommand {
         do {
             let s = try recorder.stop()
             printError("motus: " + StatusLine.format(s, previous: nil, interval: 0))
-            printError("motus: wrote \(recorder.path): \(s.written) samples in \(s.streams.count) streams; dropped \(s.dropped), late \(s.late), malformed \(s.malformed), ignored \(s.ignored)")
+            printError("motus: wrote \(recorder.path): \(s.written) samples in \(s.streams.count) streams; dropped \(s.dropped), late \(s.late), bad time \(s.badTime), malformed \(s.malformed), ignored \(s.ignored), refused \(s.refusedPackets) from \(s.refusedSources) senders over --max-sources")
         } catch {
-            printError("motus: \(error)")
+            // The write error, once, on one line; the file keeps its complete lines.
+            printError("motus: recording stopped: \(error) (the file keeps its complete lines)")
             failed = true
         }
-        if failed {
-            if let f = recorder.session.failure { printError("motus: recording stopped: \(f)") }
-            throw ExitCode(1)
-        }
+        if failed { throw ExitCode(1) }
     }
 }
 

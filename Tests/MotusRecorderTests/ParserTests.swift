@@ -286,6 +286,6 @@ func samples(_ b: SampleBatch, _ kind: StreamKind) -> [(Double, [Double])] {
         s.dropped = 1; s.late = 2; s.malformed = 3; s.label = "walking"; s.duration = 65
         var prev = s
         prev.streams[0].samples = 400
-        #expect(StatusLine.format(s, previous: prev, interval: 2) == "01:05 | acc 100 Hz 600 | dropped 1 late 2 malformed 3 | label walking")
+        #expect(StatusLine.format(s, previous: prev, interval: 2) == "01:05 | acc 100 Hz 600 | dropped 1 late 2 bad-time 0 malformed 3 | label walking")
     }
 }

@@ -91,7 +91,8 @@ import MotusIO
     }
 
     /// A full disk in the middle of a recording (simulated with a file-size limit) stops the
-    /// recorder at once with a clear message and a non-zero status.
+    /// recorder at once with a clear one-line message and a non-zero status; the file keeps
+    /// complete lines only (it ends with a newline and reads back strictly, in order).
     @Test(.enabled(if: TestData.binary != nil)) func fullDiskIsReportedAtOnce() throws {
         let dir = TestData.tempDir()
         let p = Process()
@@ -113,6 +114,38 @@ import MotusIO
         #expect(stopped)
         #expect(p.terminationStatus == 1)
         #expect(msg.contains("cannot write") && msg.contains("File too large"), "\(msg)")
+        let errors = msg.split(separator: "\n").filter { $0.contains("cannot write") }
+        #expect(errors.count == 1 && errors[0].hasPrefix("motus: ") && errors[0].contains(dir + "/r.motus"), "\(msg)")
+        let bytes = try #require(FileManager.default.contents(atPath: dir + "/r.motus"))
+        #expect(bytes.count > 0 && bytes.count <= 16 * 512 && bytes.last == 0x0A, "\(bytes.count) bytes, last \(String(describing: bytes.last))")
+        let r = try NativeFormat.read(path: dir + "/r.motus")
+        let acc = try #require(r.stream(.acceleration))
+        #expect(acc.count > 10)
+        #expect(acc.times == (0..<acc.count).map { Double($0) / 100 })
+    }
+
+    /// `motus record --source udp` on port 0: one packet with time 1e26 among 100 good ones is
+    /// left out and shown as "bad time 1" in the summary; the other 100 are written.
+    @Test(.enabled(if: TestData.binary != nil)) func udpBadTimeIsCountedInTheSummary() throws {
+        let dir = TestData.tempDir()
+        let run = try Self.start(["--source", "udp", "--packet-format", "sensorstream", "--port", "0", "--out", dir + "/u.motus"], dir: dir)
+        // The first stderr line names the port: "motus: recording udp on 127.0.0.1:PORT to …".
+        var text = ""
+        let end = monotonicClock() + 10
+        while !text.contains(" to "), monotonicClock() < end {
+            let d = run.stderr.fileHandleForReading.availableData
+            if d.isEmpty { break }
+            text += String(decoding: d, as: UTF8.self)
+        }
+        let port = try #require(text.split(separator: ":").dropFirst(2).first.flatMap { Int($0.prefix { $0.isNumber }) }, "\(text)")
+        let tx = UDPSender(port: port)
+        for i in 0..<101 { tx.send(i == 50 ? "1e26, 3, 0.1,0.2,9.8" : "\(500 + Double(i) * 0.01), 3, 0.1,0.2,9.8") }
+        #expect(waitUntil(5) { (try? RecordingLoader.summarize(path: dir + "/u.motus"))?.streams.first?.samples == 100 })
+        kill(run.process.processIdentifier, SIGTERM)
+        run.process.waitUntilExit()
+        let err = run.stderrText
+        #expect(run.process.terminationStatus == 0, "\(err)")
+        #expect(err.contains("100 samples in 1 streams") && err.contains("bad time 1,") && err.contains("bad-time 1 "), "\(err)")
     }
 
     @Test(.enabled(if: TestData.binary != nil)) func readOnlyPlaceIsReportedAtOnce() throws {

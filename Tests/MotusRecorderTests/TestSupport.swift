@@ -169,3 +169,41 @@ final class FakePhyphox: @unchecked Sendable {
         }
     }
 }
+
+/// A TCP connection to 127.0.0.1 driven byte by byte (for slow or hostile HTTP clients).
+final class RawConnection {
+    let fd: Int32
+    let connected: Bool
+    init(port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        connected = withUnsafePointer(to: &addr) { a in
+            a.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+    @discardableResult
+    func send(_ s: String) -> Bool {
+        var bytes = Array(s.utf8)
+        return Foundation.send(fd, &bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
+    }
+    /// What arrives until the peer closes or `seconds` pass; `closed` tells which.
+    func receive(for seconds: Double) -> (text: String, closed: Bool) {
+        var reply: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        let end = monotonicClock() + seconds
+        while true {
+            let left = end - monotonicClock()
+            if left <= 0 { return (String(decoding: reply, as: UTF8.self), false) }
+            var tv = timeval(tv_sec: Int(left), tv_usec: Int((left - Double(Int(left))) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            let n = recv(fd, &buf, buf.count, 0)
+            if n > 0 { reply += buf[0..<n]; continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return (String(decoding: reply, as: UTF8.self), true) }
+        }
+    }
+    deinit { close(fd) }
+}
