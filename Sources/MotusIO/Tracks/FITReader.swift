@@ -274,7 +274,15 @@ private struct Decoder {
             k += 1
             if s.slot == .timestamp {
                 let v = raw(at: start + s.offset, size: s.size, base: s.base, big: big)
-                if !v.isNaN { timestamp = v; lastTimestamp = UInt32(v) }
+                if !v.isNaN {
+                    // FIT time is a uint32 of seconds; a field declared with another base type can
+                    // decode outside it.
+                    guard v >= 0 && v <= Double(UInt32.max) else {
+                        throw InputError(.badValue, at: .byteOffset(start + s.offset, in: file), found: "a timestamp of \(v)",
+                                         expected: "a timestamp 0…4294967295 s since 1989-12-31")
+                    }
+                    timestamp = v; lastTimestamp = UInt32(v)
+                }
             } else if interesting {
                 values[Int(s.slot.rawValue)] = raw(at: start + s.offset, size: s.size, base: s.base, big: big)
             }
