@@ -24,6 +24,31 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
         self.heightMeters = heightMeters; self.weightKg = weightKg; self.age = age; self.gender = gender
         self.nominalRateHz = nominalRateHz; self.source = source; self.extra = extra
     }
+
+    /// The keys that name fields, as the native format's `@meta` lines (and `convert --meta`)
+    /// write them.
+    public static let fieldKeys = ["device", "placement", "subject", "height_m", "weight_kg", "age", "gender", "nominal_rate_hz", "source"]
+    /// The field keys whose value is a number.
+    public static let numericKeys: Set<String> = ["height_m", "weight_kg", "age", "nominal_rate_hz"]
+
+    /// Sets the field `key` names: `text` for the text fields, `number` for the numeric ones
+    /// (the caller parses it, to report a bad one where it stands). Returns false, setting
+    /// nothing, when `key` names no field.
+    public mutating func setField(_ key: String, text: String, number: Double?) -> Bool {
+        switch key {
+        case "device": device = text
+        case "placement": placement = text
+        case "subject": subject = text
+        case "gender": gender = text
+        case "source": source = text
+        case "height_m": heightMeters = number
+        case "weight_kg": weightKg = number
+        case "age": age = number
+        case "nominal_rate_hz": nominalRateHz = number
+        default: return false
+        }
+        return true
+    }
 }
 
 /// A labelled time interval `[start, end)` in seconds, on the recording's clock.

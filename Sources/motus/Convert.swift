@@ -25,7 +25,7 @@ struct Convert: ParsableCommand {
             for kv in meta {
                 guard let eq = kv.firstIndex(of: "=") else { throw CLIError("--meta takes key=value, not '\(kv)'") }
                 let k = String(kv[..<eq]), v = String(kv[kv.index(after: eq)...])
-                if ["height_m", "weight_kg", "age", "nominal_rate_hz"].contains(k) && Double(v) == nil {
+                if RecordingMetadata.numericKeys.contains(k) && Double(v) == nil {
                     throw CLIError("--meta \(k) takes a number, not '\(v)'")
                 }
                 overrides.append((k, v))
@@ -62,20 +62,7 @@ struct ConvertSink: RecordingSink {
 
     mutating func metadata(_ m: RecordingMetadata) {
         var m = m
-        for (k, v) in overrides {
-            switch k {
-            case "device": m.device = v
-            case "placement": m.placement = v
-            case "subject": m.subject = v
-            case "gender": m.gender = v
-            case "source": m.source = v
-            case "height_m": m.heightMeters = Double(v)
-            case "weight_kg": m.weightKg = Double(v)
-            case "age": m.age = Double(v)
-            case "nominal_rate_hz": m.nominalRateHz = Double(v)
-            default: m.extra[k] = v
-            }
-        }
+        for (k, v) in overrides where !m.setField(k, text: v, number: Double(v)) { m.extra[k] = v }
         // A reader reports the whole metadata again when a later line adds to it: write only
         // what changed since the last call.
         var changed = RecordingMetadata()
