@@ -34,10 +34,12 @@ public struct RecordingSummary: Sendable, Equatable {
     public var labels: [(label: String, seconds: Double, segments: Int)]
     /// Count per event kind.
     public var events: [(kind: String, count: Int)]
+    /// The last line, when it had no newline, looked cut and was left out.
+    public var leftOut: LeftOutLine? = nil
 
     public static func == (a: RecordingSummary, b: RecordingSummary) -> Bool {
         a.path == b.path && a.metadata == b.metadata && a.streams == b.streams
-            && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind)
+            && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind) && a.leftOut == b.leftOut
     }
 
     public var timeRange: ClosedRange<Double>? {
@@ -99,6 +101,8 @@ public struct SummarySink: RecordingSink {
     }
     var accs: [Acc] = []
     var order: [Int] = []
+    /// Position in `accs` of each stream name (declarations stay linear in the stream count).
+    var byName: [String: Int] = [:]
     public var metadata = RecordingMetadata()
     var labelOrder: [String] = []
     var labelTotals: [String: (Double, Int)] = [:]
@@ -112,8 +116,9 @@ public struct SummarySink: RecordingSink {
     public mutating func metadata(_ m: RecordingMetadata) { metadata = m }
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
         while order.count <= index { order.append(-1) }
-        if let i = accs.firstIndex(where: { $0.name == name }) { order[index] = i; return }
+        if let i = byName[name] { order[index] = i; return }
         order[index] = accs.count
+        byName[name] = accs.count
         accs.append(Acc(name: name, kind: kind))
     }
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
