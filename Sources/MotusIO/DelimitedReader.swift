@@ -141,9 +141,9 @@ public struct DelimitedReader {
             if let p = pending { next = p; pending = nil } else { next = try cursor.next() }
             guard let line = next else { break }
             if Self.isComment(line) { continue }
-            if cursor.lastLineUnterminated, let reason = tail.reason(line, splitter: splitter, rows: rows) {
+            if cursor.lastLineUnterminated, let (reason, column) = tail.reason(line, splitter: splitter, rows: rows) {
                 let n = cursor.lineNumber, bytes = cursor.lastLineBytes
-                if options.incompleteLastLine == .error { throw LastLineRule.error(file: path, line: n, bytes: bytes, reason: reason) }
+                if options.incompleteLastLine == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: bytes, reason: reason) }
                 return LeftOutLine(file: path, line: n, bytes: bytes, reason: reason)
             }
             try rows.parse(line, cursor.lineNumber, into: &sink)
@@ -174,7 +174,7 @@ public struct DelimitedReader {
         }
 
         /// Why `line`, the last and without a newline, looks cut (nil: it is complete).
-        func reason(_ line: UnsafeBufferPointer<UInt8>, splitter: FieldSplitter, rows: RowParser) -> String? {
+        func reason(_ line: UnsafeBufferPointer<UInt8>, splitter: FieldSplitter, rows: RowParser) -> (String, Int)? {
             var ranges: [(Int, Int)] = []
             splitter.split(line) { _, s, e in ranges.append((s, e)) }
             let expected = rowFields >= 0 ? rowFields : headerFields
@@ -597,22 +597,15 @@ public struct DelimitedReader {
                              expected: "a row of numbers: this first line looks like a header (leave out --no-header; columns may then be named)")
         }
         guard let header else { return p }
-        // Units given for streams the file does not have.
         let kinds = Set(p.streams.map(\.kind))
-        func noStream(_ what: String, _ flag: String) -> InputError {
-            InputError(.badValue, at: SourceLocation(file: path, line: line), found: "no \(what) columns",
-                       expected: "\(what) columns for \(flag) (the header has \(header.prefix(12).joined(separator: ", ")))")
-        }
-        if options.accelUnit != nil && kinds.isDisjoint(with: [.acceleration, .gravity, .userAcceleration]) { throw noStream("acceleration", "--accel-unit") }
-        if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
-        if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
         // Columns read, and the rest.
         var read = Set<Int>()
         if p.timeField >= 0 { read.insert(p.timeField) }
         for s in p.streams { read.formUnion(s.fields) }
         if let e = p.attitudeFromEuler { read.formUnion(e) }
         let names = header.map { $0.trimmingSpaces() }
-        if options.isEmpty {
+        if options.accelColumns == nil && options.gyroColumns == nil && options.gravityColumns == nil
+            && options.userAccelColumns == nil && options.magColumns == nil {
             // Two axes of a triple Motus knows and not the third: the stream would be dropped.
             let lower = names.map { $0.lowercased() }
             let roles: [(StreamKind, [String], [String])] = [
@@ -637,6 +630,14 @@ public struct DelimitedReader {
                 }
             }
         }
+        // Units given for streams the file does not have.
+        func noStream(_ what: String, _ flag: String) -> InputError {
+            InputError(.badValue, at: SourceLocation(file: path, line: line), found: "no \(what) columns",
+                       expected: "\(what) columns for \(flag) (the header has \(header.prefix(12).joined(separator: ", ")))")
+        }
+        if options.accelUnit != nil && kinds.isDisjoint(with: [.acceleration, .gravity, .userAcceleration]) { throw noStream("acceleration", "--accel-unit") }
+        if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
+        if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
         let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty }.map { names[$0] }
         if !left.isEmpty {
             InputNotices.post("\(path): left out columns: \(left.joined(separator: ", ")) (Motus reads no stream from them)")

@@ -70,9 +70,8 @@ public enum NativeFormat {
             lines = try reader.forEachLine { (line, number, unterminated) throws(InputError) in
                 if unterminated {
                     let bytes = line.count
-                    let reason = "Motus ends every line of its format with one"
                     if options.incompleteLastLine == .error {
-                        throw LastLineRule.error(file: path, line: number, bytes: bytes, reason: reason)
+                        throw LastLineRule.error(file: path, line: number, bytes: bytes, reason: "Motus ends every line of its own format with one")
                     }
                     left = LeftOutLine(file: path, line: number, bytes: bytes, reason: "the file may have been cut while written")
                     return

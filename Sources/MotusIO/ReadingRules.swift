@@ -142,13 +142,14 @@ struct ColumnPrecision {
     /// cannot be, by the column's own printed precision).
     func cutReason(_ s: NumberShape, text: String) -> String? {
         if s.endsOpen { return "'\(text)' ends where no number ends" }
+        func digits(_ n: Int) -> String { n == 1 ? "1 digit" : "\(n) digits" }
         guard values > 0 else { return nil }
         if allHaveExponent && !s.hasExponent { return "'\(text)' has no exponent and every other value of its column has one" }
         if s.fractionDigits < minFractionDigits {
-            return "'\(text)' has \(s.fractionDigits) digits after the point and every other value of its column at least \(minFractionDigits)"
+            return "'\(text)' has \(digits(s.fractionDigits)) after the point and every other value of its column at least \(minFractionDigits)"
         }
         if s.digits < minDigits {
-            return "'\(text)' has \(s.digits) digits and every other value of its column at least \(minDigits)"
+            return "'\(text)' has \(digits(s.digits)) and every other value of its column at least \(minDigits)"
         }
         return nil
     }
@@ -166,23 +167,24 @@ struct ColumnPrecision {
 /// by less than the column's own printed precision.
 enum LastLineRule {
     /// The error for an incomplete last line.
-    static func error(file: String, line: Int, bytes: Int, reason: String) -> InputError {
-        InputError(.truncated, at: SourceLocation(file: file, line: line, column: 0), found: "an incomplete last line (\(bytes) bytes, no newline: \(reason))",
-                   expected: "a line ending in a newline; the file may have been cut while written (--drop-incomplete-line leaves the line out)")
+    static func error(file: String, line: Int, column: Int = 0, bytes: Int, reason: String) -> InputError {
+        InputError(.truncated, at: SourceLocation(file: file, line: line, column: column), found: "an incomplete last line",
+                   expected: "a complete line: this one has \(bytes) bytes and no newline, and \(reason); the file may have been cut while written (--drop-incomplete-line leaves the line out)")
     }
 
     /// Why a delimited last line looks cut (nil: complete). `fields` are its field ranges,
     /// `expectedFields` the count of the rows before it, `lastColumn` the precision of the
     /// column its last field falls in (nil when that column is not read).
     static func delimitedReason(_ line: UnsafeBufferPointer<UInt8>, fields: [(Int, Int)], expectedFields: Int,
-                                lastColumn: ColumnPrecision?, numeric: (Int) -> Bool) -> String? {
-        if fields.count < expectedFields { return "\(fields.count) fields where the rows before have \(expectedFields)" }
+                                lastColumn: ColumnPrecision?, numeric: (Int) -> Bool) -> (reason: String, column: Int)? {
+        if fields.count < expectedFields { return ("\(fields.count) fields where the rows before have \(expectedFields)", line.count + 1) }
         for (k, (s, e)) in fields.enumerated() where numeric(k) {
             let shape = NumberShape(line, s, e)
-            if shape.endsOpen { return "'\(line.text(s, e))' ends where no number ends" }
+            if shape.endsOpen { return ("'\(line.text(s, e))' ends where no number ends", s + 1) }
         }
-        if let (s, e) = fields.last, let p = lastColumn, numeric(fields.count - 1) {
-            return p.cutReason(NumberShape(line, s, e), text: line.text(s, e))
+        if let (s, e) = fields.last, let p = lastColumn, numeric(fields.count - 1),
+           let why = p.cutReason(NumberShape(line, s, e), text: line.text(s, e)) {
+            return (why, s + 1)
         }
         return nil
     }

@@ -98,9 +98,9 @@ enum TableScanner {
                 splitter.split(line) { _, s, e in ranges.append((s, e)) }
                 let expected = fieldCount ?? (tailFields >= 0 ? tailFields : needed)
                 let followed = tailColumn >= 0 && ranges.count == expected && tailColumn == ranges.count - 1
-                if let reason = LastLineRule.delimitedReason(line, fields: ranges, expectedFields: expected, lastColumn: followed ? precision : nil,
-                                                             numeric: { $0 <= maxField && slot[$0] >= 0 }) {
-                    if policy == .error { throw LastLineRule.error(file: path, line: n, bytes: line.count, reason: reason) }
+                if let (reason, column) = LastLineRule.delimitedReason(line, fields: ranges, expectedFields: expected, lastColumn: followed ? precision : nil,
+                                                                       numeric: { $0 <= maxField && slot[$0] >= 0 }) {
+                    if policy == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: line.count, reason: reason) }
                     InputNotices.post(LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
                     return
                 }
