@@ -54,14 +54,20 @@ public struct RecordingSummary: Sendable, Equatable {
 struct IntervalHistogram {
     static let bins = 2800
     static let lo = 1e-6
-    var counts = [Int](repeating: 0, count: bins)
+    /// Allocated at the first interval, so streams with one sample (a recording may declare
+    /// thousands) cost nothing here.
+    var counts: [Int] = []
     /// Sum of the intervals in each bin, so a quantile falling in a bin is the mean of what
     /// is there (exact for regularly sampled data).
-    var sums = [Double](repeating: 0, count: bins)
+    var sums: [Double] = []
     var total = 0
 
     mutating func add(_ dt: Double) {
         guard dt > 0 else { return }
+        if counts.isEmpty {
+            counts = [Int](repeating: 0, count: Self.bins)
+            sums = [Double](repeating: 0, count: Self.bins)
+        }
         var b = Int(((log10(dt / Self.lo)) / 0.005).rounded(.down))
         b = Swift.max(0, Swift.min(Self.bins - 1, b))
         counts[b] += 1
