@@ -63,6 +63,17 @@ import MotusCore
         #expect(message(e) == "r.motus:8:5: found '1e300', expected a time within 1e10 s of the stream's first sample (5.0 s); this is 1e+300 s from it")
     }
 
+    @Test func nativeParallelReaderLeavesAFarTimeToTheOneThreadPass() throws {
+        var text = "#motus,1\n@stream,acc,acc\n"
+        for i in 0..<4000 { text += "acc,\(Double(i) / 100),0.125,0.25,9.75\n" }
+        text += "acc,2e10,0.125,0.25,9.75\n"
+        for i in 4000..<8000 { text += "acc,\(Double(i) / 100),0.125,0.25,9.75\n" }
+        let p = TestFiles.temp(text, name: "far.motus")
+        // The parallel reader gives up (in a chunk or at the join); the one-thread pass names the place.
+        #expect(try NativeFormat.readParallel(path: p, options: .init(), workers: 2, minimumBytes: 1024) == nil)
+        #expect(message(inputError { _ = try NativeFormat.read(path: p) }) == "far.motus:4003:5: found '2e10', expected a time within 1e10 s of the stream's first sample (0.0 s); this is 20000000000.0 s from it")
+    }
+
     @Test func mPowerUserAccelerationOf1e308GIsAnError() {
         let json = """
         [{"timestamp":1.0,"attitude":{"x":0,"y":0,"z":0,"w":1},"rotationRate":{"x":0,"y":0,"z":0},
