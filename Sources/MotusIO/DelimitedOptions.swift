@@ -43,9 +43,18 @@ public struct DelimitedOptions: Sendable, Equatable {
     /// How far back (s) a timestamp may step before reading stops with an error. Smaller
     /// steps back are kept and re-sorted by the resampler.
     public var backwardsTolerance: Double = 1.0
+    /// What to do with a last line without a newline that looks cut (`LastLineRule`): an error
+    /// (the default), or leave it out and say so. Applies to every format `RecordingLoader`
+    /// reads, not only delimited text.
+    public var incompleteLastLine: IncompleteLinePolicy = .error
 
     public init() {}
 
-    /// True when no flag was given, so the header alone must say what the columns are.
-    public var isEmpty: Bool { self == DelimitedOptions() }
+    /// True when no column flag was given, so the header alone must say what the columns are
+    /// (the incomplete-line policy is not about columns and does not count).
+    public var isEmpty: Bool {
+        var o = self
+        o.incompleteLastLine = .error
+        return o == DelimitedOptions()
+    }
 }

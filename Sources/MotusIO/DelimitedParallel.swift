@@ -51,7 +51,7 @@ extension DelimitedReader {
             let splitter = FieldSplitter(delimiter: delimiter)
             let header = options.noHeader ? nil : splitter.strings(line)
             let fieldCount = splitter.split(line) { _, _, _ in }
-            var p = try makePlan(header: header, fieldCount: fieldCount, line: lineNumber)
+            var p = try makePlan(header: header, fieldCount: fieldCount, line: lineNumber, firstLine: line)
             p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
             plan = p
             if options.noHeader {
@@ -151,6 +151,7 @@ extension DelimitedReader {
                     if direct && rows.directFields(line, row: row) { row += 1; continue }
                     do throws(InputError) {
                         try rows.fields(line, line0)
+                        try rows.checkConverted(line, line0)
                     } catch {
                         r.error = error
                         break
@@ -172,17 +173,22 @@ extension DelimitedReader {
                 }
             }
 
-            // 4. The first problem in file order: time going back, or a range's error.
+            // 4. The first problem in file order: time going back or too far from the first
+            // row's, or a range's error.
             var latest = -Double.infinity
+            var first = Double.nan
             for k in 0..<chunks {
                 let r = results[k]
                 if timeField >= 0 {
+                    if first.isNaN && r.rows > 0 { first = times[rowOffset[k]] }
                     for i in rowOffset[k] ..< rowOffset[k] + r.rows {
                         let t = times[i]
-                        if t < latest - tolerance {
-                            failure = backwardsError(base: base, size: size, readable: readable, range: fixedCuts[k] ..< fixedCuts[k + 1],
-                                                     row: i - rowOffset[k], lineBase: linesBefore + rowOffset[k],
-                                                     plan: plan, delimiter: delimiter, latest: latest)
+                        if t < latest - tolerance || !ReadingRules.timeFits(t, first: first) {
+                            failure = rowError(base: base, range: fixedCuts[k] ..< fixedCuts[k + 1], row: i - rowOffset[k],
+                                               lineBase: linesBefore + rowOffset[k], plan: plan, delimiter: delimiter) { rows, line, number in
+                                t < latest - tolerance ? rows.backwardsError(line, number, latest: latest)
+                                    : { var r = rows; r.firstTime = first; return r.timeSpanError(line, number, time: t) }()
+                            }
                             return -1
                         }
                         if t > latest { latest = t }
@@ -283,9 +289,10 @@ extension DelimitedReader {
         #endif
     }
 
-    /// Finds data row `row` of a range again (only on this rare error path) for its line and column.
-    private func backwardsError(base: UnsafePointer<UInt8>, size: Int, readable: Int, range: Range<Int>, row: Int, lineBase: Int,
-                                plan: Plan, delimiter: UInt8, latest: Double) -> InputError {
+    /// Finds data row `row` of a range again (only on this rare error path) for its line and
+    /// column, and makes its error with `make(parser, line, number)`.
+    private func rowError(base: UnsafePointer<UInt8>, range: Range<Int>, row: Int, lineBase: Int,
+                          plan: Plan, delimiter: UInt8, make: (RowParser, UnsafeBufferPointer<UInt8>, Int) -> InputError) -> InputError {
         let rows = RowParser(plan: plan, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
         defer { rows.deallocate() }
         var pos = range.lowerBound, number = lineBase, seen = 0
@@ -300,7 +307,7 @@ extension DelimitedReader {
                 return copy.withUnsafeMutableBufferPointer { b in
                     let l = UnsafeBufferPointer(start: b.baseAddress!, count: line.count)
                     try? rows.fields(l, number)
-                    return rows.backwardsError(l, number, latest: latest)
+                    return make(rows, l, number)
                 }
             }
             seen += 1

@@ -17,9 +17,13 @@ import MotusCore
 ///   time in `time`, `timestamp`, `t`, `time_s`, `timestamp_ns` (unit from a `_s`/`_ms`/`_us`/
 ///   `_ns` suffix, else `--time-unit`, else seconds).
 ///
-/// Every row must have every mapped column as a finite number, or reading stops with an
+/// Every row must have every mapped column as a number that is finite in SI units, with a time
+/// within `ReadingRules.maxTimeSpanSeconds` of the first row's, or reading stops with an
 /// `InputError` naming file, line and column. No row is ever skipped silently: blank lines
-/// and lines starting with `#` or `//` are comments and are the only lines passed over.
+/// and lines starting with `#` or `//` are comments and are the only lines passed over, and a
+/// last line without a newline that looks cut (`LastLineRule`) is an error, or with
+/// `options.incompleteLastLine == .drop` is left out and reported. Lines may end in LF, CRLF
+/// or CR. Header columns that feed no stream are posted to `InputNotices` in one line.
 public struct DelimitedReader {
     public let path: String
     public let options: DelimitedOptions
@@ -36,14 +40,46 @@ public struct DelimitedReader {
 
     /// `read()` on at most `maxThreads` threads (1: only the calling thread). The result does
     /// not depend on the number of threads.
+    ///
+    /// A file whose last line has no newline, or whose lines end in CR alone, is read by the
+    /// streaming pass, which applies the last-line rule and the CR line ends.
     public func read(maxThreads: Int) throws(InputError) -> Recording {
-        if path != "-" && Self.isRegularFile(path) {
+        if path != "-" && Self.isRegularFile(path) && Self.endsWithLF(path) && !Self.hasLoneCRNearStart(path) {
             let size = Self.fileSize(path)
             return try readParallel(workers: size >= Self.parallelThreshold ? max(1, maxThreads) : 1)
         }
         var b = RecordingBuilder()
-        try scan(into: &b)
+        if let left = try scan(into: &b) { InputNotices.post(left.description) }
         return b.recording
+    }
+
+    /// True when the file's last byte is LF (or it is empty).
+    static func endsWithLF(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return true }   // the reader reports the problem
+        defer { _ = Posix.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_size > 0 else { return true }
+        var b: UInt8 = 0
+        return pread(fd, &b, 1, off_t(st.st_size - 1)) == 1 && b == 0x0A
+    }
+
+    /// True when the file's first MiB ends a line with CR alone (as `LineCursor` decides).
+    static func hasLoneCRNearStart(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        if fd < 0 { return false }
+        defer { _ = Posix.close(fd) }
+        let n = 1 << 20
+        let buf = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: n)
+        defer { buf.deallocate() }
+        var got = 0
+        while got < n {
+            let r = pread(fd, buf.baseAddress! + got, n - got, off_t(got))
+            if r < 0 && errno == EINTR { continue }
+            if r <= 0 { break }
+            got += r
+        }
+        return LineCursor.hasLoneCR(UnsafeBufferPointer(start: buf.baseAddress, count: got))
     }
 
     static func isRegularFile(_ path: String) -> Bool {
@@ -67,33 +103,85 @@ public struct DelimitedReader {
         var attitudeFromEuler: [Int]? = nil   // roll, pitch, yaw fields (MotionSense)
     }
 
-    public func scan<S: RecordingSink>(into sink: inout S) throws(InputError) {
+    /// Streams the file into `sink`. Returns the last line when it had no newline, looked cut
+    /// and was left out (`options.incompleteLastLine == .drop`).
+    @discardableResult
+    public func scan<S: RecordingSink>(into sink: inout S) throws(InputError) -> LeftOutLine? {
         var cursor = try LineCursor(path: path)
         // The first line that is not a comment is the header (or, with --no-header, the first row).
         var parser: RowParser? = nil
+        var splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
+        var tail = TailCheck()
+        var pending: UnsafeBufferPointer<UInt8>? = nil   // with --no-header: the first line, a row
         while let line = try cursor.next() {
             if Self.isComment(line) { continue }
             let delimiter = options.delimiter ?? Self.detectDelimiter(line)
-            let splitter = FieldSplitter(delimiter: delimiter)
+            splitter = FieldSplitter(delimiter: delimiter)
             let header = options.noHeader ? nil : splitter.strings(line)
             let fieldCount = splitter.split(line) { _, _, _ in }
-            var p = try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber)
+            var p = try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber, firstLine: line)
             p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
             sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: path))
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
             parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
             if line.count > 0 && cursor.fileSize > 0 { sink.expectSamples(cursor.fileSize / (line.count + 1) + 16) }
-            if options.noHeader { try parser!.parse(line, cursor.lineNumber, into: &sink) }
+            if options.noHeader { pending = line } else { tail.headerFields = fieldCount }
             break
         }
         guard var rows = parser else {
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
         }
         defer { rows.deallocate() }
-        while let line = try cursor.next() {
+        // The printed precision of the last column is followed only when the file may end
+        // without a newline (a pipe, or a file whose last byte is not a line end).
+        let follow = cursor.endsWithLineEnd != true
+        while true {
+            let next: UnsafeBufferPointer<UInt8>?
+            if let p = pending { next = p; pending = nil } else { next = try cursor.next() }
+            guard let line = next else { break }
             if Self.isComment(line) { continue }
+            if cursor.lastLineUnterminated, let (reason, column) = tail.reason(line, splitter: splitter, rows: rows) {
+                let n = cursor.lineNumber, bytes = cursor.lastLineBytes
+                if options.incompleteLastLine == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: bytes, reason: reason) }
+                return LeftOutLine(file: path, line: n, bytes: bytes, reason: reason)
+            }
             try rows.parse(line, cursor.lineNumber, into: &sink)
+            if follow { tail.follow(line, splitter: splitter, rows: rows) }
+        }
+        return nil
+    }
+
+    /// What the last-line rule needs to know of the rows before the last: the field count of
+    /// the header and of the first row, and the printed precision of the first row's last
+    /// field's column (when that column is read).
+    struct TailCheck {
+        var headerFields = 0
+        var rowFields = -1
+        var column = -1
+        var precision = ColumnPrecision()
+
+        mutating func follow(_ line: UnsafeBufferPointer<UInt8>, splitter: FieldSplitter, rows: RowParser) {
+            if rowFields < 0 {
+                rowFields = splitter.split(line) { _, _, _ in }
+                let c = rowFields - 1
+                column = c >= 0 && c < rows.plan.needed && rows.used[c] ? c : -1
+            }
+            if column >= 0 {
+                let s = rows.fieldStart[column]
+                precision.add(NumberShape(line, s, rows.fieldEnd(line, s)))
+            }
+        }
+
+        /// Why `line`, the last and without a newline, looks cut (nil: it is complete).
+        func reason(_ line: UnsafeBufferPointer<UInt8>, splitter: FieldSplitter, rows: RowParser) -> (String, Int)? {
+            var ranges: [(Int, Int)] = []
+            splitter.split(line) { _, s, e in ranges.append((s, e)) }
+            let expected = rowFields >= 0 ? rowFields : headerFields
+            let needed = rows.plan.needed, used = rows.used
+            let followed = column >= 0 && ranges.count == rowFields && column == ranges.count - 1
+            return LastLineRule.delimitedReason(line, fields: ranges, expectedFields: expected, lastColumn: followed ? precision : nil,
+                                                numeric: { $0 < needed && used[$0] })
         }
     }
 
@@ -126,6 +214,8 @@ public struct DelimitedReader {
         let destScale: UnsafeMutablePointer<Double>
         var row = 0
         var lastTime = -Double.infinity
+        /// The first row's time (SI); later times must lie within `ReadingRules.maxTimeSpanSeconds`.
+        var firstTime = Double.nan
 
         init(plan: Plan, file: String, delimiter: UInt8, backwardsTolerance: Double) {
             self.plan = plan; self.file = file; self.delimiter = delimiter; self.backwardsTolerance = backwardsTolerance
@@ -201,7 +291,9 @@ public struct DelimitedReader {
                     c = next
                 } else {
                     guard let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
-                    d[row &* destStride[f]] = v * destScale[f]
+                    let x = v * destScale[f]
+                    guard x.isFinite else { return -1 }
+                    d[row &* destStride[f]] = x
                     i = e
                     guard i < limit else { return -1 }
                     c = base[i]
@@ -264,7 +356,9 @@ public struct DelimitedReader {
             while true {
                 if let d = dest[f] {
                     guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
-                    d[row &* destStride[f]] = v * destScale[f]
+                    let x = v * destScale[f]
+                    guard x.isFinite else { return false }
+                    d[row &* destStride[f]] = x
                     i = e
                     if i < n && L[i] != delimiter { return false }
                 } else {
@@ -289,6 +383,9 @@ public struct DelimitedReader {
             let t: Double
             if p.timeField >= 0 {
                 t = fieldValue[p.timeField] * p.timeScale
+                if !ReadingRules.timeFits(t, first: firstTime) {
+                    if row == 0 { firstTime = t } else { throw timeSpanError(line, number, time: t) }
+                }
                 if t < lastTime - backwardsTolerance { throw backwardsError(line, number, latest: lastTime) }
                 if t > lastTime { lastTime = t }
             } else {
@@ -297,6 +394,8 @@ public struct DelimitedReader {
             for si in 0..<streamCount {
                 let o = offset[si], w = offset[si + 1] - o, k = scale[si]
                 for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
+                // Only a unit with a factor above 1 (g) can take a finite number past the largest double.
+                if abs(k) > 1 { for c in 0..<w where !scratch[c].isFinite { throw conversionError(line, number, field: gather[o + c], stream: si) } }
                 sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
             }
             if let e = p.attitudeFromEuler {
@@ -305,6 +404,32 @@ public struct DelimitedReader {
                 sink.sample(stream: p.streams.count, time: t, values: UnsafeBufferPointer(start: scratch, count: 4))
             }
             row += 1
+        }
+
+        /// Throws the conversion error for the first value of this line (as `fields` left it)
+        /// that is not finite in SI units; the whole-file reader checks its slow-path rows so.
+        func checkConverted(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
+            for si in 0..<streamCount where abs(scale[si]) > 1 {
+                for k in offset[si] ..< offset[si + 1] where !(fieldValue[gather[k]] * scale[si]).isFinite {
+                    throw conversionError(line, number, field: gather[k], stream: si)
+                }
+            }
+        }
+
+        /// The error for field `f` of this line, finite as read but not once converted.
+        func conversionError(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, field f: Int, stream si: Int) -> InputError {
+            let s = fieldStart[f]
+            let kind = plan.streams[si].kind
+            return ReadingRules.conversionError(at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                                                what: "value of column '\(plan.fieldNames[f])' (\(kind.title))", unit: kind.siUnitName)
+        }
+
+        /// The error for a row whose time lies too far from the first row's (`fieldStart` must
+        /// hold this line's field starts).
+        func timeSpanError(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, time: Double) -> InputError {
+            let s = fieldStart[plan.timeField]
+            return ReadingRules.timeError(at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                                          time: time, first: firstTime)
         }
 
         /// The error for a row whose time steps back more than the tolerance from `latest` (SI).
@@ -446,6 +571,79 @@ public struct DelimitedReader {
     }
 
     // MARK: - Column mapping
+
+    /// The plan for a file whose header (or, with `noHeader`, first row) is `firstLine`, on
+    /// line `line`. Besides the columns it maps, it refuses what would silently change a
+    /// result: column indexes on a file whose first line is a row of numbers (it would be
+    /// taken for the header), `noHeader` on a first line with no number, a header with two
+    /// axes of a triple and not the third, and a unit for a stream the file does not have. The
+    /// header columns it reads nothing from are posted to `InputNotices` in one line.
+    func makePlan(header: [String]?, fieldCount: Int, line: Int, firstLine: UnsafeBufferPointer<UInt8>) throws(InputError) -> Plan {
+        let p = try makePlan(header: header, fieldCount: fieldCount, line: line)
+        let delimiter = options.delimiter ?? Self.detectDelimiter(firstLine)
+        var ranges: [(Int, Int)] = []
+        FieldSplitter(delimiter: delimiter).split(firstLine) { _, s, e in ranges.append((s, e)) }
+        let numbers = ranges.filter { NumberParser.parseDouble(firstLine, $0.0, $0.1) != nil }.count
+        let refs = [options.timeColumn].compactMap { $0 } + (options.accelColumns ?? []) + (options.gyroColumns ?? [])
+            + (options.gravityColumns ?? []) + (options.userAccelColumns ?? []) + (options.magColumns ?? [])
+        let byIndex = refs.contains { if case .index = $0 { true } else { false } }
+        let text = firstLine.text(0, firstLine.count)
+        if header != nil && byIndex && numbers == ranges.count && !ranges.isEmpty {
+            throw InputError(.badHeader, at: SourceLocation(file: path, line: line, column: 1), found: text,
+                             expected: "a header line: this first line is a row of numbers and would be taken for the header (add --no-header)")
+        }
+        if header == nil && numbers == 0 && !ranges.isEmpty {
+            throw InputError(.badHeader, at: SourceLocation(file: path, line: line, column: 1), found: text,
+                             expected: "a row of numbers: this first line looks like a header (leave out --no-header; columns may then be named)")
+        }
+        guard let header else { return p }
+        let kinds = Set(p.streams.map(\.kind))
+        // Columns read, and the rest.
+        var read = Set<Int>()
+        if p.timeField >= 0 { read.insert(p.timeField) }
+        for s in p.streams { read.formUnion(s.fields) }
+        if let e = p.attitudeFromEuler { read.formUnion(e) }
+        let names = header.map { $0.trimmingSpaces() }
+        if options.accelColumns == nil && options.gyroColumns == nil && options.gravityColumns == nil
+            && options.userAccelColumns == nil && options.magColumns == nil {
+            // Two axes of a triple Motus knows and not the third: the stream would be dropped.
+            let lower = names.map { $0.lowercased() }
+            let roles: [(StreamKind, [String], [String])] = [
+                (.acceleration, ["acc", "accel", "acceleration", "accelerometer", "a", "accelerometeracceleration"], ["_", ".", ""]),
+                (.rotationRate, ["gyr", "gyro", "gyroscope", "g", "rotationrate", "rot", "omega"], ["_", ".", ""]),
+                (.magneticField, ["mag", "magnetometer", "magneticfield", "m"], ["_", ".", ""]),
+                (.gravity, ["gravity"], ["_", ".", ""]), (.userAcceleration, ["useracceleration"], ["_", ".", ""]),
+            ]
+            for (kind, stems, seps) in roles where !kinds.contains(kind) {
+                for stem in stems {
+                    for sep in seps {
+                        let axes = ["x", "y", "z"].map { stem + sep + $0 }
+                        let present = axes.compactMap { lower.firstIndex(of: $0) }
+                        guard !present.isEmpty && present.count < 3, let missing = axes.first(where: { !lower.contains($0) }) else { continue }
+                        // Point at the column after the last axis found when Motus reads nothing there
+                        // (gyr_q in place of gyr_z), else at that axis.
+                        let last = present.max()!
+                        let at = last + 1 < ranges.count && !read.contains(last + 1) ? last + 1 : last
+                        throw InputError(.missingColumn, at: SourceLocation(file: path, line: line, column: ranges[at].0 + 1), found: names[at],
+                                         expected: "'\(missing)' (the header has \(present.sorted().map { names[$0] }.joined(separator: ", ")): \(kind.title) needs all three axes)")
+                    }
+                }
+            }
+        }
+        // Units given for streams the file does not have.
+        func noStream(_ what: String, _ flag: String) -> InputError {
+            InputError(.badValue, at: SourceLocation(file: path, line: line), found: "no \(what) columns",
+                       expected: "\(what) columns for \(flag) (the header has \(header.prefix(12).joined(separator: ", ")))")
+        }
+        if options.accelUnit != nil && kinds.isDisjoint(with: [.acceleration, .gravity, .userAcceleration]) { throw noStream("acceleration", "--accel-unit") }
+        if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
+        if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
+        let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty }.map { names[$0] }
+        if !left.isEmpty {
+            InputNotices.post("\(path): left out columns: \(left.joined(separator: ", ")) (Motus reads no stream from them)")
+        }
+        return p
+    }
 
     func makePlan(header: [String]?, fieldCount: Int, line: Int) throws(InputError) -> Plan {
         var p = Plan()

@@ -38,10 +38,12 @@ final class LineStorage {
 /// A value type driven by a plain loop, so the hot path has no closures and no dynamic
 /// exclusivity checks. Memory is the chunk size plus the longest line.
 ///
-/// Lines end at LF; a CR before the LF is dropped (CRLF files), as is a UTF-8 byte-order mark
-/// at the start. The last line need not end with a newline. A returned line is valid until
-/// the next call to `next()`, and is followed in memory by at least 32 readable bytes (so
-/// parsers may load 8 bytes at a time near its end).
+/// Lines end at LF or CRLF; a UTF-8 byte-order mark at the start is dropped. When the first
+/// chunk holds a CR not followed by LF (old Mac files end lines with CR alone), every CR, LF
+/// and CRLF ends a line, so files with mixed endings keep their line numbers. The last line
+/// need not end with a newline: `lastLineUnterminated` then says so once it has been returned.
+/// A returned line is valid until the next call to `next()`, and is followed in memory by at
+/// least 32 readable bytes (so parsers may load 8 bytes at a time near its end).
 public struct LineCursor {
     let storage: LineStorage
     public let path: String
@@ -60,6 +62,12 @@ public struct LineCursor {
     var endOffset = Int.max
     /// Bytes handed over by `read`/`pread` so far.
     var bytesRead = 0
+    /// Lines end at CR as well as at LF (decided on the first chunk).
+    public private(set) var crLineEnds = false
+    /// True once the line last returned was the input's last and had no line end.
+    public private(set) var lastLineUnterminated = false
+    /// Bytes of that unterminated last line.
+    public private(set) var lastLineBytes = 0
 
     /// File offset of the first byte not yet returned as part of a line.
     public var offset: Int { (ranged ? readOffset : bytesRead) - (filled - start) }
@@ -110,6 +118,25 @@ public struct LineCursor {
                                  expected: "lines of text (is this a binary file?)")
             }
             let base = storage.buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            if crLineEnds {
+                // Old Mac or mixed line ends: the first CR or LF ends the line (CRLF as one end).
+                var i = scanFrom
+                while i < filled && base[i] != 0x0A && base[i] != 0x0D { i += 1 }
+                if i < filled && (base[i] == 0x0A || i + 1 < filled || eof) {
+                    let line = UnsafeBufferPointer(start: base + start, count: i - start)
+                    start = base[i] == 0x0D && i + 1 < filled && base[i + 1] == 0x0A ? i + 2 : i + 1
+                    scanFrom = start
+                    lineNumber += 1
+                    return line
+                }
+                scanFrom = i   // a CR at the chunk's end waits for the next byte
+                if eof {
+                    if start < filled { return lastLine(base) }
+                    return nil
+                }
+                refill()
+                continue
+            }
             if scanFrom < filled {
                 // memchr is vectorised; far faster than a byte loop on long lines.
                 if let hit = memchr(base + scanFrom, 0x0A, filled - scanFrom) {
@@ -125,18 +152,38 @@ public struct LineCursor {
                 scanFrom = filled
             }
             if eof {
-                if start < filled {
-                    var end = filled
-                    if base[end - 1] == 0x0D { end -= 1 }
-                    let line = UnsafeBufferPointer(start: base + start, count: end - start)
-                    start = filled
-                    lineNumber += 1
-                    return line
-                }
+                if start < filled { return lastLine(base) }
                 return nil
             }
             refill()
         }
+    }
+
+    /// The bytes from `start` to the end of the input, as the last line: ended by a CR alone
+    /// (a complete line in CR or CRLF files), or unterminated.
+    mutating func lastLine(_ base: UnsafeMutablePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var end = filled
+        if base[end - 1] == 0x0D { end -= 1 } else {
+            lastLineUnterminated = true
+            lastLineBytes = filled - start
+        }
+        let line = UnsafeBufferPointer(start: base + start, count: end - start)
+        start = filled
+        scanFrom = filled
+        lineNumber += 1
+        return line
+    }
+
+    /// Whether the input ends with a line end (LF or CR), read from its last byte without
+    /// moving the cursor; nil for pipes and standard input, where it is known only at the end.
+    public var endsWithLineEnd: Bool? {
+        var st = stat()
+        guard fstat(storage.fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(st.st_size)
+        if size == 0 { return true }
+        var b: UInt8 = 0
+        guard pread(storage.fd, &b, 1, off_t(size - 1)) == 1 else { return nil }
+        return b == 0x0A || b == 0x0D
     }
 
     mutating func refill() {
@@ -144,7 +191,7 @@ public struct LineCursor {
         if start > 0 {
             let rest = filled - start
             if rest > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, rest) }
-            filled = rest; scanFrom = rest; start = 0
+            filled = rest; scanFrom -= start; start = 0
         }
         if filled == buffer.count {
             if buffer.count >= maxLineBytes {
@@ -175,10 +222,29 @@ public struct LineCursor {
             if filled == 0 && n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
                 memmove(buffer.baseAddress!, buffer.baseAddress! + 3, n - 3)
                 filled = n - 3
-                return
+            } else {
+                filled += n
             }
+            if !ranged { crLineEnds = Self.hasLoneCR(UnsafeBufferPointer(start: b, count: filled)) }
+            return
         }
         filled += n
+    }
+}
+
+extension LineCursor {
+    /// True when `bytes` hold a CR that is neither followed by LF nor the last byte (where
+    /// the LF may be in the next chunk): the text ends lines with CR alone, at least in part.
+    static func hasLoneCR(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let b = bytes.baseAddress else { return false }
+        let n = bytes.count
+        var p = 0
+        while p < n, let hit = memchr(b + p, 0x0D, n - p) {
+            let i = b.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if i + 1 < n && b[i + 1] != 0x0A { return true }
+            p = i + 1
+        }
+        return false
     }
 }
 
@@ -201,6 +267,19 @@ public final class LineReader {
         cursor = c
         return c.lineNumber
     }
+
+    /// Calls `body(line, lineNumber, unterminated)` for every line; `unterminated` is true only
+    /// for a last line without a line end. Returns the number of lines.
+    @discardableResult
+    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int, Bool) throws(InputError) -> Void) throws(InputError) -> Int {
+        var c = cursor
+        while let line = try c.next() { try body(line, c.lineNumber, c.lastLineUnterminated) }
+        cursor = c
+        return c.lineNumber
+    }
+
+    /// Whether the file ends with a line end (nil for pipes; see `LineCursor.endsWithLineEnd`).
+    public var endsWithLineEnd: Bool? { cursor.endsWithLineEnd }
 
     /// Reads a whole (small) file into memory.
     public static func readAll(path: String) throws(InputError) -> [UInt8] {

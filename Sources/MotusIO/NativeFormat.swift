@@ -25,9 +25,11 @@ import MotusCore
 /// Rules: a stream is declared before its first sample; an empty value field means "not
 /// reported" and is allowed only where the kind allows it (step-counter distance, location
 /// fields after longitude); timestamps of one stream may go backwards by at most
-/// `backwardsTolerance` seconds (the resampler re-sorts such rows); the last line may be cut
-/// short by a crash and is then reported as an error unless `allowTruncatedTail` is set.
-/// See docs/FORMAT.md.
+/// `backwardsTolerance` seconds (the resampler re-sorts such rows), and lie within
+/// `ReadingRules.maxTimeSpanSeconds` of the stream's first sample; at most
+/// `ReadingRules.maxStreams` streams. Motus ends every line with a newline, so a last line
+/// without one was cut short (a crash, or a file still being written): reading it is an
+/// error unless `incompleteLastLine` is `.drop`, which leaves it out. See docs/FORMAT.md.
 public enum NativeFormat {
     public static let magic = "#motus"
     public static let version = 1
@@ -46,42 +48,64 @@ public enum NativeFormat {
         return n == 6 && buf == Array(magic.utf8)
     }
 
-    /// Reads a whole native recording into memory.
+    /// Reads a whole native recording into memory. A last line left out (`.drop`) is posted
+    /// to `InputNotices`.
     public static func read(path: String, options: NativeReadOptions = .init()) throws(InputError) -> Recording {
         if let r = try readParallel(path: path, options: options, workers: onlineProcessors()) { return r }
         var b = RecordingBuilder()
-        try scan(path: path, into: &b, options: options)
+        if let left = try scan(path: path, into: &b, options: options) { InputNotices.post(left.description) }
         return b.recording
     }
 
     /// Streams a native recording into `sink` with memory bounded by the line reader's chunk.
-    public static func scan<S: RecordingSink>(path: String, into sink: inout S, options: NativeReadOptions = .init()) throws(InputError) {
+    /// Returns the last line when it had no newline and `options.incompleteLastLine` is `.drop`
+    /// (it is then left out); with `.error` such a line is an `InputError`.
+    @discardableResult
+    public static func scan<S: RecordingSink>(path: String, into sink: inout S, options: NativeReadOptions = .init()) throws(InputError) -> LeftOutLine? {
         let reader = try LineReader(path: path)
         var parser = NativeLineParser(file: path, options: options)
+        var left: LeftOutLine? = nil
         let lines: Int
         do {
-            lines = try reader.forEachLine { (line, number) throws(InputError) in
+            lines = try reader.forEachLine { (line, number, unterminated) throws(InputError) in
+                if unterminated {
+                    let bytes = line.count
+                    if options.incompleteLastLine == .error {
+                        throw LastLineRule.error(file: path, line: number, bytes: bytes, reason: "Motus ends every line of its own format with one")
+                    }
+                    left = LeftOutLine(file: path, line: number, bytes: bytes, reason: "the file may have been cut while written")
+                    return
+                }
                 try parser.parse(line, number, into: &sink)
             }
         }
-        if lines == 0 {
+        if lines == 0 || !parser.sawMagic {
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: "a '#motus,1' first line")
         }
         parser.finish(into: &sink)
+        return left
     }
 }
 
 public struct NativeReadOptions: Sendable {
     /// How far back (s) a stream's timestamp may step before it is an error.
     public var backwardsTolerance: Double = 1.0
-    /// Accept (and drop, reporting it in `truncatedTail`) an unfinished last line, as a crash
-    /// during recording leaves one. `motus inspect` on a live recording sets this.
-    public var allowTruncatedTail: Bool = false
+    /// What to do with a last line that has no newline (a crash, or a recording still being
+    /// written, leaves one): an error, or leave it out (`motus inspect` and live tails).
+    public var incompleteLastLine: IncompleteLinePolicy = .error
+    /// `incompleteLastLine == .drop`, under its earlier name.
+    public var allowTruncatedTail: Bool {
+        get { incompleteLastLine == .drop }
+        set { incompleteLastLine = newValue ? .drop : .error }
+    }
     /// Read only streams of these kinds (nil: all). Lines of other streams are skipped without
     /// being parsed, so a caller that needs three streams of a ten-stream recording pays for three.
     public var kinds: Set<StreamKind>? = nil
     public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false, kinds: Set<StreamKind>? = nil) {
-        self.backwardsTolerance = backwardsTolerance; self.allowTruncatedTail = allowTruncatedTail; self.kinds = kinds
+        self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = allowTruncatedTail ? .drop : .error; self.kinds = kinds
+    }
+    public init(backwardsTolerance: Double = 1.0, incompleteLastLine: IncompleteLinePolicy, kinds: Set<StreamKind>? = nil) {
+        self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = incompleteLastLine; self.kinds = kinds
     }
 }
 
@@ -95,12 +119,20 @@ struct NativeLineParser {
     /// Sink index of each declared stream, or -1 when its kind is not wanted.
     var sinkIndex: [Int] = []
     var lastTime: [Double] = []
+    /// Time of each stream's first sample (NaN before it): later times must lie within
+    /// `ReadingRules.maxTimeSpanSeconds` of it.
+    var firstTime: [Double] = []
+    /// Stream number of each declared name, for declarations; `lookup` serves sample lines.
+    var nameIndex: [[UInt8]: Int] = [:]
+    /// Open-addressing table of stream numbers + 1 (0: empty) by a hash of the name, used once
+    /// there are more streams than a linear scan handles well.
+    var lookup: [Int32] = []
+    /// Streams handed to the sink so far (the next sink index).
+    var sinkCount = 0
     var metadata = RecordingMetadata()
     var metadataDirty = false
     var scratch = [Double](repeating: 0, count: 16)
     let splitter = FieldSplitter(delimiter: UInt8(ascii: ","))
-    /// A parse error held back in case the line turns out to be the file's last, cut-short line.
-    var pending: InputError?
     /// Set by the parallel reader for the data ranges it parses off the main thread: only
     /// samples, `@label`, `@event` and comments are handled; any other directive sets
     /// `needsSequential` (the one-thread pass then reads the file).
@@ -112,7 +144,6 @@ struct NativeLineParser {
     func loc(_ line: Int, _ col: Int) -> SourceLocation { SourceLocation(file: file, line: line, column: col) }
 
     mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
-        if let p = pending { throw p }
         if !sawMagic {
             let text = line.text(0, line.count)
             guard text.hasPrefix(NativeFormat.magic + ",") else {
@@ -208,6 +239,13 @@ struct NativeLineParser {
                                      expected: "\(width) values for a '\(kind.rawValue)' sample")
                 return
             }
+            let first = firstTime[index]
+            if !ReadingRules.timeFits(time, first: first) {
+                if first.isNaN { firstTime[index] = time } else {
+                    failure = ReadingRules.timeError(at: loc(number, nameEnd + 2), found: line.text(nameEnd + 1, fieldEnd(nameEnd + 1)), time: time, first: first)
+                    return
+                }
+            }
             if time < lastTime[index] - options.backwardsTolerance {
                 failure = InputError(.timeBackwards, at: loc(number, nameEnd + 2), found: "\(time)",
                                      expected: "a time no earlier than \(lastTime[index] - options.backwardsTolerance) s (previous \(lastTime[index]) s)")
@@ -216,10 +254,7 @@ struct NativeLineParser {
             if time > lastTime[index] { lastTime[index] = time }
             sink.sample(stream: target, time: time, values: UnsafeBufferPointer(start: values.baseAddress!, count: width))
         }
-        if let f = failure {
-            if f.reason == .timeBackwards { throw f }
-            try hold(f, number)
-        }
+        if let f = failure { throw f }
     }
 
     static func starts(_ line: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
@@ -230,20 +265,51 @@ struct NativeLineParser {
         return true
     }
 
-    /// Defers an error on a line when unfinished tails are allowed: if another line follows,
-    /// the error is real and is thrown then; if none does, the tail is dropped.
-    mutating func hold(_ e: InputError, _ number: Int) throws(InputError) {
-        if options.allowTruncatedTail { pending = e } else { throw e }
+    /// The declared stream whose name equals `line[0..<end]`: a linear scan for a handful of
+    /// streams, a hash table beyond (so the cost per line does not grow with the stream
+    /// count); allocates nothing.
+    func streamIndex(_ line: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int? {
+        if lookup.isEmpty {
+            outer: for (i, n) in names.enumerated() where n.count == end {
+                for k in 0..<end where n[k] != line[k] { continue outer }
+                return i
+            }
+            return nil
+        }
+        let mask = lookup.count - 1
+        var slot = Self.hash(UnsafeBufferPointer(rebasing: line[0..<end])) & mask
+        while true {
+            let v = Int(lookup[slot])
+            if v == 0 { return nil }
+            let n = names[v - 1]
+            if n.count == end && n.withUnsafeBufferPointer({ memcmp($0.baseAddress!, line.baseAddress!, end) == 0 }) { return v - 1 }
+            slot = (slot + 1) & mask
+        }
     }
 
-    /// The declared stream whose name equals `line[0..<end]` (a linear scan: recordings
-    /// have a handful of streams, and this allocates nothing).
-    func streamIndex(_ line: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int? {
-        outer: for (i, n) in names.enumerated() where n.count == end {
-            for k in 0..<end where n[k] != line[k] { continue outer }
-            return i
+    /// FNV-1a of a stream name.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h & 0x7fff_ffff_ffff_ffff)
+    }
+
+    /// Adds stream `i` (already in `names`) to the hash table, growing it to keep it at most
+    /// half full; the table exists only past 8 streams.
+    mutating func index(stream i: Int) {
+        if names.count <= 8 { return }
+        if lookup.count < 2 * names.count {
+            lookup = [Int32](repeating: 0, count: max(32, lookup.count * 2))
+            for k in names.indices where k != i { insert(k) }
         }
-        return nil
+        insert(i)
+    }
+
+    mutating func insert(_ i: Int) {
+        let mask = lookup.count - 1
+        var slot = names[i].withUnsafeBufferPointer { Self.hash($0) } & mask
+        while lookup[slot] != 0 { slot = (slot + 1) & mask }
+        lookup[slot] = Int32(i + 1)
     }
 
     mutating func finish<S: RecordingSink>(into sink: inout S) {
@@ -277,18 +343,26 @@ struct NativeLineParser {
             if nameBytes.isEmpty || nameBytes.first == UInt8(ascii: "@") || nameBytes.first == UInt8(ascii: "#") {
                 throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: text(1), expected: "a stream name not starting with @ or #")
             }
-            if let existing = names.firstIndex(of: nameBytes) {
+            if let existing = nameIndex[nameBytes] {
                 guard kinds[existing] == kind else {
                     throw InputError(.badValue, at: loc(number, ranges[2].0 + 1), found: kindText, expected: "'\(kinds[existing].rawValue)' (stream \(text(1)) was declared with that kind)")
                 }
                 return
             }
+            guard names.count < ReadingRules.maxStreams else {
+                throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: "stream \(names.count + 1) '\(text(1))'",
+                                 expected: "at most \(ReadingRules.maxStreams) streams in one recording")
+            }
             if metadataDirty { sink.metadata(metadata); metadataDirty = false }
             names.append(nameBytes)
+            nameIndex[nameBytes] = names.count - 1
+            index(stream: names.count - 1)
             kinds.append(kind)
             lastTime.append(-.infinity)
+            firstTime.append(.nan)
             if options.kinds.map({ $0.contains(kind) }) ?? true {
-                let target = (sinkIndex.max() ?? -1) + 1
+                let target = sinkCount
+                sinkCount += 1
                 sinkIndex.append(target)
                 sink.declare(stream: target, name: text(1), kind: kind)
             } else {

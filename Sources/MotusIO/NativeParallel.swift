@@ -6,7 +6,8 @@ extension NativeFormat {
     static let parallelThreshold = 4 << 20
 
     /// Reads a whole native recording on all cores, or returns nil when the one-thread `scan`
-    /// must decide (a small file, a truncated-tail read, or anything unusual in the data:
+    /// must decide (a small file, a truncated-tail read, a last line without a newline, CR line
+    /// ends, a time far from its stream's first, or anything unusual in the data:
     /// a stream, metadata or unknown directive after the first sample, or an error of any
     /// kind, whose file, line and column the one-thread pass reports exactly).
     ///
@@ -18,7 +19,7 @@ extension NativeFormat {
         if options.allowTruncatedTail || workers < 2 { return nil }
         var cursor = try LineCursor(path: path)
         let size = cursor.fileSize
-        if size < minimumBytes { return nil }
+        if size < minimumBytes || cursor.endsWithLineEnd != true { return nil }
         var header = RecordingBuilder()
         var parser = NativeLineParser(file: path, options: options)
         var dataStart = -1, firstLineBytes = 0
@@ -32,12 +33,12 @@ extension NativeFormat {
             }
             try parser.parse(line, cursor.lineNumber, into: &header)
         }
-        guard dataStart >= 0, size - dataStart >= minimumBytes else { return nil }
+        guard dataStart >= 0, size - dataStart >= minimumBytes, !cursor.crLineEnds else { return nil }
         parser.finish(into: &header)
         // The sink's streams must be numbered 0, 1, 2… in the header builder's column order
         // (always so unless two declared names differ only in quoting; then go one-thread).
         let declared = header.declaredColumns
-        guard declared.count == (parser.sinkIndex.max() ?? -1) + 1 else { return nil }
+        guard declared.count == parser.sinkCount else { return nil }
 
         // The data region, mapped (no second copy of the file), cut at line starts.
         let file = try MappedFile(path: path)
@@ -74,12 +75,23 @@ extension NativeFormat {
                 return
             }
             r.builder = b
+            r.firstTime = p.firstTime
+            r.lastTime = p.lastTime
         }
         withExtendedLifetime(file) {}
         if results.contains(where: \.failed) { return nil }
 
+        // Every chunk's times within the time span of each stream's first sample: a chunk's
+        // times lie between its own first minus the tolerance and its latest.
+        let span = ReadingRules.maxTimeSpanSeconds, tolerance = options.backwardsTolerance
+        for s in parser.firstTime.indices {
+            guard let first = results.lazy.map({ $0.firstTime[s] }).first(where: { !$0.isNaN }) else { continue }
+            for r in results where !r.firstTime[s].isNaN {
+                if r.firstTime[s] - tolerance < first - span || r.lastTime[s] > first + span { return nil }
+            }
+        }
+
         // Time order across chunk borders, as one pass would check it.
-        let tolerance = options.backwardsTolerance
         for s in declared.indices {
             var latest = -Double.infinity
             for r in results {
@@ -106,4 +118,7 @@ extension NativeFormat {
 final class NativeChunk: @unchecked Sendable {
     var builder = RecordingBuilder()
     var failed = false
+    /// Each declared stream's first and latest time in this chunk (NaN, -inf: none).
+    var firstTime: [Double] = []
+    var lastTime: [Double] = []
 }

@@ -9,11 +9,15 @@ import MotusCore
 public enum RecordingLoader {
     /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
     /// those kinds (others are skipped unparsed); other formats are read whole.
+    /// A last line without a newline that looks cut is an error, or with
+    /// `options.incompleteLastLine == .drop` is left out and posted to `InputNotices`.
     public static func load(path: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
-        if NativeFormat.isNative(path: path) { return try NativeFormat.read(path: path, options: NativeReadOptions(kinds: kinds)) }
+        if NativeFormat.isNative(path: path) {
+            return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: options.incompleteLastLine, kinds: kinds))
+        }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
-            return try probe.format.readRecording(path: path)
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
         }
         if DatasetLocator.isDirectory(path) {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a recording file (or an Oxford walk folder)")
@@ -23,28 +27,36 @@ public enum RecordingLoader {
     }
 
     /// Streams the recording into `sink`: with bounded memory for native and delimited files;
-    /// dataset files are small and are read whole, then replayed.
+    /// dataset files are small and are read whole, then replayed. Returns the last line when it
+    /// was left out (`allowTruncatedTail` or `options.incompleteLastLine == .drop`; a dataset
+    /// reader posts it to `InputNotices` instead).
+    @discardableResult
     public static func scan<S: RecordingSink>(path: String, options: DelimitedOptions = .init(), into sink: inout S,
-                                              allowTruncatedTail: Bool = false) throws(InputError) {
+                                              allowTruncatedTail: Bool = false) throws(InputError) -> LeftOutLine? {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
+        let policy: IncompleteLinePolicy = allowTruncatedTail ? .drop : options.incompleteLastLine
         if NativeFormat.isNative(path: path) {
-            try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(allowTruncatedTail: allowTruncatedTail))
-            return
+            return try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(incompleteLastLine: policy))
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
-            RecordingBuilder.replay(try probe.format.readRecording(path: path), into: &sink)
-            return
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
         }
         if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
-        try DelimitedReader(path: path, options: options).scan(into: &sink)
+        var o = options
+        o.incompleteLastLine = policy
+        return try DelimitedReader(path: path, options: o).scan(into: &sink)
     }
 
-    /// Summarises a recording in one streaming pass. A native recording still being written
-    /// may end in an unfinished line: it is left out.
+    /// Summarises a recording in one streaming pass. A recording still being written may end
+    /// in an unfinished line: by default it is left out, and `RecordingSummary.leftOut` says so.
     public static func summarize(path: String, options: DelimitedOptions = .init(), allowTruncatedTail: Bool = true) throws(InputError) -> RecordingSummary {
         var sink = SummarySink()
-        try scan(path: path, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
-        return sink.summary(path: path)
+        let left = try scan(path: path, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+        var s = sink.summary(path: path)
+        s.leftOut = left
+        return s
     }
 
     /// The recordings under `path`: the file itself; every recording of a dataset folder Motus

@@ -34,10 +34,12 @@ public struct RecordingSummary: Sendable, Equatable {
     public var labels: [(label: String, seconds: Double, segments: Int)]
     /// Count per event kind.
     public var events: [(kind: String, count: Int)]
+    /// The last line, when it had no newline, looked cut and was left out.
+    public var leftOut: LeftOutLine? = nil
 
     public static func == (a: RecordingSummary, b: RecordingSummary) -> Bool {
         a.path == b.path && a.metadata == b.metadata && a.streams == b.streams
-            && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind)
+            && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind) && a.leftOut == b.leftOut
     }
 
     public var timeRange: ClosedRange<Double>? {
@@ -52,14 +54,20 @@ public struct RecordingSummary: Sendable, Equatable {
 struct IntervalHistogram {
     static let bins = 2800
     static let lo = 1e-6
-    var counts = [Int](repeating: 0, count: bins)
+    /// Allocated at the first interval, so streams with one sample (a recording may declare
+    /// thousands) cost nothing here.
+    var counts: [Int] = []
     /// Sum of the intervals in each bin, so a quantile falling in a bin is the mean of what
     /// is there (exact for regularly sampled data).
-    var sums = [Double](repeating: 0, count: bins)
+    var sums: [Double] = []
     var total = 0
 
     mutating func add(_ dt: Double) {
         guard dt > 0 else { return }
+        if counts.isEmpty {
+            counts = [Int](repeating: 0, count: Self.bins)
+            sums = [Double](repeating: 0, count: Self.bins)
+        }
         var b = Int(((log10(dt / Self.lo)) / 0.005).rounded(.down))
         b = Swift.max(0, Swift.min(Self.bins - 1, b))
         counts[b] += 1
@@ -99,6 +107,8 @@ public struct SummarySink: RecordingSink {
     }
     var accs: [Acc] = []
     var order: [Int] = []
+    /// Position in `accs` of each stream name (declarations stay linear in the stream count).
+    var byName: [String: Int] = [:]
     public var metadata = RecordingMetadata()
     var labelOrder: [String] = []
     var labelTotals: [String: (Double, Int)] = [:]
@@ -112,8 +122,9 @@ public struct SummarySink: RecordingSink {
     public mutating func metadata(_ m: RecordingMetadata) { metadata = m }
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
         while order.count <= index { order.append(-1) }
-        if let i = accs.firstIndex(where: { $0.name == name }) { order[index] = i; return }
+        if let i = byName[name] { order[index] = i; return }
         order[index] = accs.count
+        byName[name] = accs.count
         accs.append(Acc(name: name, kind: kind))
     }
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {

@@ -45,7 +45,7 @@ public struct SampleReader {
         let regular = DelimitedReader.isRegularFile(path)
         if regular && NativeFormat.isNative(path: path) {
             var directives = Directives()
-            try Self.readDirectives(path: path, kinds: Set(kinds), into: &directives)
+            try Self.readDirectives(path: path, kinds: Set(kinds), policy: options.incompleteLastLine, into: &directives)
             metadata = directives.metadata
             labels = directives.labels
             events = directives.events
@@ -102,11 +102,20 @@ public struct SampleReader {
     }
 
     /// The first line and every `@` line, through the native parser (sample lines are skipped
-    /// unread: the per-kind cursors parse them).
-    static func readDirectives(path: String, kinds: Set<StreamKind>, into sink: inout Directives) throws(InputError) {
+    /// unread: the per-kind cursors parse them). A last line without a newline is incomplete,
+    /// as `NativeFormat.scan` rules: an error, or with `.drop` left out (the cursors skip it)
+    /// and posted to `InputNotices`.
+    static func readDirectives(path: String, kinds: Set<StreamKind>, policy: IncompleteLinePolicy, into sink: inout Directives) throws(InputError) {
         var cursor = try LineCursor(path: path)
         var parser = NativeLineParser(file: path, options: NativeReadOptions(kinds: kinds))
         while let line = try cursor.next() {
+            if cursor.lastLineUnterminated {
+                if policy == .error {
+                    throw LastLineRule.error(file: path, line: cursor.lineNumber, bytes: line.count, reason: "Motus ends every line of its own format with one")
+                }
+                InputNotices.post(LeftOutLine(file: path, line: cursor.lineNumber, bytes: line.count, reason: "the file may have been cut while written").description)
+                break
+            }
             if cursor.lineNumber == 1 || (!line.isEmpty && line[0] == UInt8(ascii: "@")) {
                 try parser.parse(line, cursor.lineNumber, into: &sink)
             }
@@ -153,7 +162,8 @@ public struct SampleReader {
         mutating func advance() throws(InputError) {
             head.full = false
             while !head.full {
-                guard let line = try lines.next() else { ended = true; return }
+                // The directives' pass has ruled on an unterminated last line: left out here.
+                guard let line = try lines.next(), !lines.lastLineUnterminated else { ended = true; return }
                 try parser.parse(line, lines.lineNumber, into: &head)
             }
         }
@@ -262,7 +272,7 @@ public struct SampleReader {
         let result: Result<Void, InputError> = withoutActuallyEscaping(body) { escapable in
             var ordering = Ordering(kinds: kinds, tolerance: options.backwardsTolerance, body: escapable)
             do throws(InputError) {
-                try DelimitedReader(path: path, options: options).scan(into: &ordering)
+                if let left = try DelimitedReader(path: path, options: options).scan(into: &ordering) { InputNotices.post(left.description) }
             } catch {
                 return .failure(error)
             }

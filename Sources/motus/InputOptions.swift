@@ -43,8 +43,15 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .customLong("coremotion-sign"), help: "Acceleration columns use CoreMotion's sign (face up reads -1 g on z); negate them.")
     var coreMotionSign = false
 
+    @Flag(name: .customLong("drop-incomplete-line"), help: ArgumentHelp(
+        "Leave out a last line without a newline that looks cut short (a file copied or read while being written) instead of stopping with an error; says so on stderr."))
+    var dropIncompleteLine = false
+
     func validate() throws {
         _ = try delimitedOptions()
+        // What the readers leave out or pass over (a cut last line, header columns no stream
+        // uses) is shown as one line each on stderr.
+        InputNotices.setHandler { printError("motus: \($0)") }
     }
 
     func delimitedOptions() throws -> DelimitedOptions {
@@ -88,6 +95,7 @@ struct InputOptions: ParsableArguments {
             }
         }
         if coreMotionSign { o.coreMotionSign = true }
+        if dropIncompleteLine { o.incompleteLastLine = .drop }
         if timeColumn != nil && rate != nil { throw ValidationError("give --time-column or --rate, not both") }
         return o
     }

@@ -8,8 +8,9 @@ struct Inspect: ParsableCommand {
         discussion: """
         Takes files or folders. A folder is searched for recordings (.motus, .csv, .txt, .json) \
         and dataset trees Motus knows. Reading is one streaming pass with bounded memory, so \
-        it works on recordings larger than memory and on a native recording that is still \
-        being written (an unfinished last line is left out).
+        it works on recordings larger than memory and on a recording that is still being \
+        written: a last line without a newline that looks cut is left out, and a line on \
+        stderr says how many bytes were left.
 
         Delimited text without a header Motus recognises needs the input flags, for example:
           motus inspect walk.csv --rate 100 --accel-columns acc_x,acc_y,acc_z --accel-unit g
@@ -32,7 +33,11 @@ struct Inspect: ParsableCommand {
                 let files = try RecordingLoader.recordings(under: p)
                 for f in files {
                     // In a folder, one unreadable file is reported and the rest are still inspected.
-                    do { summaries.append(try RecordingLoader.summarize(path: f, options: options)) } catch {
+                    do {
+                        let s = try RecordingLoader.summarize(path: f, options: options)
+                        if let left = s.leftOut { printError("motus: \(left)") }
+                        summaries.append(s)
+                    } catch {
                         if files.count == 1 && paths.count == 1 { throw error }
                         printError("motus: \(error)")
                         failures += 1

@@ -101,3 +101,21 @@ import MotusTestSupport
         }
     }
 }
+
+extension SampleReaderTests {
+    /// A native file cut inside its last number: an error, as the whole-file reader rules; with
+    /// `.drop` the line is left out and the samples are the whole-file reader's.
+    @Test func aCutLastLineFollowsTheReadersRule() throws {
+        let p = TestFiles.temp("#motus,1\n@stream,a,acc,t_s,x,y,z\na,0,0,0,9.8\na,0.01,0,0.1,9.8\na,0.02,0,0.", name: "cut.motus")
+        #expect(throws: InputError.self) { _ = try SampleReader(path: p, kinds: Self.kinds) }
+        var o = DelimitedOptions()
+        o.incompleteLastLine = .drop
+        let (s, b) = try both(p, options: o)
+        #expect(s.count == 2 && s == b)
+        let csv = TestFiles.temp("t,acc_x,acc_y,acc_z\n0,0.125,0.25,9.875\n0.01,0.125,0.25,9.875\n0.02,0.125,0.25,9.", name: "cut.csv")
+        var reader = try SampleReader(path: csv, kinds: Self.kinds)
+        #expect(throws: InputError.self) { try reader.forEach { _ in } }
+        let (cs, cb) = try both(csv, options: o)
+        #expect(cs.count == 2 && cs == cb)
+    }
+}

@@ -90,8 +90,14 @@ public enum SensorLoggerParser {
     }
 
     /// One reading of sensor `name` at `t` (s) → at most one sample; `num` gives a value by key.
+    /// Sensor Logger's times are Unix times, so the readers' time rule (`ReadingRules`) is
+    /// applied with the epoch as the first sample: a time more than 1e10 s from 1970 is refused,
+    /// as is a value that is not finite once in SI units.
     static func sample(name: String, time t: Double, coreMotionSign: Bool, into batch: inout SampleBatch,
                        _ num: (String) -> Double?) -> ParseOutcome {
+        guard ReadingRules.timeFits(t, first: 0) else {
+            return .bad("\(name): time \(t) s is not a Unix time within 1e10 s of 1970")
+        }
         func need(_ keys: String...) -> [Double]? {
             var out: [Double] = []
             for k in keys { guard let v = num(k), v.isFinite else { return nil }; out.append(v) }
@@ -130,7 +136,7 @@ public enum SensorLoggerParser {
             v = [ll[0], ll[1], opt("altitude", nonNegative: false), opt("speed", nonNegative: true), opt("bearing", nonNegative: true),
                  opt("horizontalAccuracy", nonNegative: true), opt("verticalAccuracy", nonNegative: true)]
         case "barometer":
-            guard let p = need("pressure"), p[0] > 0 else { return .bad("\(name): values need a positive pressure") }
+            guard let p = need("pressure"), p[0] > 0, (p[0] * 100).isFinite else { return .bad("\(name): values need a positive pressure that is finite in Pa") }
             kind = .pressure
             v = [p[0] * 100]
         case "pedometer":

@@ -40,17 +40,31 @@ public enum MPowerReader {
         var times = [Double](); times.reserveCapacity(n)
         var md = RecordingMetadata(device: "iPhone", source: "mPower JSON \(ReaderFiles.lastComponent(path))")
 
-        func vec(_ o: ReaderJSON, _ key: String, _ i: Int, _ out: inout [Double], scale: Double) throws(InputError) {
+        // A number that stays finite in SI units (1e308 g does not), at its place in the file.
+        func converted(_ o: ReaderJSON, _ c: String, _ context: String, scale: Double, unit: String) throws(InputError) -> Double {
+            let node = try doc.member(o, c, context: context)
+            let x = try doc.number(node, context: "\(context) '\(c)'")! * scale
+            guard x.isFinite else {
+                throw ReadingRules.conversionError(at: doc.location(node), found: doc.snippet(node), what: "\(context) '\(c)'", unit: unit)
+            }
+            return x
+        }
+
+        func vec(_ o: ReaderJSON, _ key: String, _ i: Int, _ out: inout [Double], scale: Double, unit: String) throws(InputError) {
             let v = try doc.member(o, key, context: "sample \(i)")
             for c in MPowerReader.xyz {
-                out.append(try doc.requiredNumber(v, c, context: "sample \(i) \(key)") * scale)
+                out.append(try converted(v, c, "sample \(i) \(key)", scale: scale, unit: unit))
             }
         }
 
         var prevT = -Double.infinity
+        var firstT = Double.nan
         func time(_ o: ReaderJSON, _ i: Int) throws(InputError) -> Double {
             let tn = try doc.member(o, "timestamp", context: "sample \(i)")
             let t = try doc.number(tn, context: "sample \(i) timestamp")!
+            if !ReadingRules.timeFits(t, first: firstT) {
+                if i == 0 { firstT = t } else { throw ReadingRules.timeError(at: doc.location(tn), found: doc.snippet(tn), time: t, first: firstT) }
+            }
             if t < prevT {
                 throw InputError(.timeBackwards, at: doc.location(tn), found: doc.snippet(tn), expected: "a timestamp ≥ \(prevT) (the sample before)")
             }
@@ -69,9 +83,9 @@ public enum MPowerReader {
                 }
                 let t = try time(o, i)
                 times.append(t)
-                try vec(o, "gravity", i, &grav, scale: k)
-                try vec(o, "userAcceleration", i, &uacc, scale: k)
-                try vec(o, "rotationRate", i, &gyro, scale: 1)
+                try vec(o, "gravity", i, &grav, scale: k, unit: "m/s²")
+                try vec(o, "userAcceleration", i, &uacc, scale: k, unit: "m/s²")
+                try vec(o, "rotationRate", i, &gyro, scale: 1, unit: "rad/s")
                 let a = try doc.member(o, "attitude", context: "sample \(i)")
                 let q = Quaternion(w: try doc.requiredNumber(a, "w", context: "sample \(i) attitude"),
                                    x: try doc.requiredNumber(a, "x", context: "sample \(i) attitude"),
@@ -90,11 +104,12 @@ public enum MPowerReader {
                         uncalibrated += 1
                     } else {
                         magTimes.append(t)
-                        try vec(o, "magneticField", i, &mag, scale: 1)
+                        try vec(o, "magneticField", i, &mag, scale: 1, unit: "µT")
                     }
                 }
             }
             var accValues = [Double](); accValues.reserveCapacity(3 * n)
+            // Each term is at most 1.8e307 m/s² (finite × g), so the sum stays finite.
             for j in 0..<(3 * n) { accValues.append(grav[j] + uacc[j]) }
             streams = [
                 SensorStream(kind: .acceleration, times: times, values: accValues),
@@ -116,7 +131,7 @@ public enum MPowerReader {
                     throw InputError(.badValue, at: doc.location(o), found: doc.snippet(o), expected: "an object (sample \(i))")
                 }
                 times.append(try time(o, i))
-                for c in MPowerReader.xyz { acc.append(try doc.requiredNumber(o, c, context: "sample \(i)") * k) }
+                for c in MPowerReader.xyz { acc.append(try converted(o, c, "sample \(i)", scale: k, unit: "m/s²")) }
             }
             streams = [SensorStream(kind: .acceleration, times: times, values: acc)]
         }

@@ -208,7 +208,9 @@ public enum MotionSenseReader {
     static func readDeviceMotion(path: String, header: [String]) throws(InputError) -> Recording {
         let cols = try TableScanner.requireColumns(deviceMotionColumns, in: header, path: path, line: 1)
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: header.count,
-                                             columns: cols, names: deviceMotionColumns, what: "MotionSense device motion")
+                                             columns: cols, names: deviceMotionColumns, what: "MotionSense device motion",
+                                             scales: [1, 1, 1, coreMotionToSI, coreMotionToSI, coreMotionToSI, 1, 1, 1, coreMotionToSI, coreMotionToSI, coreMotionToSI],
+                                             units: ["rad", "rad", "rad", "m/s²", "m/s²", "m/s²", "rad/s", "rad/s", "rad/s", "m/s²", "m/s²", "m/s²"])
         let n = rows.count
         var times = [Double](); times.reserveCapacity(n)
         for i in 0..<n { times.append(Double(i) / nominalRateHz) }
@@ -244,7 +246,9 @@ public enum MotionSenseReader {
         let cols = try TableScanner.requireColumns(["x", "y", "z"], in: names!, path: path, line: 1)
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: names!.count,
                                              columns: cols, names: ["x", "y", "z"],
-                                             what: accelerometer ? "MotionSense raw accelerometer" : "MotionSense raw gyroscope")
+                                             what: accelerometer ? "MotionSense raw accelerometer" : "MotionSense raw gyroscope",
+                                             scales: [Double](repeating: accelerometer ? coreMotionToSI : 1, count: 3),
+                                             units: [String](repeating: accelerometer ? "m/s²" : "rad/s", count: 3))
         var times = [Double](); times.reserveCapacity(rows.count)
         for i in 0..<rows.count { times.append(Double(i) / nominalRateHz) }
         let s = SensorStream.fromColumns(kind: accelerometer ? .acceleration : .rotationRate, times: times, rows: rows,

@@ -64,7 +64,8 @@ public enum OxfordReader {
         // Accelerometer.
         let acc = try TableScanner.readRows(path: accPath, delimiter: UInt8(ascii: ","), firstDataLine: 1, fieldCount: 5,
                                             columns: [0, 2, 3, 4], names: ["timestamp_ns", "x", "y", "z"],
-                                            what: "Oxford accelerometer: timestamp_ns, accuracy, x, y, z")
+                                            what: "Oxford accelerometer: timestamp_ns, accuracy, x, y, z",
+                                            timeColumn: 0, timeScale: 1e-9)
         let n = acc.count
         var times = [Double](); times.reserveCapacity(n)
         var values = [Double](); values.reserveCapacity(3 * n)
@@ -90,7 +91,8 @@ public enum OxfordReader {
         // Foot switches.
         let sw = try TableScanner.readRows(path: stepPath, delimiter: UInt8(ascii: ","), firstDataLine: 1, fieldCount: 3,
                                            columns: [0, 1, 2], names: ["timestamp_ns", "right", "left"],
-                                           what: "Oxford foot switches: timestamp_ns, right, left")
+                                           what: "Oxford foot switches: timestamp_ns, right, left",
+                                           timeColumn: 0, timeScale: 1e-9)
         var events: [GroundTruthEvent] = []
         var prevR = 0.0, prevL = 0.0, prevT = -Double.infinity
         var right = 0, left = 0

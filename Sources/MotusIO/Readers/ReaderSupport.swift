@@ -54,14 +54,28 @@ enum TableScanner {
     ///   `columns`).
     /// - `textColumn`: a field read as text (a per-row label, `textName` in messages) into
     ///   `textCodes`/`texts`; it must not be empty.
+    /// - `scales`/`units`: the factor that takes each output column to SI and the SI unit's
+    ///   name (nil: read as is); a value must stay finite once multiplied by its factor.
+    /// - `timeColumn`/`timeScale`: the output column holding the time and its factor to seconds;
+    ///   every time must lie within `ReadingRules.maxTimeSpanSeconds` of the first row's.
     /// Every parsed value must be a finite number. Blank lines are accepted only at the end of
     /// the file. A row with too many fields is an error at the first extra field. A file without
-    /// data rows throws `.emptyFile`.
+    /// data rows throws `.emptyFile`. A last line without a newline that looks cut
+    /// (`LastLineRule`) is an error, or under `ReadingPolicy.incompleteLastLine == .drop` is left
+    /// out and posted to `InputNotices`.
     static func readRows(path: String, delimiter: UInt8, firstDataLine: Int, fieldCount: Int?,
                          columns: [Int], names: [String], what: String,
-                         textColumn: Int? = nil, textName: String = "label") throws(InputError) -> NumericRows {
+                         textColumn: Int? = nil, textName: String = "label",
+                         scales: [Double]? = nil, units: [String]? = nil,
+                         timeColumn: Int? = nil, timeScale: Double = 1) throws(InputError) -> NumericRows {
         precondition(columns.count == names.count && !columns.isEmpty)
+        precondition(scales == nil || (scales!.count == columns.count && units?.count == columns.count))
         let reader = try LineReader(path: path)
+        let policy = ReadingPolicy.incompleteLastLine
+        let follow = reader.endsWithLineEnd != true
+        var tailFields = -1, tailColumn = -1
+        var precision = ColumnPrecision()
+        var firstTime = Double.nan
         let splitter = FieldSplitter(delimiter: delimiter)
         let width = columns.count
         let maxField = max(columns.max()!, textColumn ?? 0)
@@ -77,8 +91,20 @@ enum TableScanner {
         var pendingBlank = 0   // line number of a blank line not yet known to be trailing
         var rows = 0
         let expectedFields = fieldCount.map { "\($0) fields" } ?? "at least \(needed) fields"
-        let totalLines = try reader.forEachLine { (line, n) throws(InputError) in
+        let totalLines = try reader.forEachLine { (line, n, unterminated) throws(InputError) in
             if n < firstDataLine { return }
+            if unterminated && !isBlank(line) {
+                var ranges: [(Int, Int)] = []
+                splitter.split(line) { _, s, e in ranges.append((s, e)) }
+                let expected = fieldCount ?? (tailFields >= 0 ? tailFields : needed)
+                let followed = tailColumn >= 0 && ranges.count == expected && tailColumn == ranges.count - 1
+                if let (reason, column) = LastLineRule.delimitedReason(line, fields: ranges, expectedFields: expected, lastColumn: followed ? precision : nil,
+                                                                       numeric: { $0 <= maxField && slot[$0] >= 0 }) {
+                    if policy == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: line.count, reason: reason) }
+                    InputNotices.post(LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
+                    return
+                }
+            }
             if isBlank(line) {
                 if pendingBlank == 0 { pendingBlank = n }
                 return
@@ -111,7 +137,31 @@ enum TableScanner {
                         throw InputError(.nonFinite, at: SourceLocation(file: path, line: n, column: s + 1),
                                          found: line.text(s, e), expected: "a finite number (\(names[k]))")
                     }
+                    if let scales, let units, !(v * scales[k]).isFinite {
+                        throw ReadingRules.conversionError(at: SourceLocation(file: path, line: n, column: s + 1), found: line.text(s, e),
+                                                           what: "value of \(names[k])", unit: units[k])
+                    }
+                    if k == timeColumn {
+                        let t = v * timeScale
+                        if !ReadingRules.timeFits(t, first: firstTime) {
+                            if firstTime.isNaN { firstTime = t } else {
+                                throw ReadingRules.timeError(at: SourceLocation(file: path, line: n, column: s + 1), found: line.text(s, e), time: t, first: firstTime)
+                            }
+                        }
+                    }
+                    if follow && f == tailColumn { precision.add(NumberShape(line, s, e)) }
                     out[k] = v
+                }
+            }
+            if follow && tailFields < 0 {
+                // The first row fixes the field count and the column whose precision is followed.
+                tailFields = fields
+                let c = (fieldCount ?? fields) - 1
+                if c >= 0 && c <= maxField && slot[c] >= 0 {
+                    tailColumn = c
+                    var s = 0, e = 0
+                    splitter.split(line) { f, fs, fe in if f == c { s = fs; e = fe } }
+                    precision.add(NumberShape(line, s, e))
                 }
             }
             if fields < needed {

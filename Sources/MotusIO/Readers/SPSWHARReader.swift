@@ -145,7 +145,8 @@ public enum SPSWHARReader {
         let labelColumn = try TableScanner.requireColumns(["label"], in: names, path: path, line: 1)[0]
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: names.count,
                                              columns: cols, names: numericColumns, what: "sp-sw-har: \(header)",
-                                             textColumn: labelColumn, textName: "label (SEATED, WALKING, …)")
+                                             textColumn: labelColumn, textName: "label (SEATED, WALKING, …)",
+                                             timeColumn: 6, timeScale: 1e-3)
         let n = rows.count
         let tsField = cols[6]
         var ms = [Int64](); ms.reserveCapacity(n)

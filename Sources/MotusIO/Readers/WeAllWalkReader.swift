@@ -238,7 +238,10 @@ public enum WeAllWalkReader {
                      "gravity.x", "gravity.y", "gravity.z", "accelerometer.x", "accelerometer.y", "accelerometer.z",
                      "gyroscope.x", "gyroscope.y", "gyroscope.z"]
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 1, fieldCount: columnCount,
-                                             columns: columns, names: names, what: "WeAllWalk iPhone sensors: 41 numbers")
+                                             columns: columns, names: names, what: "WeAllWalk iPhone sensors: 41 numbers",
+                                             scales: (0..<20).map { (8...16).contains($0) ? coreMotionToSI : 1 },
+                                             units: (0..<20).map { $0 == 0 ? "s" : (1...4).contains($0) ? "a unit quaternion" : (8...16).contains($0) ? "m/s²" : "rad/s" },
+                                             timeColumn: 0)
         let n = rows.count
         var times = [Double](); times.reserveCapacity(n)
         var repeated = 0

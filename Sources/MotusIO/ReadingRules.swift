@@ -1,0 +1,221 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+/// The rules every sample reader applies to the numbers and times it reads (native, delimited
+/// text, MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, MotionDataCollector, phyphox,
+/// Sensor Logger), kept in one place so that they say the same thing in the same words:
+///
+/// - a value that is not finite after its unit conversion (1e308 g is infinite in m/s²) is an
+///   `InputError` at its line and column;
+/// - a time more than `maxTimeSpanSeconds` from the first sample of its stream is an
+///   `InputError` at its line and column (no sensor runs for 317 years; such a time is a
+///   damaged digit or a unit mix-up, and would make every later computation meaningless);
+/// - a last line without a newline may have been cut while the file was written
+///   (`LastLineRule`); reading it is an error unless the caller chose to leave it out
+///   (`IncompleteLinePolicy.drop`);
+/// - a native recording declares at most `maxStreams` streams.
+public enum ReadingRules {
+    /// How far (s) a sample's time may lie from its stream's first sample.
+    public static let maxTimeSpanSeconds = 1e10
+    /// Streams a native recording may declare.
+    public static let maxStreams = 4096
+
+    /// True when `t` lies within `maxTimeSpanSeconds` of `first` (false for NaN).
+    @inlinable @inline(__always)
+    public static func timeFits(_ t: Double, first: Double) -> Bool {
+        abs(t - first) <= maxTimeSpanSeconds
+    }
+
+    /// The error for a time too far from its stream's first sample (both in seconds).
+    public static func timeError(at location: SourceLocation, found: String, time: Double, first: Double) -> InputError {
+        InputError(.badValue, at: location, found: found,
+                   expected: "a time within 1e10 s of the stream's first sample (\(first) s); this is \(time - first) s from it")
+    }
+
+    /// The error for a value that parsed but is not finite once converted to SI.
+    public static func conversionError(at location: SourceLocation, found: String, what: String, unit: String) -> InputError {
+        InputError(.nonFinite, at: location, found: found, expected: "a \(what) that stays finite in \(unit) (it overflows when converted)")
+    }
+}
+
+/// What a reader does with a last line that `LastLineRule` finds incomplete.
+public enum IncompleteLinePolicy: Sendable, Hashable {
+    /// An `InputError` at the line (reading a recording).
+    case error
+    /// Leave the line out and say so (`InputNotices`, or `RecordingSummary.leftOut`).
+    case drop
+}
+
+/// A last line that was left out: where, and how many bytes it had (no newline).
+public struct LeftOutLine: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var bytes: Int
+    public var reason: String
+    public init(file: String, line: Int, bytes: Int, reason: String) {
+        self.file = file; self.line = line; self.bytes = bytes; self.reason = reason
+    }
+    public var description: String {
+        "\(file):\(line): left out the last line (\(bytes) bytes, no newline: \(reason))".escapingControlCharacters
+    }
+}
+
+/// Where readers post what they left out or passed over on the way, for a command-line tool to
+/// show (one line each on standard error). Nothing is posted unless a handler is installed, and
+/// a library user that installs none sees nothing change.
+public enum InputNotices {
+    final class Box: @unchecked Sendable {
+        var lock = pthread_mutex_t()
+        var handler: (@Sendable (String) -> Void)?
+        init() { pthread_mutex_init(&lock, nil) }
+    }
+    static let box = Box()
+
+    /// Installs (or, with nil, removes) the handler that receives each notice.
+    public static func setHandler(_ handler: (@Sendable (String) -> Void)?) {
+        pthread_mutex_lock(&box.lock)
+        box.handler = handler
+        pthread_mutex_unlock(&box.lock)
+    }
+
+    /// Hands `text` to the installed handler, if any.
+    public static func post(_ text: String) {
+        pthread_mutex_lock(&box.lock)
+        let h = box.handler
+        pthread_mutex_unlock(&box.lock)
+        h?(text.escapingControlCharacters)
+    }
+}
+
+/// How a number was printed: digits after the point, digits in all, whether it had an
+/// exponent, and whether it ends where no complete number can end ('.', 'e', 'E', '+', '-').
+struct NumberShape: Equatable {
+    var fractionDigits = 0
+    var digits = 0
+    var hasExponent = false
+    var endsOpen = false
+
+    /// The shape of `bytes[start..<end]` (spaces and quotes around it ignored).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        var s = start, e = end
+        while s < e && (bytes[s] == 0x20 || bytes[s] == 0x09 || bytes[s] == 0x22) { s += 1 }
+        while e > s && (bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 || bytes[e - 1] == 0x22) { e -= 1 }
+        guard e > s else { endsOpen = true; return }
+        let last = bytes[e - 1]
+        endsOpen = last == UInt8(ascii: ".") || last == UInt8(ascii: "e") || last == UInt8(ascii: "E")
+            || last == UInt8(ascii: "+") || last == UInt8(ascii: "-")
+        var afterPoint = false
+        for i in s..<e {
+            let c = bytes[i]
+            if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { hasExponent = true; break }
+            if c == UInt8(ascii: ".") { afterPoint = true; continue }
+            if c &- 0x30 < 10 {
+                digits += 1
+                if afterPoint { fractionDigits += 1 }
+            }
+        }
+    }
+}
+
+/// The printed precision of one column over the rows read so far: the fewest digits after
+/// the point, the fewest digits in all, and whether every value had an exponent.
+struct ColumnPrecision {
+    var values = 0
+    var minFractionDigits = Int.max
+    var minDigits = Int.max
+    var allHaveExponent = true
+
+    mutating func add(_ s: NumberShape) {
+        values += 1
+        if s.fractionDigits < minFractionDigits { minFractionDigits = s.fractionDigits }
+        if s.digits < minDigits { minDigits = s.digits }
+        if !s.hasExponent { allHaveExponent = false }
+    }
+
+    /// Why the last value, printed as `s`, may be a cut-short copy of a longer one (nil: it
+    /// cannot be, by the column's own printed precision).
+    func cutReason(_ s: NumberShape, text: String) -> String? {
+        if s.endsOpen { return "'\(text)' ends where no number ends" }
+        func digits(_ n: Int) -> String { n == 1 ? "1 digit" : "\(n) digits" }
+        guard values > 0 else { return nil }
+        if allHaveExponent && !s.hasExponent { return "'\(text)' has no exponent and every other value of its column has one" }
+        if s.fractionDigits < minFractionDigits {
+            return "'\(text)' has \(digits(s.fractionDigits)) after the point and every other value of its column at least \(minFractionDigits)"
+        }
+        if s.digits < minDigits {
+            return "'\(text)' has \(digits(s.digits)) and every other value of its column at least \(minDigits)"
+        }
+        return nil
+    }
+}
+
+/// The rule for a last line that does not end with a newline (see docs/FORMAT.md).
+///
+/// Motus's own format always ends its lines, so there such a line is incomplete. Text from
+/// other programs often just stops after its last value, so there the line is incomplete only
+/// when it shows a cut: fewer fields than the rows before it, a number ending in '.', 'e',
+/// 'E', '+' or '-', or a last field printed with fewer digits (after the point, or in all), or
+/// without the exponent, than every other value of its column. A cut can only reach the last
+/// field of a line that still has all its fields, so that field's column is the one whose
+/// precision is followed. A line that passes is complete: a cut it could hide changes the value
+/// by less than the column's own printed precision.
+enum LastLineRule {
+    /// The error for an incomplete last line.
+    static func error(file: String, line: Int, column: Int = 0, bytes: Int, reason: String) -> InputError {
+        InputError(.truncated, at: SourceLocation(file: file, line: line, column: column), found: "an incomplete last line",
+                   expected: "a complete line: this one has \(bytes) bytes and no newline, and \(reason); the file may have been cut while written (--drop-incomplete-line leaves the line out)")
+    }
+
+    /// Why a delimited last line looks cut (nil: complete). `fields` are its field ranges,
+    /// `expectedFields` the count of the rows before it, `lastColumn` the precision of the
+    /// column its last field falls in (nil when that column is not read).
+    static func delimitedReason(_ line: UnsafeBufferPointer<UInt8>, fields: [(Int, Int)], expectedFields: Int,
+                                lastColumn: ColumnPrecision?, numeric: (Int) -> Bool) -> (reason: String, column: Int)? {
+        if fields.count < expectedFields { return ("\(fields.count) fields where the rows before have \(expectedFields)", line.count + 1) }
+        for (k, (s, e)) in fields.enumerated() where numeric(k) {
+            let shape = NumberShape(line, s, e)
+            if shape.endsOpen { return ("'\(line.text(s, e))' ends where no number ends", s + 1) }
+        }
+        if let (s, e) = fields.last, let p = lastColumn, numeric(fields.count - 1),
+           let why = p.cutReason(NumberShape(line, s, e), text: line.text(s, e)) {
+            return (why, s + 1)
+        }
+        return nil
+    }
+}
+
+/// The incomplete-last-line policy for readers reached through a dataset format, which take no
+/// options of their own (`RecordingLoader` sets it from `DelimitedOptions.incompleteLastLine`
+/// around such a read). Default: `.error`.
+public enum ReadingPolicy {
+    @TaskLocal public static var incompleteLastLine: IncompleteLinePolicy = .error
+
+    /// Runs `body` with `policy` in force for the dataset readers it calls.
+    public static func with<R>(_ policy: IncompleteLinePolicy, _ body: () throws(InputError) -> R) throws(InputError) -> R {
+        let result: Result<R, InputError> = $incompleteLastLine.withValue(policy) {
+            do throws(InputError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+}
+
+extension StreamKind {
+    /// The SI unit of the kind's values, for messages.
+    var siUnitName: String {
+        switch self {
+        case .acceleration, .userAcceleration, .gravity: "m/s²"
+        case .rotationRate: "rad/s"
+        case .magneticField: "µT"
+        case .attitude: "a unit quaternion"
+        case .stepCounter: "steps and m"
+        case .location: "degrees and m"
+        case .pressure: "Pa"
+        }
+    }
+}
