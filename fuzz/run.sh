@@ -12,6 +12,8 @@
 # A finding is a trap, a sanitizer report, a single input over 10 s, or more than 2 GB.
 # New corpus entries go to fuzz/.work/corpus/<target>, findings to fuzz/.work/artifacts/<target>.
 set -uo pipefail
+# A relative MOTUS_DATASETS is relative to where the script was called from.
+if [ -n "${MOTUS_DATASETS:-}" ] && [[ "$MOTUS_DATASETS" != /* ]]; then export MOTUS_DATASETS="$PWD/$MOTUS_DATASETS"; fi
 cd "$(dirname "$0")"
 export SWIFT_BACKTRACE=enable=no
 CONFIG=${MOTUS_FUZZ_CONFIG:-release}
