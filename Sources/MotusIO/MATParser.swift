@@ -412,10 +412,12 @@ struct MATParser {
             throw fail(.badValue, at: t.data, found: "\(units.count) characters",
                        expected: "\(count) characters (\(dims.map(String.init).joined(separator: "×"))) for '\(label)'")
         }
-        // Column-major: row r is units[r], units[r + rows], …
+        // Column-major: row r is units[r], units[r + rows], …. An array without characters
+        // (R×0) is empty text: its rows come from the dimensions alone, which a damaged file
+        // can make as large as 2^31, so they are not spelled out as newlines.
         let rows = dims[0]
         var ordered = units
-        if rows > 1 {
+        if rows > 1 && count > 0 {
             ordered = []
             ordered.reserveCapacity(units.count + rows)
             let cols = count / rows

@@ -212,6 +212,25 @@ struct MATFileTests {
         #expect(error(m.header())?.reason == nil)   // a header alone is an empty, valid file
     }
 
+    /// Found by fuzzing (fuzz/findings/fuzz-mat/): a 218-byte file declaring a char array of
+    /// 553,779,454×0 made the reader reserve 2 GB for the newlines between its empty rows.
+    @Test("a char array without characters is empty text, however many rows it declares")
+    func emptyCharArrayWithManyRows() throws {
+        for big in [false, true] {
+            let m = MATBuilder(big: big)
+            for rows in [Int32(1_000_000), Int32.max] {
+                let bytes = m.header() + m.matrix("t", cls: 4, dims: [rows, 0], m.element(4, [], small: false))
+                let f = try MATFile.decode(bytes, file: "rows.mat")
+                #expect(f["t"]?.text == "")
+                #expect(f["t"]?.dimensions == [Int(rows), 0])
+            }
+        }
+        let found = TestFiles.packageRoot + "/fuzz/findings/fuzz-mat/char-array-huge-rows-no-columns.mat"
+        // The char array now decodes at once; the file's next element is junk, reported there.
+        let e = inputError { _ = try MATFile.read(path: found) }
+        #expect(e?.location.column == 208 && e?.found == "data type 0", "\(String(describing: e))")
+    }
+
     @Test("bad elements: found and expected at the element's byte")
     func badElements() {
         let m = MATBuilder(big: true)
