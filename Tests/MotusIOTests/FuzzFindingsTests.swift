@@ -16,3 +16,16 @@ import MotusCore
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// `Subtri@` decodes to a longitude of 223.4° (fuzz-polyline): a point off the globe is an
+    /// error naming it, not a route.
+    @Test func polylinePointOffTheGlobeIsAnError() throws {
+        #expect { try Polyline.track(text: "Subtri@") } throws: { e in
+            guard let e = e as? InputError else { return false }
+            return e.reason == .badValue && e.found.hasPrefix("point 1 at latitude") && e.expected.hasPrefix("a position on the globe")
+        }
+        // A real route still reads.
+        #expect(try Polyline.track(text: "_p~iF~ps|U_ulLnnqC_mqNvxq`@").count == 3)
+    }
+}

@@ -97,20 +97,30 @@ public enum Polyline {
     public static func readTrack(path: String, precision: Int? = nil) throws(InputError) -> Track {
         let bytes = try ReaderFiles.readBytes(path)
         let p = precision ?? (path.hasSuffix("6") ? 6 : 5)
-        return track(from: try decodeIntegers(bytes, file: path), precision: p, source: path)
+        return try track(from: try decodeIntegers(bytes, file: path), precision: p, source: path)
     }
 
-    static func track(from ints: [(Int64, Int64)], precision: Int, source: String) -> Track {
+    /// The route of decoded points; a point off the globe (a corrupt chunk, or the wrong
+    /// precision) is an error naming it.
+    static func track(from ints: [(Int64, Int64)], precision: Int, source: String) throws(InputError) -> Track {
         var t = Track()
         t.source = source
         t.reserveCapacity(ints.count)
         let f = power10(precision)
-        for (a, b) in ints { t.append(time: .nan, latitude: Double(a) / f, longitude: Double(b) / f) }
+        for (k, (a, b)) in ints.enumerated() {
+            let lat = Double(a) / f, lon = Double(b) / f
+            guard abs(lat) <= 90 && abs(lon) <= 180 else {
+                throw InputError(.badValue, at: SourceLocation(file: source == "polyline" ? "<polyline>" : source, line: 1),
+                                 found: "point \(k + 1) at latitude \(lat)°, longitude \(lon)°",
+                                 expected: "a position on the globe (|latitude| ≤ 90°, |longitude| ≤ 180°; precision \(precision) assumed)")
+            }
+            t.append(time: .nan, latitude: lat, longitude: lon)
+        }
         return t
     }
 
     /// A route from polyline text given on the command line.
     public static func track(text: String, precision: Int = 5) throws(InputError) -> Track {
-        track(from: try decodeIntegers(Array(text.utf8), file: "<polyline>"), precision: precision, source: "polyline")
+        try track(from: try decodeIntegers(Array(text.utf8), file: "<polyline>"), precision: precision, source: "polyline")
     }
 }
