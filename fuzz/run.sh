@@ -6,8 +6,9 @@
 #   fuzz/run.sh [SECONDS] [TARGET...]        default 60 s each, every target
 #   fuzz/run.sh --repro TARGET FILE...       run saved inputs once and print what happens
 #
-# Environment: JOBS (targets run at once, default 1), MOTUS_FUZZ_CONFIG (release or debug,
-# default release), MOTUS_FUZZ_STRICT=1 (also trap on values a reader should have refused:
+# Environment: JOBS (targets run at once, default 1), MOTUS_FUZZ_CONFIG (debug or release,
+# default debug: its bounds checks on unsafe buffers catch reads past a line that release
+# builds do not; release runs about twice as fast), MOTUS_FUZZ_STRICT=1 (also trap on values a reader should have refused:
 # non-finite samples, times beyond 1e10 s, positions off the globe; see FuzzSupport).
 # A finding is a trap, a sanitizer report, a single input over 10 s, or more than 2 GB.
 # New corpus entries go to fuzz/.work/corpus/<target>, findings to fuzz/.work/artifacts/<target>.
@@ -16,7 +17,7 @@ set -uo pipefail
 if [ -n "${MOTUS_DATASETS:-}" ] && [[ "$MOTUS_DATASETS" != /* ]]; then export MOTUS_DATASETS="$PWD/$MOTUS_DATASETS"; fi
 cd "$(dirname "$0")"
 export SWIFT_BACKTRACE=enable=no
-CONFIG=${MOTUS_FUZZ_CONFIG:-release}
+CONFIG=${MOTUS_FUZZ_CONFIG:-debug}
 ALL=(fuzz-native fuzz-delimited fuzz-motionsense fuzz-oxford fuzz-ipol fuzz-mpower fuzz-weallwalk fuzz-spswhar
      fuzz-motiondatacollector fuzz-sensorlogger-json fuzz-sensorlogger-csv fuzz-json fuzz-gpx fuzz-tcx fuzz-fit
      fuzz-polyline fuzz-model fuzz-mat fuzz-broad fuzz-inflate)

@@ -150,11 +150,13 @@ public enum Fuzz {
         for e in r.events where !e.time.isFinite { fatalError("strict: event \(e.kind) at \(e.time)") }
     }
 
-    /// With `strict`, traps when a track holds a position off the globe or a non-finite time.
+    /// With `strict`, traps when a track holds a position off the globe (a point without a fix,
+    /// NaN latitude and longitude, is allowed) or an infinite time.
     public static func check(_ t: Track?) {
         guard strict, let t else { return }
         for i in t.latitudes.indices {
             let la = t.latitudes[i], lo = t.longitudes[i]
+            if la.isNaN && lo.isNaN { continue }   // a point without a fix (FIT records indoors)
             guard la.isFinite, lo.isFinite, abs(la) <= 90, abs(lo) <= 180 else {
                 fatalError("strict: track point \(i) at latitude \(la), longitude \(lo)")
             }
