@@ -539,7 +539,8 @@ public struct DelimitedReader {
         }
 
         func bad(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, _ f: Int, _ s: Int, _ e: Int) -> InputError {
-            var a = s, b = e
+            // A field with no closing quote runs to the end of the line: the range stops there.
+            var a = min(s, line.count), b = min(e, line.count)
             while a < b && line[a] == 0x20 { a += 1 }
             while b > a && line[b - 1] == 0x20 { b -= 1 }
             let inner = a < b && line[a] == 0x22 ? (a + 1, max(a + 1, b - (line[b - 1] == 0x22 ? 1 : 0))) : (a, b)

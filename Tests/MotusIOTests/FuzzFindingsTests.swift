@@ -29,3 +29,18 @@ extension FuzzFindingsTests {
         #expect(try Polyline.track(text: "_p~iF~ps|U_ulLnnqC_mqNvxq`@").count == 3)
     }
 }
+
+extension FuzzFindingsTests {
+    /// A last field that opens a quote and never closes it (fuzz-motiondatacollector,
+    /// fuzz-delimited): the error text was built from one byte past the line (a trap in debug
+    /// builds). Now it is the error at that field.
+    @Test func unterminatedQuoteInTheLastFieldIsAnError() throws {
+        let p = TestFiles.temp(",gravity.x,gravity.y,gravity.z\n,\"\n", name: "quote.csv")
+        var o = DelimitedOptions()
+        o.rateHz = 10
+        #expect { try DelimitedReader(path: p, options: o).read() } throws: { e in
+            guard let e = e as? InputError else { return false }
+            return e.location.line == 2 && !e.description.contains("\n")
+        }
+    }
+}
