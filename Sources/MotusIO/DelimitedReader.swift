@@ -212,6 +212,10 @@ public struct DelimitedReader {
         let dest: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
         let destStride: UnsafeMutablePointer<Int>
         let destScale: UnsafeMutablePointer<Double>
+        /// The largest magnitude field f may have once scaled (`ReadingRules.limit`; infinity
+        /// for the time), and the same per entry of `gather`.
+        let destLimit: UnsafeMutablePointer<Double>
+        let limits: UnsafeMutablePointer<Double>
         var row = 0
         var lastTime = -Double.infinity
         /// The first row's time (SI); later times must lie within `ReadingRules.maxTimeSpanSeconds`.
@@ -233,13 +237,14 @@ public struct DelimitedReader {
             streamCount = plan.streams.count
             let total = plan.streams.reduce(0) { $0 + $1.fields.count }
             gather = .allocate(capacity: max(total, 1))
+            limits = .allocate(capacity: max(total, 1))
             offset = .allocate(capacity: streamCount + 1)
             scale = .allocate(capacity: max(streamCount, 1))
             var k = 0
             for (si, s) in plan.streams.enumerated() {
                 offset[si] = k
                 scale[si] = s.scale
-                for f in s.fields { gather[k] = f; k += 1 }
+                for (c, f) in s.fields.enumerated() { gather[k] = f; limits[k] = ReadingRules.limit(s.kind, c); k += 1 }
             }
             offset[streamCount] = k
             dest = .allocate(capacity: plan.needed)
@@ -248,6 +253,8 @@ public struct DelimitedReader {
             destStride.initialize(repeating: 0, count: plan.needed)
             destScale = .allocate(capacity: plan.needed)
             destScale.initialize(repeating: 0, count: plan.needed)
+            destLimit = .allocate(capacity: plan.needed)
+            destLimit.initialize(repeating: .infinity, count: plan.needed)
         }
 
         /// Points every used field at its column (`columns[si]` for stream si, `times` for the
@@ -265,6 +272,7 @@ public struct DelimitedReader {
             for (si, s) in plan.streams.enumerated() {
                 for (c, f) in s.fields.enumerated() {
                     dest[f] = columns[si] + c; destStride[f] = s.kind.width; destScale[f] = s.scale
+                    destLimit[f] = ReadingRules.limit(s.kind, c)
                 }
             }
             return true
@@ -286,13 +294,16 @@ public struct DelimitedReader {
                 let c: UInt8
                 if i &+ 8 < limit, let (v, n, next) = NumberParser.plainDecimal(base + i) {
                     // The common shape: value, length and the byte after it in one step.
-                    d[row &* destStride[f]] = v * destScale[f]
+                    // A value past the sensor limit takes the slow path, which names it.
+                    let x = v * destScale[f]
+                    guard abs(x) <= destLimit[f] else { return -1 }
+                    d[row &* destStride[f]] = x
                     i &+= n
                     c = next
                 } else {
                     guard let (v, e) = NumberParser.scanPaddedFinite(bytes, i, limit) else { return -1 }
                     let x = v * destScale[f]
-                    guard x.isFinite else { return -1 }
+                    guard x.isFinite, abs(x) <= destLimit[f] else { return -1 }
                     d[row &* destStride[f]] = x
                     i = e
                     guard i < limit else { return -1 }
@@ -326,9 +337,11 @@ public struct DelimitedReader {
                 guard let d = dest[f], i &+ 8 < limitA, j &+ 8 < limitB,
                       let (va, na, ca) = NumberParser.plainDecimal(base + i),
                       let (vb, nb, cb) = NumberParser.plainDecimal(base + j) else { return nil }
-                let stride = destStride[f], scale = destScale[f]
-                d[rowA &* stride] = va * scale
-                d[rowB &* stride] = vb * scale
+                let stride = destStride[f], scale = destScale[f], lim = destLimit[f]
+                let xa = va * scale, xb = vb * scale
+                guard abs(xa) <= lim && abs(xb) <= lim else { return nil }
+                d[rowA &* stride] = xa
+                d[rowB &* stride] = xb
                 i &+= na; j &+= nb
                 f &+= 1
                 if f == needed {
@@ -357,7 +370,7 @@ public struct DelimitedReader {
                 if let d = dest[f] {
                     guard let (v, e) = NumberParser.scanPaddedFinite(line, i, n) else { return false }
                     let x = v * destScale[f]
-                    guard x.isFinite else { return false }
+                    guard x.isFinite, abs(x) <= destLimit[f] else { return false }
                     d[row &* destStride[f]] = x
                     i = e
                     if i < n && L[i] != delimiter { return false }
@@ -374,7 +387,7 @@ public struct DelimitedReader {
         func deallocate() {
             used.deallocate(); fieldValue.deallocate(); fieldStart.deallocate(); scratch.deallocate()
             gather.deallocate(); offset.deallocate(); scale.deallocate()
-            dest.deallocate(); destStride.deallocate(); destScale.deallocate()
+            dest.deallocate(); destStride.deallocate(); destScale.deallocate(); destLimit.deallocate(); limits.deallocate()
         }
 
         mutating func parse<S: RecordingSink>(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, into sink: inout S) throws(InputError) {
@@ -394,8 +407,9 @@ public struct DelimitedReader {
             for si in 0..<streamCount {
                 let o = offset[si], w = offset[si + 1] - o, k = scale[si]
                 for c in 0..<w { scratch[c] = fieldValue[gather[o + c]] * k }
-                // Only a unit with a factor above 1 (g) can take a finite number past the largest double.
-                if abs(k) > 1 { for c in 0..<w where !scratch[c].isFinite { throw conversionError(line, number, field: gather[o + c], stream: si) } }
+                for c in 0..<w where !(abs(scratch[c]) <= limits[o + c]) && !scratch[c].isNaN {
+                    throw valueError(line, number, entry: o + c, stream: si, value: scratch[c])
+                }
                 sink.sample(stream: si, time: t, values: UnsafeBufferPointer(start: scratch, count: w))
             }
             if let e = p.attitudeFromEuler {
@@ -409,11 +423,22 @@ public struct DelimitedReader {
         /// Throws the conversion error for the first value of this line (as `fields` left it)
         /// that is not finite in SI units; the whole-file reader checks its slow-path rows so.
         func checkConverted(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws(InputError) {
-            for si in 0..<streamCount where abs(scale[si]) > 1 {
-                for k in offset[si] ..< offset[si + 1] where !(fieldValue[gather[k]] * scale[si]).isFinite {
-                    throw conversionError(line, number, field: gather[k], stream: si)
+            for si in 0..<streamCount {
+                for k in offset[si] ..< offset[si + 1] {
+                    let x = fieldValue[gather[k]] * scale[si]
+                    if !(abs(x) <= limits[k]) && !x.isNaN { throw valueError(line, number, entry: k, stream: si, value: x) }
                 }
             }
+        }
+
+        /// The error for entry `k` of `gather` (a field of stream si) whose value `x` (SI) is not
+        /// finite once converted, or past what any sensor gives.
+        func valueError(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, entry k: Int, stream si: Int, value x: Double) -> InputError {
+            let f = gather[k]
+            guard x.isFinite else { return conversionError(line, number, field: f, stream: si) }
+            let s = fieldStart[f]
+            return ReadingRules.rangeError(at: SourceLocation(file: file, line: number, column: s + 1), found: line.text(s, fieldEnd(line, s)),
+                                           kind: plan.streams[si].kind, component: k - offset[si], value: x)
         }
 
         /// The error for field `f` of this line, finite as read but not once converted.

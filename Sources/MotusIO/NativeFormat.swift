@@ -229,6 +229,10 @@ struct NativeLineParser {
                     failure = InputError(.nonFinite, at: loc(number, i + 1), found: line.text(i, e), expected: "a finite number")
                     return
                 }
+                if field >= 2 && !ReadingRules.fits(v, kind, c) {
+                    failure = ReadingRules.rangeError(at: loc(number, i + 1), found: line.text(i, e), kind: kind, component: c, value: v)
+                    return
+                }
                 if field == 1 { time = v } else { values[c] = v }
                 i = e + 1
                 field += 1

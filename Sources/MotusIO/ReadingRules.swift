@@ -38,6 +38,41 @@ public enum ReadingRules {
                    expected: "a time within 1e10 s of the stream's first sample (\(first) s); this is \(time - first) s from it")
     }
 
+    /// The largest magnitude (SI) component `c` of a `kind` sample can have from any sensor, far
+    /// beyond what real ones report: a value past it is a damaged digit or a unit mix-up, and
+    /// would change every result computed from it. Acceleration 1e4 m/s² (about 1,000 g; the
+    /// widest accelerometers read ±400 g), rotation rate 1e3 rad/s (57,000 °/s; gyroscopes
+    /// stop near 4,000 °/s), magnetic field 1e5 µT (0.1 T), attitude components 2 (unit
+    /// quaternions), steps and step distance 1e10, latitude 90°, longitude 180°, altitude 1e5 m,
+    /// speed 1e4 m/s, course 1e3°, accuracies 1e7 m, pressure 1e7 Pa.
+    @inlinable
+    public static func limit(_ kind: StreamKind, _ c: Int) -> Double {
+        switch kind {
+        case .acceleration, .userAcceleration, .gravity: 1e4
+        case .rotationRate: 1e3
+        case .magneticField: 1e5
+        case .attitude: 2
+        case .stepCounter: 1e10
+        case .location: c == 0 ? 90 : c == 1 ? 180 : c == 2 ? 1e5 : c == 3 ? 1e4 : c == 4 ? 1e3 : 1e7
+        case .pressure: 1e7
+        }
+    }
+
+    /// True when `v` (SI) is within `limit(kind, c)` (false for NaN and infinities).
+    @inlinable @inline(__always)
+    public static func fits(_ v: Double, _ kind: StreamKind, _ c: Int) -> Bool { abs(v) <= limit(kind, c) }
+
+    /// The error for a value beyond what any sensor gives (`limit`); `v` is the value in SI.
+    public static func rangeError(at location: SourceLocation, found: String, kind: StreamKind, component c: Int, value v: Double) -> InputError {
+        let name = c < kind.columns.count ? kind.columns[c] : "value \(c)"
+        let title = kind.title
+        let article = "aeiou".contains(title.first ?? "x") ? "an" : "a"
+        let lim = limit(kind, c)
+        let bound = lim == lim.rounded() && lim < 1e15 ? "\(Int(lim))" : "\(lim)"
+        return InputError(.badValue, at: location, found: found,
+                          expected: "\(article) \(title) \(name) within ±\(bound) (no sensor gives \(v))")
+    }
+
     /// The error for a value that parsed but is not finite once converted to SI.
     public static func conversionError(at location: SourceLocation, found: String, what: String, unit: String) -> InputError {
         InputError(.nonFinite, at: location, found: found, expected: "a \(what) that stays finite in \(unit) (it overflows when converted)")

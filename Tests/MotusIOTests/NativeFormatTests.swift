@@ -17,14 +17,16 @@ import MotusCore
             var t = 1_000_000.0 + rng.uniform()
             for _ in 0..<samples {
                 t += 0.02 + (rng.uniform() - 0.5) * 1e-3
-                var v = (0..<kind.width).map { _ in (rng.uniform() - 0.5) * 20 }
+                // Within what a sensor of the kind can give (`ReadingRules.limit`): ±10, ±1 for attitude.
+                var v = (0..<kind.width).map { _ in (rng.uniform() - 0.5) * (kind == .attitude ? 2 : 20) }
                 for c in 0..<kind.width where kind.allowsMissing(component: c) && rng.uniform() < 0.3 { v[c] = .nan }
                 s.append(time: t, v)
             }
             r.streams.append(s)
         }
         var foot = SensorStream(kind: .acceleration, name: "acc.rf")
-        foot.append(time: 0.5, Vector3(1e-300, -5e-324, 1.7976931348623157e308))
+        // Awkward doubles: tiny, subnormal, and the largest below the acceleration limit (1e4).
+        foot.append(time: 0.5, Vector3(1e-300, -5e-324, 9999.999999999998))
         r.streams.append(foot)
         r.labels = [LabelSegment(start: 0, end: 12.5, label: "still"), LabelSegment(start: 12.5, end: 30, label: "walk, \"fast\"")]
         r.events = [GroundTruthEvent(time: 13.01, kind: "step", detail: "left"), GroundTruthEvent(time: 13.5, kind: "step")]

@@ -28,8 +28,9 @@ import MotusCore
         let e = error("t,acc_x,acc_y,acc_z\n0,1e308,2,3\n0.01,1,2,3\n") { $0.accelUnit = .g }
         #expect(message(e) == "input.csv:2:3: found '1e308', expected a value of column 'acc_x' (acceleration) that stays finite in m/s² (it overflows when converted)")
         #expect(e?.reason == .nonFinite)
-        // The same value in m/s² is finite and is read as it stands.
-        #expect(try read("t,acc_x,acc_y,acc_z\n0,1e308,2,3\n0.01,1,2,3\n").stream(.acceleration)?.values.first == 1e308)
+        // The same value in m/s² is finite, but past what any accelerometer gives.
+        #expect(message(error("t,acc_x,acc_y,acc_z\n0,1e308,2,3\n0.01,1,2,3\n") { _ in })
+                == "input.csv:2:3: found '1e308', expected an acceleration x_mps2 within ±10000 (no sensor gives 1e+308)")
     }
 
     @Test func valueInfiniteAfterConversionInTheWholeFileReaderToo() throws {

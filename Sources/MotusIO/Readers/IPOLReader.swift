@@ -226,7 +226,8 @@ public enum IPOLReader {
         if hasEuler { wanted += euler }
         let cols = try TableScanner.requireColumns(wanted, in: header, path: path, line: headerLine)
         let rows = try TableScanner.readRows(path: path, delimiter: 0x09, firstDataLine: headerLine + 1, fieldCount: header.count,
-                                             columns: cols, names: wanted, what: "XSens export with \(header.count) columns")
+                                             columns: cols, names: wanted, what: "XSens export with \(header.count) columns",
+                                             limits: [nil] + (0..<3).map { (.acceleration, $0) } + (0..<3).map { (.rotationRate, $0) } + (hasEuler ? [nil, nil, nil] : []))
         let n = rows.count
         var times = [Double](); times.reserveCapacity(n)
         var lost = 0

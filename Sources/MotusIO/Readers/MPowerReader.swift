@@ -41,19 +41,23 @@ public enum MPowerReader {
         var md = RecordingMetadata(device: "iPhone", source: "mPower JSON \(ReaderFiles.lastComponent(path))")
 
         // A number that stays finite in SI units (1e308 g does not), at its place in the file.
-        func converted(_ o: ReaderJSON, _ c: String, _ context: String, scale: Double, unit: String) throws(InputError) -> Double {
+        // With `kind`, also within what a sensor of that kind gives (`ReadingRules.limit`).
+        func converted(_ o: ReaderJSON, _ c: String, _ context: String, scale: Double, unit: String, kind: StreamKind? = nil) throws(InputError) -> Double {
             let node = try doc.member(o, c, context: context)
             let x = try doc.number(node, context: "\(context) '\(c)'")! * scale
             guard x.isFinite else {
                 throw ReadingRules.conversionError(at: doc.location(node), found: doc.snippet(node), what: "\(context) '\(c)'", unit: unit)
             }
+            if let kind, let axis = MPowerReader.xyz.firstIndex(of: c), !ReadingRules.fits(x, kind, axis) {
+                throw ReadingRules.rangeError(at: doc.location(node), found: doc.snippet(node), kind: kind, component: axis, value: x)
+            }
             return x
         }
 
-        func vec(_ o: ReaderJSON, _ key: String, _ i: Int, _ out: inout [Double], scale: Double, unit: String) throws(InputError) {
+        func vec(_ o: ReaderJSON, _ key: String, _ i: Int, _ out: inout [Double], scale: Double, unit: String, kind: StreamKind) throws(InputError) {
             let v = try doc.member(o, key, context: "sample \(i)")
             for c in MPowerReader.xyz {
-                out.append(try converted(v, c, "sample \(i) \(key)", scale: scale, unit: unit))
+                out.append(try converted(v, c, "sample \(i) \(key)", scale: scale, unit: unit, kind: kind))
             }
         }
 
@@ -83,9 +87,9 @@ public enum MPowerReader {
                 }
                 let t = try time(o, i)
                 times.append(t)
-                try vec(o, "gravity", i, &grav, scale: k, unit: "m/s²")
-                try vec(o, "userAcceleration", i, &uacc, scale: k, unit: "m/s²")
-                try vec(o, "rotationRate", i, &gyro, scale: 1, unit: "rad/s")
+                try vec(o, "gravity", i, &grav, scale: k, unit: "m/s²", kind: .gravity)
+                try vec(o, "userAcceleration", i, &uacc, scale: k, unit: "m/s²", kind: .userAcceleration)
+                try vec(o, "rotationRate", i, &gyro, scale: 1, unit: "rad/s", kind: .rotationRate)
                 let a = try doc.member(o, "attitude", context: "sample \(i)")
                 let q = Quaternion(w: try doc.requiredNumber(a, "w", context: "sample \(i) attitude"),
                                    x: try doc.requiredNumber(a, "x", context: "sample \(i) attitude"),
@@ -104,7 +108,7 @@ public enum MPowerReader {
                         uncalibrated += 1
                     } else {
                         magTimes.append(t)
-                        try vec(o, "magneticField", i, &mag, scale: 1, unit: "µT")
+                        try vec(o, "magneticField", i, &mag, scale: 1, unit: "µT", kind: .magneticField)
                     }
                 }
             }
@@ -131,7 +135,7 @@ public enum MPowerReader {
                     throw InputError(.badValue, at: doc.location(o), found: doc.snippet(o), expected: "an object (sample \(i))")
                 }
                 times.append(try time(o, i))
-                for c in MPowerReader.xyz { acc.append(try converted(o, c, "sample \(i)", scale: k, unit: "m/s²")) }
+                for c in MPowerReader.xyz { acc.append(try converted(o, c, "sample \(i)", scale: k, unit: "m/s²", kind: .acceleration)) }
             }
             streams = [SensorStream(kind: .acceleration, times: times, values: acc)]
         }

@@ -210,7 +210,8 @@ public enum MotionSenseReader {
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: header.count,
                                              columns: cols, names: deviceMotionColumns, what: "MotionSense device motion",
                                              scales: [1, 1, 1, coreMotionToSI, coreMotionToSI, coreMotionToSI, 1, 1, 1, coreMotionToSI, coreMotionToSI, coreMotionToSI],
-                                             units: ["rad", "rad", "rad", "m/s²", "m/s²", "m/s²", "rad/s", "rad/s", "rad/s", "m/s²", "m/s²", "m/s²"])
+                                             units: ["rad", "rad", "rad", "m/s²", "m/s²", "m/s²", "rad/s", "rad/s", "rad/s", "m/s²", "m/s²", "m/s²"],
+                                             limits: [nil, nil, nil] + (0..<3).map { (.gravity, $0) } + (0..<3).map { (.rotationRate, $0) } + (0..<3).map { (.userAcceleration, $0) })
         let n = rows.count
         var times = [Double](); times.reserveCapacity(n)
         for i in 0..<n { times.append(Double(i) / nominalRateHz) }
@@ -248,7 +249,8 @@ public enum MotionSenseReader {
                                              columns: cols, names: ["x", "y", "z"],
                                              what: accelerometer ? "MotionSense raw accelerometer" : "MotionSense raw gyroscope",
                                              scales: [Double](repeating: accelerometer ? coreMotionToSI : 1, count: 3),
-                                             units: [String](repeating: accelerometer ? "m/s²" : "rad/s", count: 3))
+                                             units: [String](repeating: accelerometer ? "m/s²" : "rad/s", count: 3),
+                                             limits: (0..<3).map { (accelerometer ? .acceleration : .rotationRate, $0) })
         var times = [Double](); times.reserveCapacity(rows.count)
         for i in 0..<rows.count { times.append(Double(i) / nominalRateHz) }
         let s = SensorStream.fromColumns(kind: accelerometer ? .acceleration : .rotationRate, times: times, rows: rows,

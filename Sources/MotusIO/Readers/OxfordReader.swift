@@ -65,7 +65,8 @@ public enum OxfordReader {
         let acc = try TableScanner.readRows(path: accPath, delimiter: UInt8(ascii: ","), firstDataLine: 1, fieldCount: 5,
                                             columns: [0, 2, 3, 4], names: ["timestamp_ns", "x", "y", "z"],
                                             what: "Oxford accelerometer: timestamp_ns, accuracy, x, y, z",
-                                            timeColumn: 0, timeScale: 1e-9)
+                                            timeColumn: 0, timeScale: 1e-9,
+                                            limits: [nil, (.acceleration, 0), (.acceleration, 1), (.acceleration, 2)])
         let n = acc.count
         var times = [Double](); times.reserveCapacity(n)
         var values = [Double](); values.reserveCapacity(3 * n)

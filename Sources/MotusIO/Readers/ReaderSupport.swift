@@ -63,11 +63,14 @@ enum TableScanner {
     /// data rows throws `.emptyFile`. A last line without a newline that looks cut
     /// (`LastLineRule`) is an error, or under `ReadingPolicy.incompleteLastLine == .drop` is left
     /// out and posted to `InputNotices`.
+    /// `limits`: for each column that holds a sample value, its stream kind and component, so a
+    /// value past `ReadingRules.limit` (in SI, after `scales`) is an error at its line and column.
     static func readRows(path: String, delimiter: UInt8, firstDataLine: Int, fieldCount: Int?,
                          columns: [Int], names: [String], what: String,
                          textColumn: Int? = nil, textName: String = "label",
                          scales: [Double]? = nil, units: [String]? = nil,
-                         timeColumn: Int? = nil, timeScale: Double = 1) throws(InputError) -> NumericRows {
+                         timeColumn: Int? = nil, timeScale: Double = 1,
+                         limits: [(kind: StreamKind, component: Int)?]? = nil) throws(InputError) -> NumericRows {
         precondition(columns.count == names.count && !columns.isEmpty)
         precondition(scales == nil || (scales!.count == columns.count && units?.count == columns.count))
         let reader = try LineReader(path: path)
@@ -140,6 +143,13 @@ enum TableScanner {
                     if let scales, let units, !(v * scales[k]).isFinite {
                         throw ReadingRules.conversionError(at: SourceLocation(file: path, line: n, column: s + 1), found: line.text(s, e),
                                                            what: "value of \(names[k])", unit: units[k])
+                    }
+                    // A sample value past what any sensor gives (in SI, after the column's scale).
+                    if let limits, let (kind, c) = limits[k] {
+                        let x = v * (scales?[k] ?? 1)
+                        if !ReadingRules.fits(x, kind, c) {
+                            throw ReadingRules.rangeError(at: SourceLocation(file: path, line: n, column: s + 1), found: line.text(s, e), kind: kind, component: c, value: x)
+                        }
                     }
                     if k == timeColumn {
                         let t = v * timeScale

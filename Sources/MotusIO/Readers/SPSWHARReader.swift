@@ -146,7 +146,8 @@ public enum SPSWHARReader {
         let rows = try TableScanner.readRows(path: path, delimiter: UInt8(ascii: ","), firstDataLine: 2, fieldCount: names.count,
                                              columns: cols, names: numericColumns, what: "sp-sw-har: \(header)",
                                              textColumn: labelColumn, textName: "label (SEATED, WALKING, …)",
-                                             timeColumn: 6, timeScale: 1e-3)
+                                             timeColumn: 6, timeScale: 1e-3,
+                                             limits: (0..<3).map { (.acceleration, $0) } + (0..<3).map { (.rotationRate, $0) } + [nil])
         let n = rows.count
         let tsField = cols[6]
         var ms = [Int64](); ms.reserveCapacity(n)

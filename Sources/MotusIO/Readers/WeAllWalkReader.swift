@@ -126,6 +126,15 @@ public enum WeAllWalkReader {
         try annotations(ReaderXMLDocument(path: path))
     }
 
+    /// Kind and component of each numeric column read (the time has none).
+    static let columnLimits: [(kind: StreamKind, component: Int)?] = {
+        var out: [(kind: StreamKind, component: Int)?] = [nil]
+        for (kind, n) in [(StreamKind.attitude, 4), (.rotationRate, 3), (.userAcceleration, 3), (.gravity, 3), (.acceleration, 3), (.rotationRate, 3)] {
+            for c in 0..<n { out.append((kind, c)) }
+        }
+        return out
+    }()
+
     static func annotations(_ doc: ReaderXMLDocument) throws(InputError) -> Annotations {
         let root = doc.root
         let ctx = "WeAllWalk annotations"
@@ -241,7 +250,7 @@ public enum WeAllWalkReader {
                                              columns: columns, names: names, what: "WeAllWalk iPhone sensors: 41 numbers",
                                              scales: (0..<20).map { (8...16).contains($0) ? coreMotionToSI : 1 },
                                              units: (0..<20).map { $0 == 0 ? "s" : (1...4).contains($0) ? "a unit quaternion" : (8...16).contains($0) ? "m/s²" : "rad/s" },
-                                             timeColumn: 0)
+                                             timeColumn: 0, limits: Self.columnLimits)
         let n = rows.count
         var times = [Double](); times.reserveCapacity(n)
         var repeated = 0

@@ -144,13 +144,22 @@ struct XMLTrackParser: ReaderXMLHandler {
         }
         if inPoint {
             switch name {
-            case "ele", "AltitudeMeters": ele = try number()
+            case "ele", "AltitudeMeters":
+                ele = try number()
+                // Below the deepest trench, above where anything records a track: a damaged digit.
+                guard ele.isNaN || abs(ele) <= ReadingRules.limit(.location, 2) else {
+                    throw InputError(.badValue, at: location(textOffset), found: value, expected: "an elevation in metres within ±100000")
+                }
             case "time", "Time":
                 guard let t = ISOTime.parse(value) else {
                     throw InputError(.badValue, at: location(textOffset >= 0 ? textOffset : 0), found: value, expected: "an ISO 8601 time such as 2012-10-24T23:29:40Z")
                 }
                 time = t; timeText = value; timeOffset = textOffset
-            case "speed", "Speed": speed = try number()
+            case "speed", "Speed":
+                speed = try number()
+                guard speed.isNaN || abs(speed) <= ReadingRules.limit(.location, 3) else {
+                    throw InputError(.badValue, at: location(textOffset), found: value, expected: "a speed in m/s within ±10000")
+                }
             case "hr": hr = try number()
             case "Value" where parent == "HeartRateBpm": hr = try number()
             case "cad", "Cadence", "RunCadence": cad = try number()
