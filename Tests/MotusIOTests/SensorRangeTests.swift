@@ -45,3 +45,27 @@ import MotusCore
         }
     }
 }
+
+extension SensorRangeTests {
+    /// A GPX heart rate or elevation no device gives is an error at its text.
+    @Test func gpxNumbersPastWhatADeviceGivesAreAnError() throws {
+        func gpx(_ ele: String, _ hr: String) -> String {
+            """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+            <trk><trkseg>
+            <trkpt lat="52.5" lon="13.4"><ele>\(ele)</ele><time>2024-01-01T10:00:00Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(hr)</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="52.5001" lon="13.4"><ele>34</ele><time>2024-01-01T10:00:01Z</time></trkpt>
+            </trkseg></trk></gpx>
+
+            """
+        }
+        #expect(try GPXReader.read(path: TestFiles.temp(gpx("34", "120"), name: "ok.gpx")).count == 2)
+        #expect { try GPXReader.read(path: TestFiles.temp(gpx("9.3e18", "120"), name: "ele.gpx")) } throws: { e in
+            (e as? InputError)?.location.line == 4 && (e as? InputError)?.found == "9.3e18"
+        }
+        #expect { try GPXReader.read(path: TestFiles.temp(gpx("34", "1e26"), name: "hr.gpx")) } throws: { e in
+            (e as? InputError)?.found == "1e26" && (e as? InputError)?.expected.hasPrefix("a heart rate") == true
+        }
+    }
+}

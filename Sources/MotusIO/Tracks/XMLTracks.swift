@@ -134,6 +134,15 @@ struct XMLTrackParser: ReaderXMLHandler {
         defer { path.removeLast() }
         let value = ReaderXMLParser.trimmed(String(decoding: text, as: UTF8.self))
         let parent = path.count >= 2 ? path[path.count - 2] : ""
+        /// A number no device reports past `limit` (heart rate, cadence, power, distance): a
+        /// larger one is a damaged digit, an error at its place rather than a changed summary.
+        func number(within limit: Double, _ what: String) throws(InputError) -> Double {
+            let v = try number()
+            guard v.isNaN || abs(v) <= limit else {
+                throw InputError(.badValue, at: location(textOffset), found: value, expected: "\(what) within ±\(Int(limit))")
+            }
+            return v
+        }
         func number() throws(InputError) -> Double {
             if value.isEmpty { return .nan }
             guard let v = NumberParser.parseDouble(value) else {
@@ -160,10 +169,10 @@ struct XMLTrackParser: ReaderXMLHandler {
                 guard speed.isNaN || abs(speed) <= ReadingRules.limit(.location, 3) else {
                     throw InputError(.badValue, at: location(textOffset), found: value, expected: "a speed in m/s within ±10000")
                 }
-            case "hr": hr = try number()
-            case "Value" where parent == "HeartRateBpm": hr = try number()
-            case "cad", "Cadence", "RunCadence": cad = try number()
-            case "Watts", "power": power = try number()
+            case "hr": hr = try number(within: 1000, "a heart rate in beats per minute")
+            case "Value" where parent == "HeartRateBpm": hr = try number(within: 1000, "a heart rate in beats per minute")
+            case "cad", "Cadence", "RunCadence": cad = try number(within: 1000, "a cadence per minute")
+            case "Watts", "power": power = try number(within: 100_000, "a power in watts")
             case "hAcc": hacc = try number()
             case "LatitudeDegrees":
                 lat = try number()
@@ -171,7 +180,7 @@ struct XMLTrackParser: ReaderXMLHandler {
             case "LongitudeDegrees":
                 lon = try number()
                 guard lon.isNaN || abs(lon) <= 180 else { throw InputError(.badValue, at: location(textOffset), found: value, expected: "a longitude in degrees (-180 to 180)") }
-            case "DistanceMeters": dist = try number()
+            case "DistanceMeters": dist = try number(within: 1e8, "a distance in metres")
             case "trkpt", "rtept", "Trackpoint":
                 inPoint = false
                 if !time.isNaN {
