@@ -11,6 +11,18 @@ public struct StandardScaler: Codable, Equatable, Hashable, Sendable {
 
     public var featureCount: Int { mean.count }
 
+    /// Restores a scaler from its file form through the same checks as `init(mean:scale:)`
+    /// (equal lengths, finite means, finite positive scales), so a damaged model file is an
+    /// error instead of a scaler that shifts every feature.
+    public init(from decoder: any Decoder) throws {
+        enum Key: String, CodingKey { case mean, scale }
+        let c = try decoder.container(keyedBy: Key.self)
+        let mean = try c.decode([Double].self, forKey: .mean), scale = try c.decode([Double].self, forKey: .scale)
+        do { try self.init(mean: mean, scale: scale) } catch {
+            throw DecodingError.dataCorruptedError(forKey: .scale, in: c, debugDescription: "\(error)")
+        }
+    }
+
     /// A scaler with known parameters (e.g. restored from a model file).
     public init(mean: [Double], scale: [Double]) throws {
         guard mean.count == scale.count else {
@@ -19,6 +31,9 @@ public struct StandardScaler: Codable, Equatable, Hashable, Sendable {
         }
         for (j, s) in scale.enumerated() where !(s.isFinite && s > 0) {
             throw LearnError.invalidParameter(name: "StandardScaler.scale[\(j)]", expected: "a finite positive number", found: "\(s)")
+        }
+        for (j, m) in mean.enumerated() where !m.isFinite {
+            throw LearnError.invalidParameter(name: "StandardScaler.mean[\(j)]", expected: "a finite number", found: "\(m)")
         }
         self.mean = mean
         self.scale = scale
