@@ -235,19 +235,13 @@ public struct FrameBuilder: Sendable {
     /// time order, ties in `inputKinds` order), cut into segments at the gaps.
     public static func frames(of recording: Recording, settings: Settings) -> [FrameSegment] {
         var b = FrameBuilder(settings: settings)
-        var merge = SampleMerge(recording, kinds: inputKinds)
         var out: [FrameSegment] = []
         var current: FrameSegment? = nil
-        while let (s, i, t) = merge.next() {
-            switch merge.kinds[s] {
-            case .gravity: b.pushGravity(merge.vector(s, i), time: t); continue
-            case .rotationRate: b.pushRotationRate(merge.vector(s, i), time: t); continue
-            case .acceleration: guard b.pushAcceleration(merge.vector(s, i), time: t) else { continue }
-            case .userAcceleration: guard b.pushUserAcceleration(merge.vector(s, i), time: t) else { continue }
-            default: continue
-            }
+        recording.forEachSample(kinds: inputKinds) { s in
+            // Only an accepted driver sample completes frames.
+            guard b.push(s) else { return }
             let n = b.frameCount
-            guard n > 0 else { continue }
+            guard n > 0 else { return }
             if b.startsSegment || current == nil {
                 if let c = current { out.append(c) }
                 current = FrameSegment(firstIndex: b.frameIndex(0), startTime: b.frameTime(0), frames: [])

@@ -47,13 +47,9 @@ extension DelimitedReader {
             let (line, next) = Self.line(base, pos, size)
             lineNumber += 1
             if Self.isComment(line) { pos = next; continue }
-            delimiter = options.delimiter ?? Self.detectDelimiter(line)
-            let splitter = FieldSplitter(delimiter: delimiter)
-            let header = options.noHeader ? nil : splitter.strings(line)
-            let fieldCount = splitter.split(line) { _, _, _ in }
-            var p = try makePlan(header: header, fieldCount: fieldCount, line: lineNumber, firstLine: line)
-            p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
-            plan = p
+            let first = try firstLinePlan(line, number: lineNumber)
+            delimiter = first.delimiter
+            plan = first.plan
             if options.noHeader {
                 dataStart = pos; linesBefore = lineNumber - 1
             } else {

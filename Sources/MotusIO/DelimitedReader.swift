@@ -115,12 +115,8 @@ public struct DelimitedReader {
         var pending: UnsafeBufferPointer<UInt8>? = nil   // with --no-header: the first line, a row
         while let line = try cursor.next() {
             if Self.isComment(line) { continue }
-            let delimiter = options.delimiter ?? Self.detectDelimiter(line)
+            let (p, delimiter, fieldCount) = try firstLinePlan(line, number: cursor.lineNumber)
             splitter = FieldSplitter(delimiter: delimiter)
-            let header = options.noHeader ? nil : splitter.strings(line)
-            let fieldCount = splitter.split(line) { _, _, _ in }
-            var p = try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber, firstLine: line)
-            p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
             sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: path))
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
@@ -598,13 +594,26 @@ public struct DelimitedReader {
 
     // MARK: - Column mapping
 
+    /// The first line that is not a comment (the header, or with `noHeader` the first row), read
+    /// as every reader of the file reads it: its delimiter, its field count and the plan with
+    /// the field names. `notify`: post the columns left out (once per read).
+    func firstLinePlan(_ line: UnsafeBufferPointer<UInt8>, number: Int, notify: Bool = true) throws(InputError) -> (plan: Plan, delimiter: UInt8, fieldCount: Int) {
+        let delimiter = options.delimiter ?? Self.detectDelimiter(line)
+        let splitter = FieldSplitter(delimiter: delimiter)
+        let header = options.noHeader ? nil : splitter.strings(line)
+        let fieldCount = splitter.split(line) { _, _, _ in }
+        var p = try makePlan(header: header, fieldCount: fieldCount, line: number, firstLine: line, notify: notify)
+        p.fieldNames = header ?? (0..<fieldCount).map { "column \($0)" }
+        return (p, delimiter, fieldCount)
+    }
+
     /// The plan for a file whose header (or, with `noHeader`, first row) is `firstLine`, on
     /// line `line`. Besides the columns it maps, it refuses what would silently change a
     /// result: column indexes on a file whose first line is a row of numbers (it would be
     /// taken for the header), `noHeader` on a first line with no number, a header with two
     /// axes of a triple and not the third, and a unit for a stream the file does not have. The
     /// header columns it reads nothing from are posted to `InputNotices` in one line.
-    func makePlan(header: [String]?, fieldCount: Int, line: Int, firstLine: UnsafeBufferPointer<UInt8>) throws(InputError) -> Plan {
+    func makePlan(header: [String]?, fieldCount: Int, line: Int, firstLine: UnsafeBufferPointer<UInt8>, notify: Bool = true) throws(InputError) -> Plan {
         let p = try makePlan(header: header, fieldCount: fieldCount, line: line)
         let delimiter = options.delimiter ?? Self.detectDelimiter(firstLine)
         var ranges: [(Int, Int)] = []
@@ -665,7 +674,7 @@ public struct DelimitedReader {
         if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
         if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
         let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty }.map { names[$0] }
-        if !left.isEmpty {
+        if notify && !left.isEmpty {
             InputNotices.post("\(path): left out columns: \(left.joined(separator: ", ")) (Motus reads no stream from them)")
         }
         return p

@@ -35,8 +35,6 @@ public enum NativeFormat {
     public static let version = 1
     public static let fileExtension = "motus"
 
-    /// Metadata keys as written in `@meta` lines.
-    static let metaKeys = ["device", "placement", "subject", "height_m", "weight_kg", "age", "gender", "nominal_rate_hz", "source"]
 
     /// True when the file starts with the native magic line.
     public static func isNative(path: String) -> Bool {
@@ -375,20 +373,10 @@ struct NativeLineParser {
         case "@meta":
             try need(3, "'@meta,<key>,<value>'")
             let key = text(1), value = text(2)
-            func num() throws(InputError) -> Double { try parseNumber(2, "a number for \(key)") }
-            switch key {
-            case "device": metadata.device = value
-            case "placement": metadata.placement = value
-            case "subject": metadata.subject = value
-            case "gender": metadata.gender = value
-            case "source": metadata.source = value
-            case "height_m": metadata.heightMeters = try num()
-            case "weight_kg": metadata.weightKg = try num()
-            case "age": metadata.age = try num()
-            case "nominal_rate_hz": metadata.nominalRateHz = try num()
-            default:
+            let n = RecordingMetadata.numericKeys.contains(key) ? try parseNumber(2, "a number for \(key)") : nil
+            if !metadata.setField(key, text: value, number: n) {
                 if key.hasPrefix("x.") { metadata.extra[String(key.dropFirst(2))] = value } else {
-                    throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: key, expected: "a metadata key (\(NativeFormat.metaKeys.joined(separator: ", ")), or x.<name>)")
+                    throw InputError(.badValue, at: loc(number, ranges[1].0 + 1), found: key, expected: "a metadata key (\(RecordingMetadata.fieldKeys.joined(separator: ", ")), or x.<name>)")
                 }
             }
             metadataDirty = true

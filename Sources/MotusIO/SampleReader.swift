@@ -285,15 +285,13 @@ public struct SampleReader {
 
 extension DelimitedReader {
     /// The stream kinds the first line that is not a comment (the header, or the first row
-    /// with `noHeader`) maps columns to, as `scan` maps them; nothing else is read.
+    /// with `noHeader`) maps columns to, as `scan` maps them; nothing else is read (and the
+    /// columns left out are posted by `scan`, not here).
     func headerKinds() throws(InputError) -> [StreamKind] {
         var cursor = try LineCursor(path: path)
         while let line = try cursor.next() {
             if Self.isComment(line) { continue }
-            let splitter = FieldSplitter(delimiter: options.delimiter ?? Self.detectDelimiter(line))
-            let header = options.noHeader ? nil : splitter.strings(line)
-            let fieldCount = splitter.split(line) { _, _, _ in }
-            return try makePlan(header: header, fieldCount: fieldCount, line: cursor.lineNumber).streams.map(\.kind)
+            return try firstLinePlan(line, number: cursor.lineNumber, notify: false).plan.streams.map(\.kind)
         }
         throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
     }
