@@ -12,10 +12,19 @@ import MotusFusion
 public enum FusionEvaluation {
     /// Which estimator to run.
     public enum Method: Sendable, Hashable {
-        /// `AttitudeFilter` with accelerometer and gyroscope.
+        /// `OrientationFilter` with accelerometer and gyroscope (the default).
+        case orientationFilter(OrientationFilter.Settings)
+        /// `AttitudeFilter` with accelerometer and gyroscope (the filter the shipped models'
+        /// features were computed with).
         case attitudeFilter(AttitudeFilter.Settings)
         /// `LowPassGravity` with the accelerometer only.
         case lowPass(LowPassGravity.Settings)
+
+        /// Whether the method needs a rotation-rate stream.
+        public var usesGyroscope: Bool {
+            if case .lowPass = self { return false }
+            return true
+        }
     }
 
     /// Median, 95th percentile, mean and root mean square of a set of angle errors (degrees).
@@ -79,13 +88,24 @@ public enum FusionEvaluation {
     /// Runs `method` over a recording and returns the gravity estimate after each sample
     /// (flat, m/s², device frame, pointing up). `times` in s; `acceleration` flat m/s² with
     /// gravity, Android sign; `rotationRate` flat rad/s on the same timestamps (ignored by
-    /// `.lowPass`; required, same length, for `.attitudeFilter`).
+    /// `.lowPass`; required, same length, for the others).
     public static func gravityEstimates(times: [Double], acceleration: [Double], rotationRate: [Double],
                                         method: Method) -> [Double] {
         let n = times.count
         precondition(acceleration.count == 3 * n, "acceleration must hold 3 values per time")
         var out = [Double](repeating: 0, count: 3 * n)
         switch method {
+        case .orientationFilter(let settings):
+            precondition(rotationRate.count == 3 * n, "rotationRate must hold 3 values per time")
+            var f = OrientationFilter(settings: settings)
+            for i in 0..<n {
+                let dt = i == 0 ? 0 : times[i] - times[i - 1]
+                let b = 3 * i
+                f.update(acceleration: Vector3(acceleration[b], acceleration[b + 1], acceleration[b + 2]),
+                         rotationRate: Vector3(rotationRate[b], rotationRate[b + 1], rotationRate[b + 2]), dt: dt)
+                let g = f.gravity
+                out[b] = g.x; out[b + 1] = g.y; out[b + 2] = g.z
+            }
         case .attitudeFilter(let settings):
             precondition(rotationRate.count == 3 * n, "rotationRate must hold 3 values per time")
             var f = AttitudeFilter(settings: settings)

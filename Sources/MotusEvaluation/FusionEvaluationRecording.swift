@@ -23,10 +23,17 @@ extension FusionEvaluation {
         return Int(String(digits.reversed())) ?? 0
     }
 
-    /// The filter for a recording whose reference is `reference`, unless `method` is given: the
-    /// attitude filter, told the rotation rate is bias-free when the reference says so
+    /// The filter for a recording whose reference is `reference`, unless `method` is given:
+    /// `OrientationFilter`, told the rotation rate is bias-free when the reference says so
     /// (CoreMotion's device motion).
     public static func defaultMethod(for reference: GroundTruth.OrientationReference) -> Method {
+        if case .deviceGravity(_, true) = reference { return .orientationFilter(.biasCorrectedGyroscope) }
+        return .orientationFilter(.default)
+    }
+
+    /// `AttitudeFilter`, the filter the shipped models' features were computed with, set up for
+    /// the reference as `defaultMethod(for:)` sets up `OrientationFilter`.
+    public static func legacyMethod(for reference: GroundTruth.OrientationReference) -> Method {
         if case .deviceGravity(_, true) = reference { return .attitudeFilter(.biasCorrectedGyroscope) }
         return .attitudeFilter(.default)
     }
@@ -54,7 +61,7 @@ extension FusionEvaluation {
         }
         let m = method ?? defaultMethod(for: reference)
         var rate: [Double] = []
-        if case .attitudeFilter = m {
+        if m.usesGyroscope {
             guard let gyro = recording.stream(.rotationRate) else {
                 throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "a rotation-rate stream 'gyro'")
             }
@@ -262,7 +269,7 @@ extension FusionEvaluation {
     /// leaning before it); else `detector`'s phases (Oxford), also trimmed. The first
     /// `skipSeconds` of the recording are never used (start-up).
     public static func checkStillAndWalk(_ recording: Recording, name: String,
-                                         settings: AttitudeFilter.Settings = .default,
+                                         settings: OrientationFilter.Settings = .default,
                                          lowPassSettings: LowPassGravity.Settings = .default,
                                          detector: StillnessDetector = .init(), trim: Double = 0.5,
                                          skipSeconds: Double = 1) throws(InputError) -> DeviceCheck {

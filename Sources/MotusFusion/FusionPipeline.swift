@@ -5,8 +5,8 @@ import MotusCore
 public enum FusionPipeline {
     /// Which estimator `complete` used.
     public enum Method: String, Sendable, Hashable {
-        /// `AttitudeFilter`: accelerometer and gyroscope.
-        case attitudeFilter
+        /// `OrientationFilter`: accelerometer and gyroscope.
+        case orientationFilter
         /// `LowPassGravity`: accelerometer only (no rotation-rate stream).
         case lowPass
         /// Nothing was done: no acceleration stream, or gravity and user acceleration
@@ -27,7 +27,7 @@ public enum FusionPipeline {
     /// accelerometer-only `LowPassGravity` is used and no attitude is added (its heading would
     /// be meaningless).
     @discardableResult
-    public static func complete(_ recording: inout Recording, settings: AttitudeFilter.Settings = .default,
+    public static func complete(_ recording: inout Recording, settings: OrientationFilter.Settings = .default,
                                 lowPassSettings: LowPassGravity.Settings = .default) -> Method {
         guard let acc = recording.stream(.acceleration), !acc.isEmpty else { return .none }
         let needGravity = recording.stream(.gravity) == nil
@@ -42,8 +42,8 @@ public enum FusionPipeline {
         if needAttitude { attitude.reserveCapacity(4 * n) }
         let method: Method
         if let gyro {
-            method = .attitudeFilter
-            var f = AttitudeFilter(settings: settings)
+            method = .orientationFilter
+            var f = OrientationFilter(settings: settings)
             var j = 0
             let gt = gyro.times
             for i in 0..<n {

@@ -54,7 +54,7 @@ struct EvaluateFusion: ParsableCommand {
     @Option(help: "Which subjects (by the number in their name): all, odd (MotionSense's tuning set) or even (out of sample).")
     var subjects: FusionEvaluation.SubjectSet = .all
 
-    @Option(help: "Estimator: motus (AttitudeFilter, accelerometer + gyroscope) or lowpass (accelerometer only).")
+    @Option(help: "Estimator: motus (OrientationFilter, accelerometer + gyroscope), legacy (AttitudeFilter, the filter the shipped models' features use) or lowpass (accelerometer only).")
     var method: MethodChoice = .motus
 
     @Option(name: .customLong("skip-seconds"), help: ArgumentHelp("Seconds left out at the start of each recording.", valueName: "S"))
@@ -78,7 +78,7 @@ struct EvaluateFusion: ParsableCommand {
     @Option(name: .customLong("max-horizontal-mean"), help: ArgumentHelp("--check-still: largest horizontal mean user acceleration over a walk, m/s² (needs a gyroscope).", valueName: "MPS2"))
     var maxHorizontalMean: Double = FusionEvaluation.CheckThresholds().walkHorizontalMean
 
-    enum MethodChoice: String, ExpressibleByArgument, CaseIterable { case motus, lowpass }
+    enum MethodChoice: String, ExpressibleByArgument, CaseIterable { case motus, legacy, lowpass }
 
     func validate() throws {
         if format == .csv { throw ValidationError("evaluate-fusion prints table or json, not csv") }
@@ -94,9 +94,13 @@ struct EvaluateFusion: ParsableCommand {
     // MARK: Against a reference
 
     func runReference() throws {
-        let m: FusionEvaluation.Method? = method == .motus ? nil : .lowPass(.default)
         let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
+            let m: FusionEvaluation.Method? = switch method {
+            case .motus: nil
+            case .lowpass: .lowPass(.default)
+            case .legacy: e.truth.orientation.map(FusionEvaluation.legacyMethod(for:))
+            }
             if let r = try FusionEvaluation.evaluate(e, method: m, skipSeconds: skipSeconds) { return .scored(r) }
             return .skipped("no orientation reference (device gravity or measured orientation)")
         })

@@ -84,7 +84,7 @@ import MotusCore
         for i in 0..<500 { acc.append(time: Double(i) * 0.01, truth.inverseRotate(Vector3(0, 0, 9.80665)) + rng.vector(0.02)) }
         for i in 0..<260 { gyro.append(time: 0.001 + Double(i) * 0.0192, rng.vector(0.001)) }
         var r = Recording(streams: [acc, gyro])
-        #expect(FusionPipeline.complete(&r, settings: .biasCorrectedGyroscope) == .attitudeFilter)
+        #expect(FusionPipeline.complete(&r, settings: .biasCorrectedGyroscope) == .orientationFilter)
         let g = r.stream(.gravity)!, u = r.stream(.userAcceleration)!, att = r.stream(.attitude)!
         #expect(g.times == acc.times && u.times == acc.times && att.times == acc.times)
         for i in 0..<acc.count {

@@ -15,7 +15,7 @@ import MotusIO
         var r = try ds.load("1-2")
         let acc = r.stream(.acceleration)!
         #expect(r.stream(.gravity) == nil && r.stream(.rotationRate) != nil)
-        #expect(FusionPipeline.complete(&r) == .attitudeFilter)
+        #expect(FusionPipeline.complete(&r) == .orientationFilter)
         let g = r.stream(.gravity)!, u = r.stream(.userAcceleration)!, att = r.stream(.attitude)!
         #expect(g.times == acc.times && u.times == acc.times && att.times == acc.times)
         for i in stride(from: 0, to: acc.count, by: 97) {
@@ -52,7 +52,7 @@ import MotusIO
         var before: [Double] = [], after: [Double] = []
         for e in ds.entries {
             let c = try FusionEvaluation.checkStillAndWalk(try ds.load(e.id), name: e.id)
-            #expect(c.stillSource == "labels" && c.method == .attitudeFilter)
+            #expect(c.stillSource == "labels" && c.method == .orientationFilter)
             #expect(c.failures(t).isEmpty, "\(e.id): \(c.failures(t))")
             #expect(c.walkEnd - c.walkStart > 10)
             for p in c.stillPhases { if p.start < c.walkStart { before.append(p.angleDegrees) } else { after.append(p.angleDegrees) } }

@@ -1,0 +1,128 @@
+import MotusCore
+
+/// Coefficients of a second-order Butterworth low-pass for one time step, in the
+/// trapezoidal state-variable form (the "topology-preserving" SVF).
+///
+/// The filter is described by a time constant τ: its cut-off frequency is √2 / (2πτ), so that
+/// the group delay at low frequencies is τ, as for a first-order low-pass of time constant τ,
+/// while disturbances above the cut-off fall off twice as fast (40 dB per decade). The
+/// state-variable form keeps its two states meaningful (the output and a scaled slope) when
+/// the coefficients change, so a time step that changes from sample to sample (phone
+/// timestamps jitter) needs no state conversion and causes no transient.
+@frozen
+public struct LowPassCoefficients: Sendable, Hashable {
+    @usableFromInline var a1: Double
+    @usableFromInline var a2: Double
+    @usableFromInline var a3: Double
+
+    /// Coefficients for time constant `tau` (s, > 0) and time step `dt` (s, > 0).
+    @inlinable
+    public init(timeConstant tau: Double, dt: Double) {
+        // g = tan(π fc dt) with fc = √2 / (2π τ): tan(dt / (√2 τ)).
+        let x = dt / (2.0.squareRoot() * tau)
+        let g: Double
+        if x < 0.1 {
+            // tan by its series: below 0.1 the terms left out are under 1e-13 relative.
+            let x2 = x * x
+            g = x * (1 + x2 * (1.0 / 3 + x2 * (2.0 / 15 + x2 * (17.0 / 315))))
+        } else {
+            g = Math.sin(Swift.min(x, 1.5)) / Math.cos(Swift.min(x, 1.5))
+        }
+        let k = 2.0.squareRoot()
+        a1 = 1 / (1 + g * (g + k))
+        a2 = g * a1
+        a3 = g * a2
+    }
+}
+
+/// One channel of `LowPassCoefficients`' filter: two numbers of state.
+@frozen
+public struct LowPassState: Sendable, Hashable {
+    /// The slope state (the band-pass integrator's memory).
+    @usableFromInline var s1: Double
+    /// The output state (the low-pass integrator's memory): the filtered value.
+    @usableFromInline var s2: Double
+
+    /// A filter resting at `value`.
+    @inlinable public init(value: Double = 0) { s1 = 0; s2 = value }
+
+    /// Filters `x` and returns the output.
+    @inlinable @inline(__always)
+    public mutating func step(_ x: Double, _ c: LowPassCoefficients) -> Double {
+        let v3 = x - s2
+        let v1 = c.a1 * s1 + c.a2 * v3
+        let v2 = s2 + c.a2 * s1 + c.a3 * v3
+        s1 = 2 * v1 - s1
+        s2 = 2 * v2 - s2
+        return v2
+    }
+}
+
+/// Three channels of the filter, for a vector.
+@frozen
+public struct LowPassState3: Sendable, Hashable {
+    @usableFromInline var x: LowPassState
+    @usableFromInline var y: LowPassState
+    @usableFromInline var z: LowPassState
+
+    @inlinable public init(value v: Vector3 = .zero) {
+        x = LowPassState(value: v.x); y = LowPassState(value: v.y); z = LowPassState(value: v.z)
+    }
+
+    @inlinable @inline(__always)
+    public mutating func step(_ v: Vector3, _ c: LowPassCoefficients) -> Vector3 {
+        Vector3(x.step(v.x, c), y.step(v.y, c), z.step(v.z, c))
+    }
+}
+
+/// A 3×3 matrix of doubles by rows, for the filter's small Kalman update (no allocation).
+@frozen
+public struct Matrix3: Sendable, Hashable {
+    public var r0: Vector3
+    public var r1: Vector3
+    public var r2: Vector3
+
+    @inlinable public init(_ r0: Vector3, _ r1: Vector3, _ r2: Vector3) { self.r0 = r0; self.r1 = r1; self.r2 = r2 }
+
+    /// The identity times `s`.
+    @inlinable public static func scaledIdentity(_ s: Double) -> Matrix3 {
+        Matrix3(Vector3(s, 0, 0), Vector3(0, s, 0), Vector3(0, 0, s))
+    }
+
+    /// The rotation matrix of unit quaternion `q` (columns: the device axes in the reference frame).
+    @inlinable public init(rotation q: Quaternion) {
+        let w = q.w, x = q.x, y = q.y, z = q.z
+        r0 = Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y))
+        r1 = Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x))
+        r2 = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
+    }
+
+    @inlinable public var transposed: Matrix3 {
+        Matrix3(Vector3(r0.x, r1.x, r2.x), Vector3(r0.y, r1.y, r2.y), Vector3(r0.z, r1.z, r2.z))
+    }
+
+    @inlinable @inline(__always) public static func * (m: Matrix3, v: Vector3) -> Vector3 {
+        Vector3(m.r0.dot(v), m.r1.dot(v), m.r2.dot(v))
+    }
+
+    @inlinable @inline(__always) public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
+        let t = b.transposed
+        return Matrix3(Vector3(a.r0.dot(t.r0), a.r0.dot(t.r1), a.r0.dot(t.r2)),
+                       Vector3(a.r1.dot(t.r0), a.r1.dot(t.r1), a.r1.dot(t.r2)),
+                       Vector3(a.r2.dot(t.r0), a.r2.dot(t.r1), a.r2.dot(t.r2)))
+    }
+
+    @inlinable @inline(__always) public static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
+        Matrix3(a.r0 - b.r0, a.r1 - b.r1, a.r2 - b.r2)
+    }
+
+    /// The inverse by the adjugate; nil when the determinant is zero or not finite.
+    @inlinable public var inverse: Matrix3? {
+        let c0 = r1.cross(r2), c1 = r2.cross(r0), c2 = r0.cross(r1)
+        let det = r0.dot(c0)
+        guard det != 0, det.isFinite else { return nil }
+        let s = 1 / det
+        // The rows of the inverse are the columns of (c0 c1 c2) scaled: inverse = [c0 c1 c2] / det.
+        return Matrix3(Vector3(c0.x, c1.x, c2.x) * s, Vector3(c0.y, c1.y, c2.y) * s, Vector3(c0.z, c1.z, c2.z) * s)
+    }
+}
