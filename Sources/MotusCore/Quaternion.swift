@@ -40,7 +40,7 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Rotates `v` by this (unit) quaternion: `q ⊗ v ⊗ q*`.
-    @inlinable public func rotate(_ v: Vector3) -> Vector3 {
+    @inlinable @inline(__always) public func rotate(_ v: Vector3) -> Vector3 {
         let u = vector
         let t = 2 * u.cross(v)
         return v + w * t + u.cross(t)

@@ -139,43 +139,60 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var strapdownQ: Quaternion = .identity
     @usableFromInline var inclinationQ: Quaternion = .identity
     @usableFromInline var bias: Vector3 = .zero
-    /// Bias covariance (rad²/s²).
+    /// Bias covariance (rad²/s²), symmetric.
     @usableFromInline var biasCovariance: Matrix3
-    /// Low-pass of the acceleration in I, of the attitude's rotation matrix (rows) and of the
-    /// horizontal part of the bias seen in the reference frame (x, y; z unused).
+    /// Low-pass of the acceleration in I.
     @usableFromInline var accelerationLP = LowPassState3()
-    @usableFromInline var rotationLP = (LowPassState3(), LowPassState3(), LowPassState3())
-    @usableFromInline var rotatedBiasLP = LowPassState3()
     /// Low-passes for rest detection, device frame.
     @usableFromInline var restGyroLP = LowPassState3()
     @usableFromInline var restAccelerationLP = LowPassState3()
-    /// Running means during start-up and the time they cover.
+    @usableFromInline var restGyroMean: Vector3 = .zero
+    /// Running mean of the acceleration in I during start-up, and the time it covers.
     @usableFromInline var startAcceleration: Vector3 = .zero
-    @usableFromInline var startRotation = Matrix3.scaledIdentity(0)
-    @usableFromInline var startRotatedBias: Vector3 = .zero
     @usableFromInline var startSamples: Double = 0
     @usableFromInline var startElapsed: Double = 0
-    @usableFromInline var restStartGyro: Vector3 = .zero
-    @usableFromInline var restStartAcceleration: Vector3 = .zero
     @usableFromInline var restStartSamples: Double = 0
     @usableFromInline var restStartElapsed: Double = 0
     @usableFromInline var restDuration: Double = 0
+    /// The bias is updated once per block of about `biasBlock` seconds from the block's mean
+    /// measurements (the bias changes over tens of seconds; a Kalman step per sample would
+    /// cost more than all the rest of the filter). Sums over the current block:
+    @usableFromInline var blockElapsed: Double = 0
+    @usableFromInline var blockMotionRate: Vector3 = .zero
+    @usableFromInline var blockMotionSamples: Double = 0
+    @usableFromInline var blockRestRate: Vector3 = .zero
+    @usableFromInline var blockRestSamples: Double = 0
+    /// The block-rate low-passes of the attitude's rotation matrix (rows) and of the bias seen
+    /// in the reference frame (x, y), which model what the accelerometer low-pass does to a
+    /// bias error; running means until they have covered one time constant.
+    @usableFromInline var rotationLP = (LowPassState3(), LowPassState3(), LowPassState3())
+    @usableFromInline var rotatedBiasLP = LowPassState3()
+    @usableFromInline var blockStartRotation = Matrix3.scaledIdentity(0)
+    @usableFromInline var blockStartRotatedBias: Vector3 = .zero
+    @usableFromInline var blockStartCount: Double = 0
+    @usableFromInline var blockStartElapsed: Double = 0
     @usableFromInline var lastCorrection: Vector3 = .zero
     @usableFromInline var lastAcceleration: Vector3 = .zero
     @usableFromInline var lastRate: Vector3 = .zero
     @usableFromInline var lastStep: Double = 0
     @usableFromInline var inertialLP: Vector3 = .zero
+    /// Gravity (unit, up, device frame) after the latest sample, before the delay compensation.
+    @usableFromInline var upNow = Vector3(0, 0, 1)
+    /// 1 / |low-passed acceleration| (s²/m) at the latest sample; 0 before the first.
+    @usableFromInline var inverseNorm: Double = 0
     /// Coefficients for the time step `coefficientStep` (recomputed when the step changes by
     /// more than 1 %, or the settings change).
     @usableFromInline var coefficientStep: Double = -1
     @usableFromInline var accelerationCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
-    /// Bias Kalman filter: variance growth per step, its cap, and the measurement variances.
-    @usableFromInline var biasGrowth: Double = 0
-    @usableFromInline var biasVarianceCap: Double = 0
-    @usableFromInline var motionVariance: Double = 0
-    @usableFromInline var verticalVariance: Double = 0
-    @usableFromInline var restVariance: Double = 0
+    @usableFromInline var restRotation2: Double = 0
+    @usableFromInline var restAcceleration2: Double = 0
+    @usableFromInline var estimatesBias = true
+    /// Counts samples between renormalisations of the two quaternions.
+    @usableFromInline var renormalisationTick: UInt8 = 0
+
+    /// Length (s) of the blocks the bias update averages over.
+    @usableFromInline static let biasBlock = 0.1
 
     public init(settings: Settings = .default) {
         self.settings = settings
@@ -193,20 +210,26 @@ public struct OrientationFilter: Sendable {
     /// Inclination correction: almost-inertial frame → reference frame (z up).
     @inlinable public var inclination: Quaternion { inclinationQ }
 
+    /// The rotation over the delay compensation, as a rotation vector (rad, device frame).
+    @inlinable var leadVector: Vector3 { lastRate * (settings.delayCompensation * lastStep) }
+
     /// Attitude, device frame → reference frame (z up), predicted `delayCompensation` sample
     /// periods ahead. Unit quaternion.
     @inlinable public var attitude: Quaternion {
         let q = inclinationQ * strapdownQ
-        let k = settings.delayCompensation * lastStep
-        guard k != 0 else { return q }
-        return (q * AttitudeFilter.exponential(lastRate * k)).normalized
+        let r = leadVector
+        guard r != .zero else { return q }
+        return (q * AttitudeFilter.exponential(r)).normalized
     }
 
-    /// Gravity in the device frame (m/s²), pointing up.
+    /// Gravity in the device frame (m/s²), pointing up, predicted like `attitude`.
     @inlinable public var gravity: Vector3 {
-        let q = attitude, g = settings.gravityMagnitude
-        // attitude⁻¹ · (0, 0, 1): the third row of the rotation matrix.
-        return Vector3(2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y)) * g
+        // Turning the device by r turns a fixed vector by −r in the device frame:
+        // v' = v − r × v + ½ r × (r × v), exact to third order in |r| (a few mrad).
+        let r = leadVector, v = upNow
+        let c = r.cross(v)
+        let turned = v - c + r.cross(c) * 0.5
+        return turned * settings.gravityMagnitude
     }
 
     /// Acceleration without gravity (m/s²), device frame: latest acceleration − `gravity`.
@@ -236,58 +259,91 @@ public struct OrientationFilter: Sendable {
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         guard a.isFinite, w.isFinite else { _flags.sampleSkipped = true; return }
         _flags.sampleSkipped = false
+        _flags.biasUpdated = false
         let dt = dt0.isFinite && dt0 > 0 ? Swift.min(dt0, settings.maximumTimeStep) : 0
         if dt > 0 && Swift.abs(dt - coefficientStep) > 0.01 * coefficientStep { setCoefficients(dt) }
         lastAcceleration = a
         lastStep = dt
         let rate = w - bias
         lastRate = rate
+        renormalisationTick &+= 1
         if dt > 0 {
-            strapdownQ = (strapdownQ * AttitudeFilter.exponential(rate * dt)).normalized
+            let q = strapdownQ * AttitudeFilter.exponential(rate * dt)
+            strapdownQ = renormalisationTick == 0 ? q.normalized : q
         }
-        let rest = dt > 0 ? detectRest(a, w, dt) : false
-        _flags.atRest = rest
 
         // The acceleration in I, low-passed there (running mean during start-up).
         let inertial = strapdownQ.rotate(a)
-        let rotation = Matrix3(rotation: inclinationQ * strapdownQ)
-        let rotatedBias = Vector3(rotation.r0.dot(bias), rotation.r1.dot(bias), 0)
-        let lp: Vector3, rotationMean: Matrix3, rotatedBiasMean: Vector3
+        let lp: Vector3
         if startElapsed < settings.accelerationTimeConstant || coefficientStep < 0 {
-            startSamples += 1
-            startElapsed += dt
-            let k = 1 / startSamples
-            startAcceleration += (inertial - startAcceleration) * k
-            startRotation = Matrix3(startRotation.r0 + (rotation.r0 - startRotation.r0) * k, startRotation.r1 + (rotation.r1 - startRotation.r1) * k,
-                                    startRotation.r2 + (rotation.r2 - startRotation.r2) * k)
-            startRotatedBias += (rotatedBias - startRotatedBias) * k
-            lp = startAcceleration; rotationMean = startRotation; rotatedBiasMean = startRotatedBias
-            _flags.initialising = true
-            if startElapsed >= settings.accelerationTimeConstant && coefficientStep > 0 {
-                accelerationLP = LowPassState3(value: startAcceleration)
-                rotationLP = (LowPassState3(value: startRotation.r0), LowPassState3(value: startRotation.r1), LowPassState3(value: startRotation.r2))
-                rotatedBiasLP = LowPassState3(value: startRotatedBias)
-            }
+            lp = startUp(inertial, dt)
         } else {
-            _flags.initialising = false
-            let c = accelerationCoefficients
-            lp = accelerationLP.step(inertial, c)
-            rotationMean = Matrix3(rotationLP.0.step(rotation.r0, c), rotationLP.1.step(rotation.r1, c), rotationLP.2.step(rotation.r2, c))
-            rotatedBiasMean = rotatedBiasLP.step(rotatedBias, c)
+            lp = accelerationLP.step(inertial, accelerationCoefficients)
         }
         inertialLP = lp
 
         // Inclination correction: the smallest rotation taking the low-passed vector, seen in
         // the reference frame, onto +z.
         let e = inclinationQ.rotate(lp)
-        let n = e.norm
-        guard n > 0 else { _flags.biasUpdated = false; return }
-        let u = e * (1 / n)
-        let correction = AttitudeFilter.tiltOntoZ(u)
+        let n2 = e.squaredNorm
+        guard n2 > 0 else { return }
+        // 1/|e| by one Newton step from the previous sample's value (|e| changes slowly: no
+        // square root or division per sample), exact when that step is not close enough.
+        var inv = inverseNorm * (1.5 - 0.5 * n2 * inverseNorm * inverseNorm)
+        if Swift.abs(n2 * inv * inv - 1) > 1e-9 { inv = 1 / n2.squareRoot() }
+        inverseNorm = inv
+        let u = e * inv
+        let h2 = u.x * u.x + u.y * u.y
+        let correction: Quaternion
+        if h2 < 1e-8 {
+            // A small correction (after start-up, always): the first-order quaternion, exact
+            // to |u_h|³ < 1e-12 rad, and one Newton step towards unit norm keeps |q| within
+            // rounding of 1.
+            correction = Quaternion(w: 1, x: 0.5 * u.y, y: -0.5 * u.x, z: 0)
+            inclinationQ = AttitudeFilter.renormalized(correction * inclinationQ)
+        } else {
+            correction = AttitudeFilter.tiltOntoZ(u)
+            inclinationQ = (correction * inclinationQ).normalized
+        }
         lastCorrection = Vector3(correction.x, correction.y, 0)
-        inclinationQ = (correction * inclinationQ).normalized
+        if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = strapdownQ.normalized }
 
-        _flags.biasUpdated = dt > 0 ? updateBias(rest: rest, up: u, rotationMean: rotationMean, rotatedBiasMean: rotatedBiasMean, dt: dt) : false
+        // Gravity (up) in the device frame. After the correction the inclination takes the
+        // low-passed vector onto +z, so up in I is that vector's direction, and in the device
+        // frame it is turned back by the strapdown rotation.
+        upNow = strapdownQ.inverseRotate(lp * inv)
+
+        guard dt > 0 else { return }
+        let rest = detectRest(a, w, dt)
+        _flags.atRest = rest
+        if estimatesBias {
+            // The correction rate (−u.y, u.x)/dt is the horizontal bias error seen in the
+            // reference frame (through the low-pass); collected over the block.
+            if rest {
+                blockRestRate += restGyroMean
+                blockRestSamples += 1
+            } else {
+                blockMotionRate += Vector3(-u.y / dt, u.x / dt, 0)
+                blockMotionSamples += 1
+            }
+            blockElapsed += dt
+            if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+        }
+    }
+
+    /// The start-up low-pass: the running mean of the samples so far; when it has covered one
+    /// time constant the filter takes over from it.
+    @usableFromInline
+    mutating func startUp(_ inertial: Vector3, _ dt: Double) -> Vector3 {
+        startSamples += 1
+        startElapsed += dt
+        startAcceleration += (inertial - startAcceleration) * (1 / startSamples)
+        _flags.initialising = true
+        if startElapsed >= settings.accelerationTimeConstant && coefficientStep > 0 {
+            accelerationLP = LowPassState3(value: startAcceleration)
+            _flags.initialising = false
+        }
+        return startAcceleration
     }
 
     /// Rest detection: the gyroscope and accelerometer each within their threshold of their
@@ -296,23 +352,13 @@ public struct OrientationFilter: Sendable {
     mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double) -> Bool {
         let gyroMean: Vector3, accelerationMean: Vector3
         if restStartElapsed < settings.restTimeConstant {
-            restStartSamples += 1
-            restStartElapsed += dt
-            let k = 1 / restStartSamples
-            restStartGyro += (w - restStartGyro) * k
-            restStartAcceleration += (a - restStartAcceleration) * k
-            gyroMean = restStartGyro; accelerationMean = restStartAcceleration
-            if restStartElapsed >= settings.restTimeConstant {
-                restGyroLP = LowPassState3(value: restStartGyro)
-                restAccelerationLP = LowPassState3(value: restStartAcceleration)
-            }
+            (gyroMean, accelerationMean) = restStartUp(a, w, dt)
         } else {
             gyroMean = restGyroLP.step(w, restCoefficients)
             accelerationMean = restAccelerationLP.step(a, restCoefficients)
         }
         restGyroMean = gyroMean
-        let tw = settings.restRotationThreshold, ta = settings.restAccelerationThreshold
-        if (w - gyroMean).squaredNorm < tw * tw && (a - accelerationMean).squaredNorm < ta * ta {
+        if (w - gyroMean).squaredNorm < restRotation2 && (a - accelerationMean).squaredNorm < restAcceleration2 {
             restDuration += dt
         } else {
             restDuration = 0
@@ -320,67 +366,100 @@ public struct OrientationFilter: Sendable {
         return restDuration >= settings.restMinimumDuration
     }
 
-    @usableFromInline var restGyroMean: Vector3 = .zero
-
-    /// One Kalman step of the bias: the variance grows, then a measurement (rest or motion)
-    /// corrects it. Returns whether a measurement was used.
-    @inlinable @inline(__always)
-    mutating func updateBias(rest: Bool, up u: Vector3, rotationMean: Matrix3, rotatedBiasMean: Vector3, dt: Double) -> Bool {
-        guard settings.motionBiasEstimation || settings.restBiasEstimation else { return false }
-        // Growth of the variance (diagonal), capped at the initial variance.
-        var p = biasCovariance
-        if p.r0.x < biasVarianceCap { p.r0.x += biasGrowth }
-        if p.r1.y < biasVarianceCap { p.r1.y += biasGrowth }
-        if p.r2.z < biasVarianceCap { p.r2.z += biasGrowth }
-        let h: Matrix3, innovation: Vector3, w: Vector3
-        if rest && settings.restBiasEstimation {
-            h = .scaledIdentity(1)
-            innovation = restGyroMean - bias
-            w = Vector3(restVariance, restVariance, restVariance)
-        } else if settings.motionBiasEstimation {
-            // The correction rate (−u.y, u.x)/dt is the horizontal bias error seen in the
-            // reference frame; the filtered model term `rotationMean · bias` matches it.
-            h = rotationMean
-            innovation = Vector3(-u.y / dt + rotatedBiasMean.x - rotationMean.r0.dot(bias),
-                                 u.x / dt + rotatedBiasMean.y - rotationMean.r1.dot(bias),
-                                 -rotationMean.r2.dot(bias))
-            w = Vector3(motionVariance, motionVariance, verticalVariance)
-        } else {
-            biasCovariance = p
-            return false
-        }
-        let m = settings.maximumBias
-        let clipped = Vector3(Swift.min(m, Swift.max(-m, innovation.x)), Swift.min(m, Swift.max(-m, innovation.y)),
-                              Swift.min(m, Swift.max(-m, innovation.z)))
-        let pht = p * h.transposed
-        var s = h * pht
-        s.r0.x += w.x; s.r1.y += w.y; s.r2.z += w.z
-        guard let sInverse = s.inverse else { biasCovariance = p; return false }
-        let gain = pht * sInverse
-        let b = bias + gain * clipped
-        bias = Vector3(Swift.min(m, Swift.max(-m, b.x)), Swift.min(m, Swift.max(-m, b.y)), Swift.min(m, Swift.max(-m, b.z)))
-        biasCovariance = p - gain * (h * p)
-        return true
+    @usableFromInline
+    mutating func restStartUp(_ a: Vector3, _ w: Vector3, _ dt: Double) -> (Vector3, Vector3) {
+        restStartSamples += 1
+        restStartElapsed += dt
+        let k = 1 / restStartSamples
+        // The low-pass states hold the running means until they take over.
+        let g = restGyroLP.value + (w - restGyroLP.value) * k
+        let m = restAccelerationLP.value + (a - restAccelerationLP.value) * k
+        restGyroLP = LowPassState3(value: g)
+        restAccelerationLP = LowPassState3(value: m)
+        return (g, m)
     }
 
-    /// Low-pass coefficients and Kalman variances for time step `dt` (> 0).
+    /// The end of a bias block: the block-rate low-passes step once, then one Kalman update
+    /// from the block's mean measurement (rest, when the block saw rest; else motion).
+    @usableFromInline
+    mutating func endBlock(_ attitude: Quaternion) {
+        let t = blockElapsed
+        let rotation = Matrix3(rotation: attitude)
+        let rotatedBias = Vector3(rotation.r0.dot(bias), rotation.r1.dot(bias), 0)
+        let rotationMean: Matrix3, rotatedBiasMean: Vector3
+        if blockStartElapsed < settings.accelerationTimeConstant {
+            blockStartCount += 1
+            blockStartElapsed += t
+            let k = 1 / blockStartCount
+            let m = blockStartRotation
+            blockStartRotation = Matrix3(m.r0 + (rotation.r0 - m.r0) * k, m.r1 + (rotation.r1 - m.r1) * k, m.r2 + (rotation.r2 - m.r2) * k)
+            blockStartRotatedBias += (rotatedBias - blockStartRotatedBias) * k
+            rotationMean = blockStartRotation
+            rotatedBiasMean = blockStartRotatedBias
+            let r = blockStartRotation
+            rotationLP = (LowPassState3(value: r.r0), LowPassState3(value: r.r1), LowPassState3(value: r.r2))
+            rotatedBiasLP = LowPassState3(value: blockStartRotatedBias)
+        } else {
+            let c = LowPassCoefficients(timeConstant: Swift.max(settings.accelerationTimeConstant, t), dt: t)
+            rotationMean = Matrix3(rotationLP.0.step(rotation.r0, c), rotationLP.1.step(rotation.r1, c), rotationLP.2.step(rotation.r2, c))
+            rotatedBiasMean = rotatedBiasLP.step(rotatedBias, c)
+        }
+
+        // The variance grows by (0.1°/s)² per forgetting time, up to the initial variance;
+        // measurement variances w = p²/v + p hold it at p under steady measurements.
+        let s = settings
+        let f = 0.1 * Math.radiansPerDegree
+        let growth = f * f * t / Swift.max(s.biasForgettingTime, t)
+        var p = biasCovariance
+        let cap = s.initialBiasUncertainty * s.initialBiasUncertainty
+        if p.r0.x < cap { p.r0.x += growth }
+        if p.r1.y < cap { p.r1.y += growth }
+        if p.r2.z < cap { p.r2.z += growth }
+        func variance(_ sigma: Double) -> Double { let q = sigma * sigma; return q * q / growth + q }
+
+        let h: Matrix3, innovation: Vector3, w: Vector3
+        if blockRestSamples > 0 && s.restBiasEstimation {
+            h = .scaledIdentity(1)
+            innovation = blockRestRate * (1 / blockRestSamples) - bias
+            let v = variance(s.restBiasUncertainty)
+            w = Vector3(v, v, v)
+        } else if blockMotionSamples > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
+            let mean = blockMotionRate * (1 / blockMotionSamples)
+            h = rotationMean
+            innovation = Vector3(mean.x + rotatedBiasMean.x - rotationMean.r0.dot(bias),
+                                 mean.y + rotatedBiasMean.y - rotationMean.r1.dot(bias),
+                                 -rotationMean.r2.dot(bias))
+            let v = variance(s.motionBiasUncertainty)
+            w = Vector3(v, v, v / Swift.max(s.verticalBiasForgettingFactor, 1e-10))
+        } else {
+            h = .scaledIdentity(0); innovation = .zero; w = .zero
+        }
+        blockElapsed = 0; blockMotionRate = .zero; blockMotionSamples = 0; blockRestRate = .zero; blockRestSamples = 0
+        guard w != .zero else { biasCovariance = p; return }
+
+        let m = s.maximumBias
+        func clip(_ v: Vector3) -> Vector3 {
+            Vector3(Swift.min(m, Swift.max(-m, v.x)), Swift.min(m, Swift.max(-m, v.y)), Swift.min(m, Swift.max(-m, v.z)))
+        }
+        let pht = p * h.transposed
+        var sMatrix = h * pht
+        sMatrix.r0.x += w.x; sMatrix.r1.y += w.y; sMatrix.r2.z += w.z
+        guard let sInverse = sMatrix.inverse else { biasCovariance = p; return }
+        let gain = pht * sInverse
+        bias = clip(bias + gain * clip(innovation))
+        biasCovariance = p - gain * pht.transposed
+        _flags.biasUpdated = true
+    }
+
+    /// Low-pass coefficients and thresholds for time step `dt` (> 0).
     @usableFromInline
     mutating func setCoefficients(_ dt: Double) {
         coefficientStep = dt
         let s = settings
         accelerationCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.accelerationTimeConstant, dt), dt: dt)
         restCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.restTimeConstant, dt), dt: dt)
-        let s0 = s.initialBiasUncertainty
-        biasVarianceCap = s0 * s0
-        // The variance grows by (0.1°/s)² per forgetting time.
-        let f = 0.1 * Math.radiansPerDegree
-        biasGrowth = f * f * dt / Swift.max(s.biasForgettingTime, dt)
-        // Measurement variances chosen so that steady measurements hold the bias variance at
-        // the stated uncertainty: w = p²/v + p gives a steady posterior variance p.
-        let pm = s.motionBiasUncertainty * s.motionBiasUncertainty
-        motionVariance = pm * pm / biasGrowth + pm
-        verticalVariance = motionVariance / Swift.max(s.verticalBiasForgettingFactor, 1e-10)
-        let pr = s.restBiasUncertainty * s.restBiasUncertainty
-        restVariance = pr * pr / biasGrowth + pr
+        restRotation2 = s.restRotationThreshold * s.restRotationThreshold
+        restAcceleration2 = s.restAccelerationThreshold * s.restAccelerationThreshold
+        estimatesBias = s.motionBiasEstimation || s.restBiasEstimation
     }
 }

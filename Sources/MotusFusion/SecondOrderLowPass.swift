@@ -46,6 +46,9 @@ public struct LowPassState: Sendable, Hashable {
     /// A filter resting at `value`.
     @inlinable public init(value: Double = 0) { s1 = 0; s2 = value }
 
+    /// The filtered value.
+    @inlinable public var value: Double { s2 }
+
     /// Filters `x` and returns the output.
     @inlinable @inline(__always)
     public mutating func step(_ x: Double, _ c: LowPassCoefficients) -> Double {
@@ -68,6 +71,9 @@ public struct LowPassState3: Sendable, Hashable {
     @inlinable public init(value v: Vector3 = .zero) {
         x = LowPassState(value: v.x); y = LowPassState(value: v.y); z = LowPassState(value: v.z)
     }
+
+    /// The filtered vector.
+    @inlinable public var value: Vector3 { Vector3(x.value, y.value, z.value) }
 
     @inlinable @inline(__always)
     public mutating func step(_ v: Vector3, _ c: LowPassCoefficients) -> Vector3 {

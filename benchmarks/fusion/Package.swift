@@ -13,6 +13,10 @@ let package = Package(
             .product(name: "MotusIO", package: "Motus"),
             .product(name: "MotusCore", package: "Motus"),
         ]),
+        .executableTarget(name: "FilterSpeed", dependencies: [
+            .product(name: "MotusFusion", package: "Motus"),
+            .product(name: "MotusCore", package: "Motus"),
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )
