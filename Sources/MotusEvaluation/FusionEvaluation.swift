@@ -14,6 +14,8 @@ public enum FusionEvaluation {
     public enum Method: Sendable, Hashable {
         /// `OrientationFilter` with accelerometer and gyroscope (the default).
         case orientationFilter(OrientationFilter.Settings)
+        /// `OfflineOrientation`: the same filter forwards and backwards in time (recordings only).
+        case offline(OrientationFilter.Settings)
         /// `AttitudeFilter` with accelerometer and gyroscope (the filter the shipped models'
         /// features were computed with).
         case attitudeFilter(AttitudeFilter.Settings)
@@ -106,6 +108,8 @@ public enum FusionEvaluation {
                 let g = f.gravity
                 out[b] = g.x; out[b + 1] = g.y; out[b + 2] = g.z
             }
+        case .offline(let settings):
+            out = OfflineOrientation.estimate(times: times, acceleration: acceleration, rotationRate: rotationRate, settings: settings).gravity
         case .attitudeFilter(let settings):
             precondition(rotationRate.count == 3 * n, "rotationRate must hold 3 values per time")
             var f = AttitudeFilter(settings: settings)

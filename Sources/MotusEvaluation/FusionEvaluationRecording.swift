@@ -31,6 +31,12 @@ extension FusionEvaluation {
         return .orientationFilter(.default)
     }
 
+    /// `defaultMethod(for:)` in the offline mode (forwards and backwards in time).
+    public static func offlineMethod(for reference: GroundTruth.OrientationReference) -> Method {
+        if case .deviceGravity(_, true) = reference { return .offline(.biasCorrectedGyroscope) }
+        return .offline(.default)
+    }
+
     /// `AttitudeFilter`, the filter the shipped models' features were computed with, set up for
     /// the reference as `defaultMethod(for:)` sets up `OrientationFilter`.
     public static func legacyMethod(for reference: GroundTruth.OrientationReference) -> Method {
@@ -82,6 +88,70 @@ extension FusionEvaluation {
             errors = try inclinationErrors(times: acc.times, estimate: estimate, reference: att, scored: scored, source: here)
         }
         return RecordingResult(name: e.id, activity: e.entry.label ?? "-", subject: subjectNumber(e.subject), errorsDegrees: errors)
+    }
+
+    /// Scores `OrientationFilter` with the magnetometer (9D) against a measured orientation by
+    /// BROAD's protocol: at each reference sample inside the scored phases, the angle of the
+    /// rotation between estimate and reference after removing one constant heading offset (the
+    /// circular mean of the per-sample heading differences over the scored samples), since the
+    /// reference frame's north is not magnetic north. Nil when the recording has no measured
+    /// orientation; throws when it has no magnetometer, gyroscope or acceleration stream on one
+    /// set of timestamps.
+    public static func evaluateWithMagnetometer(_ e: EvaluationRecording, settings: OrientationFilter.Settings = .default) throws(InputError) -> RecordingResult? {
+        guard case .measured(let att, let scored) = e.truth.orientation else { return nil }
+        let r = e.recording
+        let here = SourceLocation(file: e.entry.path)
+        let have = r.streams.map(\.name).joined(separator: ", ")
+        guard let acc = r.stream(.acceleration), let gyro = r.stream(.rotationRate), let mag = r.stream(.magneticField), !acc.isEmpty else {
+            throw InputError(.missingColumn, at: here, found: "streams \(have)", expected: "acceleration 'acc', rotation rate 'gyro' and magnetic field 'mag' streams")
+        }
+        guard gyro.times == acc.times, mag.times == acc.times else {
+            throw InputError(.badValue, at: here, found: "\(acc.count) acceleration, \(gyro.count) rotation-rate and \(mag.count) magnetic-field samples", expected: "the same timestamps")
+        }
+        var f = OrientationFilter(settings: settings)
+        var estimate = [Double](repeating: 0, count: 4 * acc.count)
+        for i in 0..<acc.count {
+            f.update(acceleration: acc.vector(i), rotationRate: gyro.vector(i), magneticField: mag.vector(i), dt: i == 0 ? 0 : acc.times[i] - acc.times[i - 1])
+            let q = f.attitude
+            estimate[4 * i] = q.w; estimate[4 * i + 1] = q.x; estimate[4 * i + 2] = q.y; estimate[4 * i + 3] = q.z
+        }
+        let errors = try orientationErrors(times: acc.times, estimate: estimate, reference: att, scored: scored, source: here)
+        return RecordingResult(name: e.id, activity: e.entry.label ?? "-", subject: subjectNumber(e.subject), errorsDegrees: errors)
+    }
+
+    /// Orientation errors (degrees) with one constant heading offset removed (see
+    /// `evaluateWithMagnetometer`); `estimate` holds one quaternion (w, x, y, z) per timestamp.
+    public static func orientationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
+                                         source: SourceLocation) throws(InputError) -> [Double] {
+        // Reference-frame error rotations d = q_ref ⊗ q_est⁻¹ at the scored samples.
+        var errors: [Quaternion] = []
+        var i = 0, segment = 0
+        let segments = scored.sorted { $0.start < $1.start }
+        for j in 0..<reference.count {
+            let t = reference.times[j]
+            while i < times.count && times[i] < t { i += 1 }
+            guard i < times.count, times[i] == t else {
+                throw InputError(.badValue, at: source, found: "a reference orientation at \(t) s with no estimate at that time",
+                                 expected: "reference timestamps that are acceleration timestamps")
+            }
+            while segment < segments.count && segments[segment].end <= t { segment += 1 }
+            guard segment < segments.count, segments[segment].contains(t) else { continue }
+            let b = 4 * i
+            let q = Quaternion(w: estimate[b], x: estimate[b + 1], y: estimate[b + 2], z: estimate[b + 3])
+            errors.append(reference.quaternion(j) * q.conjugate)
+        }
+        // The heading part of each error, 2·atan2(z, w), and their circular mean.
+        var sinSum = 0.0, cosSum = 0.0
+        for d in errors {
+            let psi = 2 * Math.atan2(d.z, d.w)
+            sinSum += Math.sin(psi); cosSum += Math.cos(psi)
+        }
+        let offset = Math.atan2(sinSum, cosSum)
+        let undo = Quaternion(w: Math.cos(-offset / 2), x: 0, y: 0, z: Math.sin(-offset / 2))
+        return errors.map { d in
+            let c = undo * d
+            return 2 * Math.acos(Swift.min(1, Swift.abs(c.w) / (c.w * c.w + c.x * c.x + c.y * c.y + c.z * c.z).squareRoot())) * Math.degreesPerRadian
+        }
     }
 
     /// Inclination errors (degrees) against a measured orientation: at each reference sample

@@ -85,6 +85,8 @@ public struct OrientationFilter: Sendable {
         public var delayCompensation: Double = 0.5
         /// Longest time step (s) integrated at once; longer gaps are clipped. Default 0.5 s.
         public var maximumTimeStep: Double = 0.5
+        /// The magnetometer's part (heading), used by `update(…magneticField:…)`.
+        public var magnetometer = HeadingEstimator.Settings()
 
         public init() {}
 
@@ -113,6 +115,8 @@ public struct OrientationFilter: Sendable {
         public var biasUpdated = false
         /// The latest sample was skipped (a non-finite value).
         public var sampleSkipped = false
+        /// The latest magnetometer sample was disturbed and not used for the heading.
+        public var magneticDisturbance = false
         public init() {}
     }
 
@@ -133,7 +137,10 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { coefficientStep = -1 } }
+    public var settings: Settings { didSet { coefficientStep = -1; headingEstimator.settings = settings.magnetometer } }
+
+    /// The heading part, fed by `update(…magneticField:…)`.
+    public private(set) var headingEstimator = HeadingEstimator()
 
     @usableFromInline var _flags = Flags()
     @usableFromInline var strapdownQ: Quaternion = .identity
@@ -196,6 +203,7 @@ public struct OrientationFilter: Sendable {
 
     public init(settings: Settings = .default) {
         self.settings = settings
+        headingEstimator = HeadingEstimator(settings: settings.magnetometer)
         let s0 = settings.initialBiasUncertainty
         biasCovariance = .scaledIdentity(s0 * s0)
     }
@@ -214,12 +222,25 @@ public struct OrientationFilter: Sendable {
     @inlinable var leadVector: Vector3 { lastRate * (settings.delayCompensation * lastStep) }
 
     /// Attitude, device frame → reference frame (z up), predicted `delayCompensation` sample
-    /// periods ahead. Unit quaternion.
-    @inlinable public var attitude: Quaternion {
-        let q = inclinationQ * strapdownQ
+    /// periods ahead. Unit quaternion. With a magnetometer (`update(…magneticField:…)`) the
+    /// reference frame is east-north-up (magnetic north); without one its heading is the
+    /// device's first heading, followed by the gyroscope.
+    public var attitude: Quaternion {
+        var q = inclinationQ * strapdownQ
         let r = leadVector
-        guard r != .zero else { return q }
-        return (q * AttitudeFilter.exponential(r)).normalized
+        if r != .zero { q = (q * AttitudeFilter.exponential(r)).normalized }
+        return headingEstimator.isInitialised ? headingEstimator.rotation * q : q
+    }
+
+    /// Compass heading (rad, clockwise from magnetic north, in [0, 2π)) of the device's +y axis
+    /// (a phone's top edge) projected onto the horizontal; nil until a magnetometer sample has
+    /// been used, or when that axis points straight up or down.
+    public var heading: Double? {
+        guard headingEstimator.isInitialised else { return nil }
+        let v = attitude.rotate(Vector3(0, 1, 0))
+        guard v.x * v.x + v.y * v.y > 1e-12 else { return nil }
+        let a = Math.atan2(v.x, v.y)
+        return a < 0 ? a + 2 * Double.pi : a
     }
 
     /// Gravity in the device frame (m/s²), pointing up, predicted like `attitude`.
@@ -252,6 +273,15 @@ public struct OrientationFilter: Sendable {
     }
 
     // MARK: - Update
+
+    /// Processes one sample with a magnetometer reading `magneticField` (µT, device frame):
+    /// the 6D update, then the heading. A non-finite field is left out (the 6D part still runs).
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Double) {
+        update(acceleration: a, rotationRate: w, dt: dt)
+        guard !_flags.sampleSkipped, m.isFinite else { return }
+        headingEstimator.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate.norm, dt: lastStep)
+        _flags.magneticDisturbance = headingEstimator.disturbed
+    }
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (0 for the first).

@@ -60,6 +60,12 @@ struct EvaluateFusion: ParsableCommand {
     @Option(name: .customLong("skip-seconds"), help: ArgumentHelp("Seconds left out at the start of each recording.", valueName: "S"))
     var skipSeconds: Double = 2
 
+    @Flag(name: .customLong("offline"), help: "Offline mode: the filter forwards and backwards in time over the whole recording (OfflineOrientation), as evaluate, classify and train use it when asked; never the live session.")
+    var offline = false
+
+    @Flag(name: .customLong("magnetometer"), help: "9D: heading from the magnetometer too; on measured orientation (BROAD) score the full orientation error after removing one constant heading offset per recording (BROAD's protocol).")
+    var magnetometer = false
+
     @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
     var allowSkipped = false
 
@@ -83,6 +89,8 @@ struct EvaluateFusion: ParsableCommand {
     func validate() throws {
         if format == .csv { throw ValidationError("evaluate-fusion prints table or json, not csv") }
         if skipSeconds < 0 { throw ValidationError("--skip-seconds must be ≥ 0") }
+        if offline && (method != .motus || checkStill || magnetometer) { throw ValidationError("--offline goes with the default method (motus), not with --check-still or --magnetometer") }
+        if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }
     }
 
     func run() throws {
@@ -97,9 +105,13 @@ struct EvaluateFusion: ParsableCommand {
         let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
-            case .motus: nil
+            case .motus: offline ? e.truth.orientation.map { FusionEvaluation.offlineMethod(for: $0) } : nil
             case .lowpass: .lowPass(.default)
             case .legacy: e.truth.orientation.map(FusionEvaluation.legacyMethod(for:))
+            }
+            if magnetometer {
+                if let r = try FusionEvaluation.evaluateWithMagnetometer(e) { return .scored(r) }
+                return .skipped("no measured orientation to score a magnetometer heading against")
             }
             if let r = try FusionEvaluation.evaluate(e, method: m, skipSeconds: skipSeconds) { return .scored(r) }
             return .skipped("no orientation reference (device gravity or measured orientation)")
