@@ -21,6 +21,23 @@ public struct RouteSummary: Sendable, Codable {
     public var profile: ElevationProfile
     /// What the file itself says (BRouter's comment, a FIT session, TCX laps).
     public var reference: DeviceSummary
+    /// Distance along the route at every point (m); NaN for points without a position.
+    public var cumulativeDistances: [Double]
+    /// Stretches of the route whose points have no elevation, in route order. The profile,
+    /// the gain and the grades say nothing about them: a profile that stops before the end of
+    /// the route stops at the first of these that reaches the end.
+    public var elevationGaps: [ElevationGap]
+
+    /// Consecutive points with a position but no elevation.
+    public struct ElevationGap: Sendable, Codable, Equatable {
+        /// Distance (m) of the last point with an elevation before the gap (the route's start
+        /// when the gap opens it) and of the first one after it (the route's end when the gap
+        /// closes it).
+        public var startMeters: Double
+        public var endMeters: Double
+        /// Points without elevation in the gap.
+        public var points: Int
+    }
 
     public struct Landmark: Sendable, Codable {
         public var elevationMeters: Double
@@ -42,6 +59,20 @@ public struct RouteSummary: Sendable, Codable {
             last = i
         }
         distanceMeters = d
+        cumulativeDistances = cum
+        var gaps: [ElevationGap] = []
+        var lastWith = 0.0, open: ElevationGap?
+        for i in 0..<t.count where !cum[i].isNaN {
+            if t.elevations[i].isNaN {
+                if open == nil { open = ElevationGap(startMeters: lastWith, endMeters: d, points: 0) }
+                open?.points += 1
+            } else {
+                if var g = open { g.endMeters = cum[i]; gaps.append(g); open = nil }
+                lastWith = cum[i]
+            }
+        }
+        if let g = open { gaps.append(g) }
+        elevationGaps = gaps
         var withEle = 0, hi = -1, lo = -1, first = -1, lastE = -1
         for i in 0..<t.count where !t.elevations[i].isNaN && !cum[i].isNaN {
             withEle += 1
