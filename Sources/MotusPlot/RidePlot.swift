@@ -159,10 +159,11 @@ public enum RoutePlot {
 
     /// One line per stretch without elevation, saying where it is and what it leaves out.
     public static func gapNotes(_ route: RouteSummary) -> [String] {
-        route.elevationGaps.map { g in
-            var s = "no elevation on \(g.points) of \(route.points) points, km \(num(g.startMeters / 1000, 2))–\(num(g.endMeters / 1000, 2))"
-            if g.endMeters >= route.distanceMeters { s += ": the elevation profile ends at km \(num(g.startMeters / 1000, 2))" }
-            else if g.startMeters == 0 { s += ": the elevation profile starts at km \(num(g.endMeters / 1000, 2))" }
+        guard route.pointsWithElevation > 0 else { return ["no point has an elevation"] }
+        return route.elevationGaps.map { g in
+            var s = "no elevation on \(g.points) of \(route.points) points, km \(num(g.startMeters / 1000, 2, trimmed: false))–\(num(g.endMeters / 1000, 2, trimmed: false))"
+            if g.endMeters >= route.distanceMeters { s += ": the elevation profile ends at km \(num(g.startMeters / 1000, 2, trimmed: false))" }
+            else if g.startMeters == 0 { s += ": the elevation profile starts at km \(num(g.endMeters / 1000, 2, trimmed: false))" }
             else { s += ": elevation and grade are interpolated across it" }
             return s
         }

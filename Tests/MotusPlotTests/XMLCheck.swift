@@ -1,7 +1,8 @@
 /// A small, strict reader of the XML our SVG writer produces, used to check that a picture is
 /// well formed: tags nest and close, attribute values are quoted, every `&` starts one of the
 /// five predefined entities (or a numeric one), and no raw `<` is left in text. It returns
-/// the elements with their attributes, for the tests to look for axes, series and legends.
+/// the elements with their attributes and text (entities decoded), for the tests to look for
+/// axes, series and legends.
 struct XMLElement {
     var name: String
     var attributes: [String: String]
@@ -40,7 +41,7 @@ func checkXML(_ s: String) throws -> [XMLElement] {
             let start = i
             while i < b.count && b[i] != UInt8(ascii: "<") { i += 1 }
             try checkText(b[start..<i])
-            if let top = stack.last { out[top].text += String(decoding: b[start..<i], as: UTF8.self) }
+            if let top = stack.last { out[top].text += decodeEntities(String(decoding: b[start..<i], as: UTF8.self)) }
             else if !b[start..<i].allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { throw fail("text outside the root") }
             continue
         }
@@ -73,7 +74,7 @@ func checkXML(_ s: String) throws -> [XMLElement] {
             guard k < body.count else { throw fail("attribute \(key) not closed") }
             try checkText(body[vs..<k])
             guard attrs[key] == nil else { throw fail("attribute \(key) twice") }
-            attrs[key] = String(decoding: body[vs..<k], as: UTF8.self)
+            attrs[key] = decodeEntities(String(decoding: body[vs..<k], as: UTF8.self))
             k += 1
         }
         if stack.isEmpty { roots += 1; if roots > 1 { throw fail("a second root element") } }
@@ -83,6 +84,15 @@ func checkXML(_ s: String) throws -> [XMLElement] {
     guard stack.isEmpty else { throw XMLCheckError(description: "unclosed <\(out[stack[stack.count - 1]].name)>") }
     guard roots == 1, out.first?.name == "svg" else { throw XMLCheckError(description: "no single <svg> root") }
     return out
+}
+
+/// The text with the five predefined entities decoded (`&amp;` last, so `&amp;lt;` stays `&lt;`).
+func decodeEntities(_ s: String) -> String {
+    s.replacingAll("&lt;", "<").replacingAll("&gt;", ">").replacingAll("&quot;", "\"").replacingAll("&apos;", "'").replacingAll("&amp;", "&")
+}
+
+extension String {
+    func replacingAll(_ a: String, _ b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
 }
 
 extension Array where Element == XMLElement {
