@@ -33,10 +33,10 @@ public enum EvaluationPlot {
     /// `motus evaluate`: the confusion matrix, the per-class scores and, when known, the
     /// accuracy of each recording, one figure.
     public static func evaluation(_ r: EvaluationReport, recordings: [RecordingScore] = []) -> SVGDocument {
-        var head = "\(r.windows) windows: accuracy \(num(r.accuracy * 100, 2)) %, balanced accuracy \(num(r.balancedAccuracy * 100, 2)) %, macro F1 \(num(r.macroF1, 3))"
-        if let auc = r.rocAUC { head += ", ROC AUC \(num(auc, 3))" }
+        var head = "\(r.windows) windows: accuracy \(num(r.accuracy * 100, 2, trimmed: false)) %, balanced accuracy \(num(r.balancedAccuracy * 100, 2, trimmed: false)) %, macro F1 \(num(r.macroF1, 3, trimmed: false))"
+        if let auc = r.rocAUC { head += ", ROC AUC \(num(auc, 3, trimmed: false))" }
         let matrix = MatrixChart(title: "Confusion matrix", notes: [r.scheme, head], rowTitle: "true class", columnTitle: "predicted class",
-                                 labels: r.classes, counts: r.confusion)
+                                 labels: r.classes, counts: r.confusion, width: 960)
         let perClass = RowChart(title: "Scores per class", xLabel: "score (0…1)", rows: r.classes, series: [
             .init(name: "precision", color: Palette.blue, values: r.perClass.map(\.precision), style: .bar),
             .init(name: "recall", color: Palette.orange, values: r.perClass.map(\.recall), style: .bar),
@@ -71,7 +71,7 @@ public enum EvaluationPlot {
     /// `motus evaluate-steps`: true and counted steps per recording, with the error.
     public static func steps(_ rows: [StepEvaluation.Row], summary s: StepEvaluation.Summary) -> RowChart {
         let notes = ["\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted",
-                     "MAPE \(num(s.mape, 2)) %, median |error| \(num(s.medianAbsErrorPercent, 2)) %, worst \(num(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))"]
+                     "MAPE \(num(s.mape, 2, trimmed: false)) %, median |error| \(num(s.medianAbsErrorPercent, 2, trimmed: false)) %, worst \(num(s.worstAbsErrorPercent, 2, trimmed: false)) % (\(s.worstID ?? "-"))"]
         return RowChart(title: "Steps counted and true, per recording", notes: notes, xLabel: "steps", rows: rows.map(\.id), series: [
             .init(name: "counted", color: Palette.blue, values: rows.map { Double($0.countedSteps) }, style: .bar),
             .init(name: "true", color: Palette.black, values: rows.map { Double($0.trueSteps) }, style: .dot),

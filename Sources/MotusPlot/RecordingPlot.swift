@@ -143,8 +143,9 @@ public enum RecordingPlot {
         var notes: [String] = []
         let streams = recording.streams.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
         notes.append("streams: \(streams); \(num(end, 1)) s")
-        var s = "session: \(r.stepTimes.count) steps, \(resumes.count) resumes, \(pauses.count) pauses"
-        if !refSteps.isEmpty { s += "; reference: \(refSteps.count) steps" }
+        func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
+        var s = "session: \(count(r.stepTimes.count, "step")), \(count(resumes.count, "resume")), \(count(pauses.count, "pause"))"
+        if !refSteps.isEmpty { s += "; reference: \(count(refSteps.count, "step"))" }
         notes.append(s)
         return Chart(title: name, notes: notes, xLabel: "time since the first sample (s)", xRange: range, panels: panels)
     }

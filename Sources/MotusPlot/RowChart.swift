@@ -122,10 +122,12 @@ public struct MatrixChart: Sendable {
     public var labels: [String]
     /// `counts[row][column]`.
     public var counts: [[Int]]
+    /// The picture's width; nil: as narrow as the table and notes allow. The table is centred.
+    public var width: Double?
 
-    public init(title: String, notes: [String] = [], rowTitle: String, columnTitle: String, labels: [String], counts: [[Int]]) {
+    public init(title: String, notes: [String] = [], rowTitle: String, columnTitle: String, labels: [String], counts: [[Int]], width: Double? = nil) {
         self.title = title; self.notes = notes; self.rowTitle = rowTitle; self.columnTitle = columnTitle
-        self.labels = labels; self.counts = counts
+        self.labels = labels; self.counts = counts; self.width = width
     }
 
     public func svg() -> String { draw().render(title: title) }
@@ -134,16 +136,17 @@ public struct MatrixChart: Sendable {
         let k = labels.count
         let cell = max(56, min(110, 560 / Double(max(k, 1))))
         let names = labels.map { $0.count > 18 ? String($0.prefix(17)) + "…" : $0 }
-        let left = 40 + Double(names.map(\.count).max() ?? 4) * 6.6
+        let labelW = 40 + Double(names.map(\.count).max() ?? 4) * 6.6
         let top = 70.0 + Double(notes.count) * 15 + 20
-        let width = max(420, left + Double(k) * cell + 40, 40 + Double(notes.map(\.count).max() ?? 0) * 6.2)
+        let width = max(self.width ?? 0, 420, labelW + Double(k) * cell + 40, 40 + Double(notes.map(\.count).max() ?? 0) * 6.2)
+        let left = max(labelW, (width - Double(k) * cell) / 2)
         let height = top + Double(k) * cell + 40
         var doc = SVGDocument(width: width, height: height)
         doc.text(width / 2, 24, title, anchor: .middle, size: 16, bold: true, cls: "title")
         for (i, n) in notes.enumerated() { doc.text(width / 2, 44 + Double(i) * 15, n, anchor: .middle, size: 11, fill: "#444444", cls: "note") }
         doc.begin(cls: "axis")
         doc.text(left + Double(k) * cell / 2, top - 28, columnTitle, anchor: .middle, bold: true, cls: "axis-title")
-        doc.text(14, top + Double(k) * cell / 2, rowTitle, anchor: .middle, bold: true, rotate: -90, cls: "axis-title")
+        doc.text(left - labelW + 14, top + Double(k) * cell / 2, rowTitle, anchor: .middle, bold: true, rotate: -90, cls: "axis-title")
         for (i, n) in names.enumerated() {
             doc.text(left + (Double(i) + 0.5) * cell, top - 8, n, anchor: .middle, size: 11)
             doc.text(left - 8, top + (Double(i) + 0.5) * cell + 4, n, anchor: .end, size: 11)
