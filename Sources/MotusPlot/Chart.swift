@@ -267,7 +267,8 @@ public struct Chart: Sendable {
                     for j in Set([first, lo, hi, last]).sorted() { thinned.append(pts[j]) }
                 }
                 for j in pts.indices {
-                    let c = Int((pts[j].0 - x0) / span * plotW)
+                    // The column, clamped: points just outside the range share the edge columns.
+                    let c = Int(min(max((pts[j].0 - x0) / span * plotW, -1), plotW + 1))
                     if c != col { emit(); col = c; first = j; lo = j; hi = j }
                     if pts[j].1 < pts[lo].1 { lo = j }
                     if pts[j].1 > pts[hi].1 { hi = j }

@@ -13,11 +13,16 @@ public struct Ticks: Sendable, Equatable {
     public init(_ lo: Double, _ hi: Double, target: Int = 5) {
         var lo = lo, hi = hi
         if !lo.isFinite || !hi.isFinite || hi < lo { lo = 0; hi = 1 }
-        if hi == lo {
-            let pad = lo == 0 ? 1 : abs(lo) * 0.1
+        // Values near the largest Double leave no room for a tick beyond them.
+        lo = max(lo, -1e306); hi = min(max(hi, lo), 1e306)
+        // A range too narrow to divide (equal bounds, or a difference lost to rounding) is
+        // widened around its value; a range wider than a Double holds is divided piecewise.
+        if hi - lo <= max(abs(lo), abs(hi)) * 1e-12 || hi - lo < 1e-290 {
+            let pad = max(abs(lo), abs(hi)) < 1e-290 ? 1 : max(abs(lo), abs(hi)) * 0.1
             lo -= pad; hi += pad
         }
-        let raw = (hi - lo) / Double(max(target, 1))
+        let t = Double(max(target, 1))
+        let raw = hi / t - lo / t
         var mag = 1.0
         while mag * 10 <= raw { mag *= 10 }
         while mag > raw { mag /= 10 }

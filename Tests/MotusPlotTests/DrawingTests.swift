@@ -1,4 +1,5 @@
 import Testing
+import MotusTestSupport
 @testable import MotusPlot
 
 @Suite struct DrawingTests {
@@ -86,5 +87,41 @@ import Testing
         let me = try checkXML(m.svg())
         #expect(me.withClass("cell").count == 4)
         #expect(me.texts.contains("90 %") && me.texts.contains("-"))
+    }
+}
+
+@Suite struct AwkwardValueTests {
+    /// Whatever the values (NaN, infinities, 1e300, subnormals, a single point, nothing), the
+    /// picture is well formed, finite and drawn in bounded time.
+    @Test func anyValuesGiveAWellFormedPicture() throws {
+        var g = SplitMix64(seed: 22)
+        let awkward: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 5e-324, 0, -0.0, 1, 1e-300, 42]
+        for round in 0..<60 {
+            let n = Int(g.next() % 50)
+            var xs: [Double] = [], ys: [Double] = []
+            for i in 0..<n {
+                let pick = g.next() % 4
+                xs.append(pick == 0 ? awkward[Int(g.next() % UInt64(awkward.count))] : Double(i))
+                ys.append(pick == 1 ? awkward[Int(g.next() % UInt64(awkward.count))] : Double(g.next() % 1000) / 10)
+            }
+            let span = SpanSeries(name: "s", color: Palette.grey, intervals: [(xs.first ?? 0, xs.last ?? 1), (.nan, 3)], labels: ["a"], hatched: round % 2 == 0)
+            let marks = MarkSeries(name: "m", color: Palette.black, xs: xs, style: .across, ends: ys, labels: xs.map { _ in "e" })
+            let range: ClosedRange<Double>? = round % 3 == 0 ? 2...7 : nil
+            let c = Chart(title: "round \(round)", xLabel: "x", xRange: range, panels: [
+                Panel(yLabel: "y", lines: [LineSeries(name: "l", color: Palette.blue, xs: xs, ys: ys, maxGap: round % 2 == 0 ? 3 : nil,
+                                                     stepped: round % 4 == 1, filled: round % 5 == 2)],
+                      spans: [span], marks: [marks]),
+                Panel(yLabel: "empty"),
+            ])
+            let svg = c.svg()
+            _ = try checkXML(svg)
+            #expect(!svg.contains("nan") && !svg.contains("inf"), "round \(round)")
+            let r = RowChart(title: "rows", xLabel: "v", rows: xs.map { "\($0)" }, series: [.init(name: "v", color: Palette.blue, values: ys, style: .bar)])
+            _ = try checkXML(r.svg())
+        }
+        for (lo, hi) in [(-1e300, 1e300), (-Double.greatestFiniteMagnitude, .greatestFiniteMagnitude), (5e-324, 1e-323), (1, 1 + 1e-15), (0, 0)] {
+            let t = Ticks(lo, hi)
+            #expect(t.values.count >= 2 && t.values.count <= 50 && t.values.allSatisfy(\.isFinite) && t.lower < t.upper, "\(lo)…\(hi)")
+        }
     }
 }

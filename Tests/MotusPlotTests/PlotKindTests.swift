@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import MotusTestSupport
 import MotusCore
 import MotusIO
@@ -27,7 +28,31 @@ private func checkParts(_ svg: String, yAxes: Int, file: String = #fileID, line:
     let lines = els.withClass("line")
     #expect(!lines.isEmpty && lines.allSatisfy { ($0.attributes["d"]?.count ?? 0) > 10 })
     #expect(!svg.contains("nan") && !svg.contains("inf"))
+    try rendersWithRsvg(svg)
     return els
+}
+
+private let rsvg: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+    .map { "\($0)/rsvg-convert" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// A real SVG renderer draws the picture without a complaint (when rsvg-convert is installed).
+private func rendersWithRsvg(_ svg: String) throws {
+    guard let rsvg else { return }
+    let dir = NSTemporaryDirectory() + "motus-plot-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try svg.write(toFile: dir + "/p.svg", atomically: true, encoding: .utf8)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: rsvg)
+    p.arguments = ["--output", dir + "/p.png", dir + "/p.svg"]
+    let err = Pipe()
+    p.standardError = err
+    try p.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0 && message.isEmpty, "rsvg-convert: \(message)")
+    let png = try Data(contentsOf: URL(fileURLWithPath: dir + "/p.png"))
+    #expect(png.count > 5000)
 }
 
 @Suite struct RecordingPlotTests {
@@ -169,6 +194,7 @@ private func checkParts(_ svg: String, yAxes: Int, file: String = #fileID, line:
         #expect(scores.reduce(0) { $0 + $1.correct } == (0..<k).reduce(0) { $0 + report.confusion[$1][$1] })
         let svg = EvaluationPlot.evaluation(report, recordings: scores).render(title: "evaluate")
         let els = try checkXML(svg)
+        try rendersWithRsvg(svg)
         #expect(els.withClass("cell").count == k * k)
         for (t, row) in report.confusion.enumerated() { for (p, n) in row.enumerated() { #expect(els.texts.contains("\(n)"), "\(t),\(p)") } }
         #expect(els.withClass("bar").count >= 3 * k)
@@ -182,6 +208,7 @@ private func checkParts(_ svg: String, yAxes: Int, file: String = #fileID, line:
         let s = StepEvaluation.summarize(run.rows)
         let chart = EvaluationPlot.steps(run.rows, summary: s)
         let els = try checkXML(chart.svg())
+        try rendersWithRsvg(chart.svg())
         #expect(els.withClass("dot").count == 14 && els.withClass("bar").count == 14)
         for r in run.rows { #expect(els.texts.contains(r.id)) }
         #expect(els.texts.contains("counted") && els.texts.contains("true") && els.texts.contains("steps"))
@@ -201,6 +228,7 @@ private func checkParts(_ svg: String, yAxes: Int, file: String = #fileID, line:
         let report = FusionEvaluation.aggregate(results)
         let svg = EvaluationPlot.fusion(report, shown: results[0]).render(title: "fusion")
         let els = try checkXML(svg)
+        try rendersWithRsvg(svg)
         #expect(els.withClass("dot").count == 4)
         #expect(els.texts.contains("error (°)") && els.texts.contains("time since the first scored sample (s)"))
         let line = try #require(els.withClass("line").first?.attributes["d"])
