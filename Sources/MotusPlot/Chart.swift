@@ -1,12 +1,16 @@
 /// A line through (x, y) points, drawn with real gaps: a NaN value, or two neighbours further
 /// apart in x than `maxGap`, end the line and the next point starts a new one.
 public struct LineSeries: Sendable {
+    /// The legend's name (empty: not in the legend).
     public var name: String
+    /// An SVG colour, e.g. one of `Palette`'s.
     public var color: String
+    /// The points, in x order, in the chart's units (NaN y: no value, a gap).
     public var xs: [Double]
     public var ys: [Double]
     /// Largest x step drawn as a line (nil: any); wider steps are gaps.
     public var maxGap: Double?
+    /// Stroke width (px).
     public var width: Double
     public var dashed: Bool
     /// Draw as steps: each value holds until the next x (a value per bin, such as a grade).
@@ -23,13 +27,16 @@ public struct LineSeries: Sendable {
 
 /// Intervals of x shaded in a panel (segments: labels, moving spans, gaps in the data).
 public struct SpanSeries: Sendable {
+    /// The legend's name (empty: not in the legend).
     public var name: String
     public var color: String
+    /// The shaded stretches of x, each from `start` to `end`.
     public var intervals: [(start: Double, end: Double)]
     /// Text written in each interval when it is wide enough (label names); empty for none.
     public var labels: [String]
     /// Hatched instead of filled: how gaps in the data are drawn.
     public var hatched: Bool
+    /// Fill opacity (0…1) when not hatched.
     public var opacity: Double
     /// The part of the panel's height covered, as fractions from the top (0…1).
     public var band: (top: Double, bottom: Double)
@@ -45,9 +52,12 @@ public struct SpanSeries: Sendable {
 /// An event may carry an end (drawn as a bar from x to it, such as a decision latency) and a
 /// short label.
 public struct MarkSeries: Sendable {
+    /// Short ticks along the top or bottom edge, or a dashed line across the panel.
     public enum Style: Sendable { case top, bottom, across }
+    /// The legend's name (empty: not in the legend).
     public var name: String
     public var color: String
+    /// Where the events are, in the chart's x units.
     public var xs: [Double]
     public var style: Style
     /// Per event: where its bar ends (NaN: no bar); empty for none.
@@ -64,10 +74,13 @@ public struct MarkSeries: Sendable {
 public struct Panel: Sendable {
     /// The y axis title with its unit, e.g. "|acceleration| (m/s²)".
     public var yLabel: String
+    /// The plot area's height (px), legend rows not included.
     public var height: Double
     /// Fixed y range; nil: from the visible data.
     public var yRange: ClosedRange<Double>?
+    /// Stretch the automatic y range to include 0.
     public var includeZero: Bool
+    /// Drawn in this order: spans under the lines, marks over them.
     public var lines: [LineSeries]
     public var spans: [SpanSeries]
     public var marks: [MarkSeries]
@@ -81,6 +94,7 @@ public struct Panel: Sendable {
 
 /// Panels stacked over one shared x axis, each with its y axis, grid, legend and series.
 public struct Chart: Sendable {
+    /// The title at the top (and the document's `<title>`).
     public var title: String
     /// Lines of small text under the title (what was left out, where the data has gaps).
     public var notes: [String]
@@ -88,7 +102,9 @@ public struct Chart: Sendable {
     public var xLabel: String
     /// Fixed x range; nil: from the data of every panel.
     public var xRange: ClosedRange<Double>?
+    /// The picture's width (px); its height follows from the panels.
     public var width: Double
+    /// Top to bottom; the x tick labels are under the last.
     public var panels: [Panel]
 
     public init(title: String, notes: [String] = [], xLabel: String, xRange: ClosedRange<Double>? = nil, width: Double = 960,
@@ -237,9 +253,13 @@ public struct Chart: Sendable {
                     doc.line(e, yb - 3, e, yb + 3, stroke: m.color, width: 1.4, cls: "latency")
                 }
                 if showLabels {
-                    let w = Double(m.labels[i].count) * 5.8
-                    let r = row(&labelRows, xp + 3, xp + 3 + w, limit: max(1, Int(h / 2 / 12)))
-                    doc.text(xp + 3, top + h - 4 - Double(r) * 12, m.labels[i], size: 10, fill: m.color, cls: "mark-label")
+                    // Right of the mark, or left of it when it would run past the frame.
+                    let w = Double(m.labels[i].count) * 6
+                    let leftward = xp + 3 + w > Self.left + plotW
+                    let a = leftward ? xp - 3 - w : xp + 3
+                    let r = row(&labelRows, a, a + w, limit: max(1, Int(h / 2 / 13)))
+                    doc.text(leftward ? xp - 3 : xp + 3, top + h - 4 - Double(r) * 13, m.labels[i], anchor: leftward ? .end : .start, size: 10,
+                             fill: m.color, cls: "mark-label")
                 }
             }
         }

@@ -6,7 +6,9 @@ import MotusEvaluation
 public enum EvaluationPlot {
     /// How many of one recording's windows the model classed right.
     public struct RecordingScore: Sendable, Hashable {
+        /// The recording as the evaluation names it (its path or dataset id).
         public var id: String
+        /// Windows scored, and those whose predicted class was the true one.
         public var windows: Int
         public var correct: Int
         /// correct / windows (0…1); NaN without windows.

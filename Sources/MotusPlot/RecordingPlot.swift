@@ -11,6 +11,7 @@ public enum RecordingPlot {
     /// What a session run over a recording produced, with the classifier's smoothed
     /// probability of moving over time.
     public struct SessionTrace: Sendable {
+        /// What the session's run returned (`SessionRun.finish()`).
         public var result: SessionResult
         /// Times (s, recording clock) and values of `SessionSnapshot.movingProbability`,
         /// read every `probabilityInterval` seconds of input.

@@ -41,6 +41,7 @@ func breaking(_ xs: [Double], _ ys: [Double], at breaks: [Int]) -> (xs: [Double]
 /// and every gap in the data (no point for longer than the summary's `maxGapSeconds`, points
 /// without a value) drawn as a gap and named in the legend.
 public enum RidePlot {
+    /// The chart of a summarised ride or run; `name` is its title (the file name).
     public static func chart(_ ride: RideSummary, name: String, maxGapSeconds: Double = 30) -> Chart {
         let t = ride.track, s = ride.summary
         let xs = s.cumulativeDistances.map { $0 / 1000 }
@@ -130,6 +131,7 @@ public enum RidePlot {
 /// a gap, hatched and named in the legend) and the grade per profile bin, over the whole
 /// route's distance.
 public enum RoutePlot {
+    /// The chart of a summarised route; `name` starts its title (the file name).
     public static func chart(_ route: RouteSummary, name: String) -> Chart {
         let gaps = route.elevationGaps.map { (start: $0.startMeters / 1000, end: $0.endMeters / 1000) }
         // The elevation at the profile's marks (every `stepMeters`).

@@ -1,8 +1,10 @@
 /// Values per named row (one row per recording, say), as horizontal bars or dots, with an
 /// optional note at the end of each row. Grows downwards with the number of rows.
 public struct RowChart: Sendable {
+    /// One value per row, drawn as bars from zero or as dots.
     public struct Series: Sendable {
         public enum Style: Sendable { case bar, dot }
+        /// The legend's name.
         public var name: String
         public var color: String
         /// One value per row; NaN for none.
@@ -12,16 +14,21 @@ public struct RowChart: Sendable {
             self.name = name; self.color = color; self.values = values; self.style = style
         }
     }
+    /// The title at the top.
     public var title: String
+    /// Lines of small text under the title.
     public var notes: [String]
     /// The value axis title with its unit.
     public var xLabel: String
+    /// The rows' names, top to bottom (a long one keeps its end).
     public var rows: [String]
     public var series: [Series]
     /// Text after each row (an error, a score); empty for none.
     public var rowNotes: [String]
+    /// Fixed value range; nil: from the values (with 0 when `includeZero`).
     public var xRange: ClosedRange<Double>?
     public var includeZero: Bool
+    /// The picture's width (px); its height follows from the rows.
     public var width: Double
 
     public init(title: String, notes: [String] = [], xLabel: String, rows: [String], series: [Series], rowNotes: [String] = [],
@@ -115,10 +122,14 @@ public struct RowChart: Sendable {
 /// A table of counts as shaded cells (a confusion matrix): each cell's shade is its share of
 /// its row, and it shows the count and that share.
 public struct MatrixChart: Sendable {
+    /// The title at the top.
     public var title: String
+    /// Lines of small text under the title.
     public var notes: [String]
+    /// What the rows and the columns are, e.g. "true class" and "predicted class".
     public var rowTitle: String
     public var columnTitle: String
+    /// The names of the rows, which are also the columns'.
     public var labels: [String]
     /// `counts[row][column]`.
     public var counts: [[Int]]
@@ -130,8 +141,10 @@ public struct MatrixChart: Sendable {
         self.labels = labels; self.counts = counts; self.width = width
     }
 
+    /// The picture as an SVG document.
     public func svg() -> String { draw().render(title: title) }
 
+    /// The picture, to be rendered or stacked with others.
     public func draw() -> SVGDocument {
         let k = labels.count
         let cell = max(56, min(110, 560 / Double(max(k, 1))))

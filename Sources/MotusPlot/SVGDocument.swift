@@ -5,6 +5,7 @@
 /// characters XML 1.0 cannot hold (most control characters) become U+FFFD, so any file name
 /// or label can be shown without breaking the document.
 public struct SVGDocument: Sendable {
+    /// Size in px (user units).
     public let width: Double
     public let height: Double
     /// Put before every id this document defines (clip paths, patterns), so that documents
@@ -12,6 +13,7 @@ public struct SVGDocument: Sendable {
     public let idPrefix: String
     var parts: [String] = []
 
+    /// An empty document of that size.
     public init(width: Double, height: Double, idPrefix: String = "") {
         self.width = width; self.height = height; self.idPrefix = idPrefix
     }
@@ -54,6 +56,7 @@ public struct SVGDocument: Sendable {
         parts.append(s + "/>")
     }
 
+    /// Where the text sits against its x: starting, centred or ending there.
     public enum Anchor: String, Sendable { case start, middle, end }
 
     /// One line of text at (x, y), the baseline; `rotate` in degrees about (x, y).
@@ -77,6 +80,7 @@ public struct SVGDocument: Sendable {
         parts.append(s + ">")
     }
 
+    /// Closes the group `begin` opened.
     public mutating func end() { parts.append("</g>") }
 
     /// A rectangular clip path named `id`, for groups that must not draw outside a plot area.
@@ -119,8 +123,10 @@ public struct SVGDocument: Sendable {
 
 /// Path data (`d` attribute) built from points, with a fixed number of decimals.
 public struct PathData: Sendable {
+    /// The `d` attribute's text so far.
     public private(set) var text = ""
     var open = false
+    /// Empty path data.
     public init() {}
     /// Starts a new piece at (x, y).
     public mutating func move(_ x: Double, _ y: Double) {
@@ -134,7 +140,9 @@ public struct PathData: Sendable {
     }
     /// Ends the current piece: the next point starts a new one (a gap).
     public mutating func breakLine() { open = false }
+    /// Closes the current piece back to its start (an area).
     public mutating func close() { text += " Z"; open = false }
+    /// True when nothing has been drawn.
     public var isEmpty: Bool { text.isEmpty }
 }
 

@@ -5,6 +5,7 @@ public struct Ticks: Sendable, Equatable {
     /// The distance between ticks.
     public var step: Double
 
+    /// The first and last tick: the axis range.
     public var lower: Double { values[0] }
     public var upper: Double { values[values.count - 1] }
 
@@ -55,22 +56,4 @@ public struct Ticks: Sendable, Equatable {
 
     /// The label of a tick value.
     public func label(_ v: Double) -> String { num(v, decimals) }
-}
-
-/// Colours that stay distinct for the common kinds of colour blindness: the palette of Okabe
-/// and Ito (2008), in their order, black last so that it is used for the reference.
-public enum Palette {
-    public static let orange = "#E69F00"
-    public static let skyBlue = "#56B4E9"
-    public static let bluishGreen = "#009E73"
-    public static let yellow = "#F0E442"
-    public static let blue = "#0072B2"
-    public static let vermillion = "#D55E00"
-    public static let reddishPurple = "#CC79A7"
-    public static let black = "#000000"
-    public static let grey = "#999999"
-    /// The series colours in the order plots hand them out.
-    public static let series = [blue, vermillion, bluishGreen, orange, reddishPurple, skyBlue, yellow, black]
-    /// The `i`-th series colour (wrapping around).
-    public static func color(_ i: Int) -> String { series[((i % series.count) + series.count) % series.count] }
 }
