@@ -87,7 +87,7 @@ public enum EvaluationPlot {
         if report.recordings.count > 1 {
             let o = report.overall
             docs.append(RowChart(title: "Gravity direction error per recording",
-                                 notes: ["all samples: median \(num(o.medianDegrees, 2))°, p95 \(num(o.p95Degrees, 2))°, RMSE \(num(o.rmseDegrees, 2))°"],
+                                 notes: ["all samples: median \(num(o.medianDegrees, 2, trimmed: false))°, p95 \(num(o.p95Degrees, 2, trimmed: false))°, RMSE \(num(o.rmseDegrees, 2, trimmed: false))°"],
                                  xLabel: "error (°)", rows: report.recordings.map(displayName), series: [
                                     .init(name: "median", color: Palette.blue, values: report.recordings.map(\.summary.medianDegrees), style: .dot),
                                     .init(name: "95th percentile", color: Palette.vermillion, values: report.recordings.map(\.summary.p95Degrees), style: .dot),
@@ -114,7 +114,7 @@ public enum EvaluationPlot {
         }
         let s = r.summary
         return Chart(title: "Gravity direction error over time: \(displayName(r))",
-                     notes: ["median \(num(s.medianDegrees, 2))°, p95 \(num(s.p95Degrees, 2))°, mean \(num(s.meanDegrees, 2))°, RMSE \(num(s.rmseDegrees, 2))° over \(s.count) samples"],
+                     notes: ["median \(num(s.medianDegrees, 2, trimmed: false))°, p95 \(num(s.p95Degrees, 2, trimmed: false))°, mean \(num(s.meanDegrees, 2, trimmed: false))°, RMSE \(num(s.rmseDegrees, 2, trimmed: false))° over \(s.count) samples"],
                      xLabel: r.errorTimes.count == r.errorsDegrees.count ? "time since the first scored sample (s)" : "scored sample",
                      panels: [Panel(yLabel: "error (°)", height: 220, includeZero: true, lines: [
                         LineSeries(name: "angle between estimated and reference gravity", color: Palette.blue, xs: xs, ys: r.errorsDegrees, maxGap: gap, width: 0.9),

@@ -126,7 +126,7 @@ public enum RecordingPlot {
         // The session: probability of moving, and the pause/resume events with their latency.
         var resumes: [(Double, Double, String)] = [], pauses: [(Double, Double, String)] = []
         for (state, c) in r.stateChanges {
-            let text = "\(c.cause.rawValue) +\(num(c.latency, 2)) s"
+            let text = "\(c.cause.rawValue) +\(num(c.latency, 2, trimmed: false)) s"
             if state == .moving { resumes.append((c.time - t0, c.decidedAt - t0, text)) } else { pauses.append((c.time - t0, c.decidedAt - t0, text)) }
         }
         var sessionLines: [LineSeries] = []

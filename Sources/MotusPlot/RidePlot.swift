@@ -92,7 +92,7 @@ public enum RidePlot {
                                 lines: [LineSeries(name: "heart rate", color: Palette.vermillion, xs: hr.xs, ys: hr.ys, width: 0.9)],
                                 spans: spansFor(t.heartRates, what: "heart rate", first: false), marks: [unnamedSplits]))
         } else { notes.append("no heart rate in the file") }
-        var head = "\(s.activity.rawValue): \(num(s.distanceMeters / 1000, 2)) km, moving \(clock(s.movingTimeSeconds)) of \(clock(s.elapsedTimeSeconds))"
+        var head = "\(s.activity.rawValue): \(num(s.distanceMeters / 1000, 2, trimmed: false)) km, moving \(clock(s.movingTimeSeconds)) of \(clock(s.elapsedTimeSeconds))"
         if t.hasElevation { head += ", gain \(num(s.elevation.motus.gainMeters, 0)) m" }
         if let hr = s.averageHeartRate { head += ", heart rate \(num(hr, 0)) bpm" }
         notes.insert(head, at: 0)
@@ -152,7 +152,7 @@ public enum RoutePlot {
                               lines: [LineSeries(name: "elevation", color: Palette.bluishGreen, xs: ex, ys: ey, filled: true)], spans: spans)
         var grade = RidePlot.gradePanel(route.profile, gaps: gaps, marks: [])
         grade.spans = spans.map { var s = $0; s.name = ""; return s }
-        var notes = ["\(num(route.distanceMeters / 1000, 2)) km, gain \(num(route.elevation.motus.gainMeters, 0)) m, loss \(num(route.elevation.motus.lossMeters, 0)) m (5 m band)"]
+        var notes = ["\(num(route.distanceMeters / 1000, 2, trimmed: false)) km, gain \(num(route.elevation.motus.gainMeters, 0)) m, loss \(num(route.elevation.motus.lossMeters, 0)) m (5 m band)"]
         notes += gapNotes(route)
         let total = route.distanceMeters / 1000
         return Chart(title: "\(name): elevation and grade", notes: notes, xLabel: "distance (km)",

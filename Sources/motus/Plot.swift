@@ -51,6 +51,9 @@ struct PlotCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Split distance in metres (rides).", valueName: "M"))
     var split: Double = 1000
 
+    @Option(help: "For a ride or run file: ride, run or walk (default: from the file's sport, else ride).")
+    var activity: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -59,6 +62,7 @@ struct PlotCommand: ParsableCommand {
         if let f = from, let t = to, !(t > f) { throw ValidationError("--to (\(t)) must be after --from (\(f))") }
         if let h = height, !(h >= 50 && h <= 250) { throw ValidationError("--height is in centimetres, 50…250, not \(h)") }
         if !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
+        if let a = activity, TrackActivity(rawValue: a) == nil { throw ValidationError("--activity must be ride, run or walk, not '\(a)'") }
     }
 
     static let trackExtensions: Set<String> = ["fit", "gpx", "tcx", "polyline", "polyline6"]
@@ -73,7 +77,7 @@ struct PlotCommand: ParsableCommand {
                 let track = try TrackLoader.load(path: path)
                 try track.requireTwoPositions(file: path)
                 if track.hasTimes {
-                    let ride = RideSummary.summarize(track: track, options: RideOptions(splitMeters: split))
+                    let ride = RideSummary.summarize(track: track, options: RideOptions(activity: activity.flatMap(TrackActivity.init(rawValue:)), splitMeters: split))
                     svg = RidePlot.chart(ride, name: name).svg()
                 } else {
                     let route = RouteSummary(track: track)
