@@ -137,8 +137,7 @@ public struct Chart: Sendable {
         // Ticks outside the range are not drawn; the axis spans exactly the range asked for.
         let x0 = xr.lowerBound, x1 = xr.upperBound
         func px(_ x: Double) -> Double { Self.left + (x - x0) / (x1 - x0) * plotW }
-        var legends: [[LegendItem]] = panels.map { Self.legendItems($0) }
-        let legendRows = legends.map { LegendLayout.rows($0, width: plotW) }
+        let legendRows = panels.map { LegendLayout.rows(Self.legendItems($0), width: plotW) }
         var height = 36.0 + Double(notes.count) * 15 + 8
         for (k, p) in panels.enumerated() { height += Double(legendRows[k].count) * Self.legendLine + p.height + Self.panelGap }
         height += 44
@@ -162,7 +161,6 @@ public struct Chart: Sendable {
             y = top + h + Self.panelGap
         }
         doc.text(Self.left + plotW / 2, height - 10, xLabel, anchor: .middle, cls: "axis-title")
-        legends.removeAll()
         return doc
     }
 
@@ -309,7 +307,11 @@ public struct Chart: Sendable {
         var prevX = -Double.infinity
         for i in 0..<n {
             let x = l.xs[i], y = l.ys[i]
-            guard x.isFinite, y.isFinite else { flush(); prevX = -Double.infinity; continue }
+            guard x.isFinite, y.isFinite else {
+                // A stepped value holds until the next x, even when the next has no value.
+                if l.stepped, x.isFinite, x <= x1 || prevX <= x1, let last = run.last, last.0 < x { run.append((x, last.1)) }
+                flush(); prevX = -Double.infinity; continue
+            }
             if let g = l.maxGap, x - prevX > g { flush() }
             // Points just outside the range keep the line running to the edge (clipped).
             if x < x0 || x > x1 {

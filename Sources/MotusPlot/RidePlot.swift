@@ -104,15 +104,14 @@ public enum RidePlot {
     static func gradePanel(_ profile: ElevationProfile, gaps: [(start: Double, end: Double)], marks: [MarkSeries]) -> Panel {
         var gx: [Double] = [], gy: [Double] = []
         let pts = profile.points
+        // Each bin's grade holds from its mark to the next; the last mark (no grade) ends the
+        // last bin.
         for k in pts.indices {
             let a = pts[k].distanceMeters / 1000
             let b = k + 1 < pts.count ? pts[k + 1].distanceMeters / 1000 : a
             let overlaps = gaps.contains { $0.start < b && $0.end > a }
             gx.append(a); gy.append(overlaps ? .nan : pts[k].gradePercent)
-            if k + 1 == pts.count || overlaps { continue }
         }
-        // The last bin's grade holds to the profile's end.
-        if let l = pts.last, pts.count >= 2 { gx.append(l.distanceMeters / 1000); gy.append(pts[pts.count - 2].gradePercent) }
         return Panel(yLabel: "grade (%)", height: 120, includeZero: true,
                      lines: [LineSeries(name: "grade per \(num(profile.stepMeters, 0)) m", color: Palette.orange, xs: gx, ys: gy, stepped: true)],
                      marks: marks)

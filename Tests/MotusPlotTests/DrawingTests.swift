@@ -125,3 +125,22 @@ import MotusTestSupport
         }
     }
 }
+
+@Suite struct SteppedLineTests {
+    /// A stepped value holds to the next x, also when that x has no value (the last bin of a
+    /// profile, a bin left out): the line reaches it.
+    @Test func aSteppedValueHoldsToTheNextX() throws {
+        let c = Chart(title: "steps", xLabel: "d (km)", xRange: 0...4, width: 480, panels: [
+            Panel(yLabel: "g (%)", yRange: 0...10, lines: [LineSeries(name: "g", color: Palette.orange, xs: [0, 1, 2, 3, 4], ys: [5, 10, .nan, 5, .nan], stepped: true)]),
+        ])
+        let els = try checkXML(c.svg())
+        let d = try #require(els.withClass("line").first?.attributes["d"])
+        // Two pieces: 0→2 (5 then 10, held to x = 2) and 3→4 (5 held to x = 4).
+        let pieces = d.split(separator: "M")
+        #expect(pieces.count == 2)
+        let left = Chart.left, w = 480 - Chart.left - Chart.right
+        func x(_ v: Double) -> String { num(left + v / 4 * w) }
+        #expect(pieces[0].contains("L\(x(2)),") && !pieces[0].contains("L\(x(3)),"))
+        #expect(pieces[1].contains("L\(x(4)),"))
+    }
+}
