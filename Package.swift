@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MotusTracking", targets: ["MotusTracking"]),
         .library(name: "MotusEvaluation", targets: ["MotusEvaluation"]),
         .library(name: "MotusLearn", targets: ["MotusLearn"]),
+        .library(name: "MotusPlot", targets: ["MotusPlot"]),
         .executable(name: "motus", targets: ["motus"]),
     ],
     dependencies: [
@@ -45,6 +46,9 @@ let package = Package(
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
         // Datasets that carry their ground truth, and the one loop every `evaluate*` command runs.
         .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusTracking"]),
+        // Pictures (SVG) of recordings, sessions, evaluations and rides, drawn by our own small
+        // SVG layer; the plots are built from the results of the modules below.
+        .target(name: "MotusPlot", dependencies: ["MotusCore", "MotusIO", "MotusGeo", "MotusClassifier", "MotusTracking", "MotusEvaluation"]),
         .target(name: "Motus", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures",
                                                "MotusLearn", "MotusClassifier", "MotusGeo", "MotusTracking", "MotusEvaluation"]),
         // The live recorder: SwiftNIO stays here, out of every library product an app embeds.
@@ -55,7 +59,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .executableTarget(name: "motus", dependencies: [
-            "Motus", "MotusRecorder",
+            "Motus", "MotusRecorder", "MotusPlot",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Helpers shared by the test targets (seeded generator, the shared track files, a Sensor Logger
@@ -74,6 +78,8 @@ let package = Package(
         .testTarget(name: "MotusEvaluationTests", dependencies: ["MotusTestSupport", "MotusEvaluation", "MotusCore", "MotusIO", "MotusFusion",
                                                                  "MotusClassifier", "MotusTracking"]),
         .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
+        .testTarget(name: "MotusPlotTests", dependencies: ["MotusTestSupport", "MotusPlot", "MotusCore", "MotusIO", "MotusGeo", "MotusTracking",
+                                                          "MotusEvaluation", "MotusClassifier"]),
         .testTarget(name: "MotusRecorderTests", dependencies: ["MotusTestSupport", "MotusRecorder", "MotusCore", "MotusIO",
                                                                .product(name: "NIOCore", package: "swift-nio"),
                                                                .product(name: "NIOPosix", package: "swift-nio")]),

@@ -62,10 +62,12 @@ public enum FusionEvaluation {
         public var subject: Int
         /// Per-sample angle errors (degrees) after `skipSeconds`.
         public var errorsDegrees: [Double]
+        /// The time (s, recording clock) of each error; empty when not known.
+        public var errorTimes: [Double]
         public var summary: Summary
-        public init(name: String, activity: String, subject: Int, errorsDegrees: [Double]) {
+        public init(name: String, activity: String, subject: Int, errorsDegrees: [Double], errorTimes: [Double] = []) {
             self.name = name; self.activity = activity; self.subject = subject
-            self.errorsDegrees = errorsDegrees; self.summary = Summary(errorsDegrees)
+            self.errorsDegrees = errorsDegrees; self.errorTimes = errorTimes; self.summary = Summary(errorsDegrees)
         }
     }
 

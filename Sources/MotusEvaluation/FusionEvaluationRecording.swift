@@ -77,17 +77,21 @@ extension FusionEvaluation {
             rate = gyro.values
         }
         let estimate = gravityEstimates(times: acc.times, acceleration: acc.values, rotationRate: rate, method: m)
-        let errors: [Double]
+        let errors: [Double], errorTimes: [Double]
         switch reference {
         case .deviceGravity(let grav, _):
             guard grav.times == acc.times else {
                 throw InputError(.badValue, at: here, found: "\(grav.count) gravity and \(acc.count) acceleration samples", expected: "the same timestamps")
             }
             errors = angleErrors(times: acc.times, estimate: estimate, reference: grav.values, skipSeconds: skipSeconds)
+            // The samples `angleErrors` scores: those at least `skipSeconds` after the first.
+            let t0 = acc.times.first ?? 0
+            errorTimes = acc.times.filter { $0 - t0 >= skipSeconds }
         case .measured(let att, let scored):
-            errors = try inclinationErrors(times: acc.times, estimate: estimate, reference: att, scored: scored, source: here)
+            (errors, errorTimes) = try inclinationErrorsWithTimes(times: acc.times, estimate: estimate, reference: att, scored: scored, source: here)
         }
-        return RecordingResult(name: e.id, activity: e.entry.label ?? "-", subject: subjectNumber(e.subject), errorsDegrees: errors)
+        return RecordingResult(name: e.id, activity: e.entry.label ?? "-", subject: subjectNumber(e.subject), errorsDegrees: errors,
+                               errorTimes: errorTimes)
     }
 
     /// Scores `OrientationFilter` with the magnetometer (9D) against a measured orientation by
@@ -160,7 +164,13 @@ extension FusionEvaluation {
     /// (device → Earth frame, z up).
     public static func inclinationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
                                          source: SourceLocation) throws(InputError) -> [Double] {
-        var out: [Double] = []
+        try inclinationErrorsWithTimes(times: times, estimate: estimate, reference: reference, scored: scored, source: source).errors
+    }
+
+    /// `inclinationErrors`, with the reference time of each error.
+    static func inclinationErrorsWithTimes(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
+                                           source: SourceLocation) throws(InputError) -> (errors: [Double], times: [Double]) {
+        var out: [Double] = [], outTimes: [Double] = []
         out.reserveCapacity(reference.count)
         var i = 0
         var segment = 0
@@ -177,8 +187,9 @@ extension FusionEvaluation {
             let up = reference.quaternion(j).inverseRotate(Vector3(0, 0, 1))
             let b = 3 * i
             out.append(Vector3(estimate[b], estimate[b + 1], estimate[b + 2]).angle(to: up) * Math.degreesPerRadian)
+            outTimes.append(t)
         }
-        return out
+        return (out, outTimes)
     }
 
     // MARK: - Other devices: still phases and zero-mean user acceleration

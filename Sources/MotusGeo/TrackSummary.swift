@@ -134,6 +134,9 @@ public struct TrackSummary: Sendable {
     public var elapsedTimes: [Double]
     /// Moving flag per interval ending at each point.
     public var moving: [Bool]
+    /// Speed at every point (m/s): the device's where it reports one, else the smoothed
+    /// estimate from the positions (the speed the auto-pause uses).
+    public var speedsMetersPerSecond: [Double]
 
     /// Analyses a track. Every figure comes from the positions and elevations; the device's
     /// own totals are only carried along in `device` for comparison.
@@ -151,6 +154,7 @@ public struct TrackSummary: Sendable {
             let sm = s.smoother.smooth(t, use: accepted)
             for i in 0..<n where speed[i].isNaN { speed[i] = sm.speeds[i] }
         }
+        speedsMetersPerSecond = speed
         let t0 = t.times.first { !$0.isNaN } ?? 0
         elapsedTimes = t.times.map { $0 - t0 }
         elapsedTimeSeconds = (t.times.last { !$0.isNaN } ?? t0) - t0

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Motus
+import MotusPlot
 
 /// Collects labelled windows from the given paths, as datasets with their ground truth (the
 /// one evaluation loop), with progress on stderr.
@@ -144,6 +145,13 @@ struct Evaluate: ParsableCommand {
     @Option(help: "Seed (cross-validation).")
     var seed: UInt64 = 0
 
+    @Option(help: ArgumentHelp("Also draw the confusion matrix, the scores per class and (with a model) the accuracy per recording: FILE.svg or FILE.png.", valueName: "FILE"))
+    var plot: String?
+
+    func validate() throws {
+        if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
+    }
+
     @OptionGroup var input: InputOptions
 
     static func folds(_ s: String) throws -> Int? {
@@ -155,6 +163,8 @@ struct Evaluate: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             let report: EvaluationReport
+            var scores: [EvaluationPlot.RecordingScore] = []
+            if let p = plot { try OutputPaths.file(p) }
             let options = try input.delimitedOptions()
             if let cv = crossValidate {
                 if model != nil { throw CLIError("give --model or --cross-validate, not both") }
@@ -178,17 +188,29 @@ struct Evaluate: ParsableCommand {
                     // Recording files (native or delimited) are scored as they are read: memory
                     // does not grow with their length. Same windows and figures as below.
                     var scoring = StreamedScoring(model: m, labels: labels)
-                    for p in paths { try scoring.score(path: p, options: options) }
+                    var ids: [String] = []
+                    for p in paths {
+                        try scoring.score(path: p, options: options)
+                        ids += Array(repeating: p, count: scoring.yTrue.count - ids.count)
+                    }
                     report = try scoring.report(scheme: "model \(model ?? "(shipped default)") on \(scoring.recordings) recordings")
+                    if plot != nil {
+                        let predicted = argmaxRows(try Matrix(rows: scoring.yTrue.count, cols: m.classes.count, values: scoring.probabilities))
+                        scores = EvaluationPlot.recordingScores(ids: ids, yTrue: scoring.yTrue, predicted: predicted)
+                    }
                 } else {
                     let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading")
                     report = try m.evaluate(data, scheme: "model \(model ?? "(shipped default)") on \(data.recordings) recordings")
+                    if plot != nil {
+                        scores = EvaluationPlot.recordingScores(ids: data.recordingIDs, yTrue: data.classes, predicted: argmaxRows(try m.probabilities(data.features)))
+                    }
                 }
             }
             switch format {
             case .json: print(try JSONOutput.encode(report))
             default: print(Self.table(report), terminator: "")
             }
+            if let p = plot { try PlotOutput.write(EvaluationPlot.evaluation(report, recordings: scores).render(title: "motus evaluate: \(report.scheme)"), to: p) }
             if let x = minBalancedAccuracy, report.balancedAccuracy < x {
                 throw CLIError("balanced accuracy \(Fmt.f(report.balancedAccuracy, 4)) is below --min-balanced-accuracy \(x)")
             }

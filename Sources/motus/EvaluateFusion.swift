@@ -1,5 +1,6 @@
 import ArgumentParser
 import Motus
+import MotusPlot
 
 extension FusionEvaluation.SubjectSet: ExpressibleByArgument {}
 
@@ -38,6 +39,12 @@ struct EvaluateFusion: ParsableCommand {
 
     @Argument(help: "Dataset folders or recordings with an orientation reference (with --check-still: any recordings).")
     var paths: [String]
+
+    @Option(help: ArgumentHelp("Also draw the error per recording and the error over time of one recording (--plot-recording, else the one with the largest 95th percentile): FILE.svg or FILE.png.", valueName: "FILE"))
+    var plot: String?
+
+    @Option(name: .customLong("plot-recording"), help: ArgumentHelp("With --plot: the recording whose error over time is drawn, as the plot names it (activity/file, e.g. wlk/sub_2.csv) or by its file name.", valueName: "NAME"))
+    var plotRecording: String?
 
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
@@ -91,6 +98,9 @@ struct EvaluateFusion: ParsableCommand {
         if skipSeconds < 0 { throw ValidationError("--skip-seconds must be ≥ 0") }
         if offline && (method != .motus || checkStill || magnetometer) { throw ValidationError("--offline goes with the default method (motus), not with --check-still or --magnetometer") }
         if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }
+        if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
+        if plotRecording != nil && plot == nil { throw ValidationError("--plot-recording needs --plot FILE") }
+        if plot != nil && checkStill { throw ValidationError("--plot draws the errors against a reference, not --check-still") }
     }
 
     func run() throws {
@@ -102,6 +112,7 @@ struct EvaluateFusion: ParsableCommand {
     // MARK: Against a reference
 
     func runReference() throws {
+        if let p = plot { try OutputPaths.file(p) }
         let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
@@ -131,6 +142,19 @@ struct EvaluateFusion: ParsableCommand {
             print(try JSONOutput.encode(out))
         default:
             print(Self.table(report, odd: odd, even: even) + Datasets.skippedLines(run.skipped), terminator: "")
+        }
+        if let p = plot {
+            let shown: FusionEvaluation.RecordingResult
+            if let name = plotRecording {
+                guard let r = results.first(where: { EvaluationPlot.displayName($0) == name }) ?? results.first(where: { $0.name == name }) else {
+                    throw CLIError("--plot-recording \(name): no such recording among the \(results.count) scored (e.g. \(EvaluationPlot.displayName(results[0])))")
+                }
+                shown = r
+            } else {
+                shown = results.max { !($0.summary.p95Degrees >= $1.summary.p95Degrees) } ?? results[0]
+                if results.count > 1 { printError("motus: --plot: error over time of \(EvaluationPlot.displayName(shown)) (largest 95th percentile); --plot-recording NAME picks another") }
+            }
+            try PlotOutput.write(EvaluationPlot.fusion(report, shown: shown).render(title: "motus evaluate-fusion"), to: p)
         }
         var failures: [String] = []
         if !run.skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(run.skipped)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Motus
+import MotusPlot
 
 struct EvaluateSteps: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,16 +53,21 @@ struct EvaluateSteps: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
+    @Option(help: ArgumentHelp("Also draw counted and true steps per recording: FILE.svg or FILE.png.", valueName: "FILE"))
+    var plot: String?
+
     func validate() throws {
         for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
         if format == .csv { throw ValidationError("evaluate-steps prints table or json, not csv") }
+        if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
     }
 
     func run() throws {
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
+            if let p = plot { try OutputPaths.file(p) }
             let datasets = try Datasets.open(paths)
             let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e -> Evaluation.Outcome<StepEvaluation.Row> in
                 if timing, let acc = e.recording.stream(.acceleration) {
@@ -83,6 +89,7 @@ struct EvaluateSteps: ParsableCommand {
             case .json: print(try JSONOutput.encode(Report(recordings: rows, summary: s, skipped: skipped)))
             default: print(Self.table(rows, s, skipped), terminator: "")
             }
+            if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
                 printError("motus: pedometer update: \(Fmt.f(Double(timedNanos) / Double(timedSamples), 1)) ns per sample over \(timedSamples) samples")
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Motus
+import MotusPlot
 
 struct Ride: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,7 @@ struct Ride: ParsableCommand {
         Examples:
           motus ride ride.fit --mass 72
           motus ride run.gpx --activity run --format json
+          motus ride ride.fit --plot ride.svg
         """)
 
     @Argument(help: "The session: FIT, GPX, TCX or a .motus recording.")
@@ -38,6 +40,9 @@ struct Ride: ParsableCommand {
     @Option(help: "Output format: table, json or csv.")
     var format: OutputFormat = .table
 
+    @Option(help: ArgumentHelp("Also draw speed, elevation, grade and heart rate against distance, splits marked and gaps hatched: FILE.svg or FILE.png.", valueName: "FILE"))
+    var plot: String?
+
     @Option(name: .customLong("time-runs"), help: .hidden)
     var timeRuns: Int = 0
 
@@ -47,6 +52,7 @@ struct Ride: ParsableCommand {
         guard split > 0 else { throw ValidationError("--split must be a positive number of metres, not \(split)") }
         guard gradeStep > 0 else { throw ValidationError("--grade-step must be a positive number of metres, not \(gradeStep)") }
         if let a = activity, TrackActivity(rawValue: a) == nil { throw ValidationError("--activity must be ride, run or walk, not '\(a)'") }
+        if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
     }
 
     var options: RideOptions {
@@ -57,7 +63,10 @@ struct Ride: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             if timeRuns > 0 { try timing(); return }
-            print(try Self.text(RideSummary.summarize(path: file, options: options), source: file, format: format), terminator: "")
+            if let p = plot { try OutputPaths.file(p) }
+            let ride = try RideSummary.summarize(path: file, options: options)
+            print(try Self.text(ride, source: file, format: format), terminator: "")
+            if let p = plot { try PlotOutput.write(RidePlot.chart(ride, name: (file as NSString).lastPathComponent).svg(), to: p) }
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Motus
+import MotusPlot
 
 struct Route: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +28,7 @@ struct Route: ParsableCommand {
     @Option(help: ArgumentHelp("Write the profile (distance_m, elevation_m, grade_percent) as CSV.", valueName: "out.csv"))
     var profile: String?
 
-    @Option(help: ArgumentHelp("Draw elevation and grade against distance as SVG.", valueName: "out.svg"))
+    @Option(help: ArgumentHelp("Draw elevation and grade against distance over the whole route, stretches without elevation hatched: FILE.svg or FILE.png.", valueName: "FILE"))
     var plot: String?
 
     @Option(help: "Output format: table, json or csv.")
@@ -36,6 +37,7 @@ struct Route: ParsableCommand {
     func validate() throws {
         if let p = precision, !(1...9).contains(p) { throw ValidationError("--precision must be 5 or 6 (1 to 9), not \(p)") }
         guard gradeStep > 0 else { throw ValidationError("--grade-step must be a positive number of metres, not \(gradeStep)") }
+        if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
     }
 
     func run() throws {
@@ -54,10 +56,11 @@ struct Route: ParsableCommand {
             if let p = profile { try OutputPaths.file(p) }
             if let p = plot { try OutputPaths.file(p) }
             if let p = profile, !GeoFilesCLI.write(s.profile.csv, p) { throw CLIError("cannot write \(p)") }
-            if let p = plot {
-                let name = FileManager.default.fileExists(atPath: input) ? (input as NSString).lastPathComponent : "polyline"
-                if !GeoFilesCLI.write(ProfilePlot.svg(s.profile, title: "\(name): elevation and grade"), p) { throw CLIError("cannot write \(p)") }
-            }
+            // Points without elevation leave the profile, the gain and the grades silent over
+            // their stretch: say where, once, on stderr.
+            let name = FileManager.default.fileExists(atPath: input) ? (input as NSString).lastPathComponent : "polyline"
+            if s.pointsWithElevation > 0 { for n in RoutePlot.gapNotes(s) { printError("motus: \(name): \(n)") } }
+            if let p = plot { try PlotOutput.write(RoutePlot.chart(s, name: name).svg(), to: p) }
             switch format {
             case .json: print(try JSONOutput.encode(RouteJSON(s)))
             case .csv:
@@ -74,6 +77,11 @@ struct Route: ParsableCommand {
         var rows = [["", "motus", "file says"]]
         rows.append(["distance km", Fmt.f(s.distanceMeters / 1000, 3), s.reference.distanceMeters.map { Fmt.f($0 / 1000, 3) } ?? "-"])
         rows.append(["points (with elevation)", "\(s.points) (\(s.pointsWithElevation))", ""])
+        if s.pointsWithElevation > 0 {
+            for g in s.elevationGaps {
+                rows.append(["  no elevation km", "\(Fmt.f(g.startMeters / 1000, 2))–\(Fmt.f(g.endMeters / 1000, 2)) (\(g.points) points)", ""])
+            }
+        }
         if s.pointsWithElevation > 0 {
             rows.append(["elevation gain m (5 m band)", Fmt.f(s.elevation.motus.gainMeters, 0), s.reference.ascentMeters.map { Fmt.f($0, 0) } ?? "-"])
             rows.append(["elevation loss m (5 m band)", Fmt.f(s.elevation.motus.lossMeters, 0), s.reference.descentMeters.map { Fmt.f($0, 0) } ?? "-"])
@@ -106,6 +114,8 @@ struct RouteJSON: Encodable {
     var lowest_point: RouteSummary.Landmark?
     var elevation_rules: ElevationReport
     var reference: DeviceSummary
+    /// Stretches whose points have no elevation (m along the route).
+    var elevation_gaps: [RouteSummary.ElevationGap]
 
     init(_ s: RouteSummary) {
         points = s.points; points_with_elevation = s.pointsWithElevation; distance_m = s.distanceMeters
@@ -114,6 +124,7 @@ struct RouteJSON: Encodable {
         max_grade_percent = s.maxGradePercent; min_grade_percent = s.minGradePercent
         highest_point_m = s.highestPoint?.elevationMeters; highest_point = s.highestPoint; lowest_point = s.lowestPoint
         elevation_rules = s.elevation; reference = s.reference
+        elevation_gaps = s.pointsWithElevation > 0 ? s.elevationGaps : []
     }
 }
 

@@ -187,52 +187,6 @@ import MotusIO
     }
 }
 
-@Suite struct PlotTests {
-    static let rsvg: String? = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert", "/opt/homebrew/bin/rsvg-convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    @Test func svgHasAxesAndUnits() {
-        let d = (0...50).map { Double($0) * 100 }, e = d.map { 100 + 20 * Math.sin($0 / 800) }
-        let svg = ProfilePlot.svg(ElevationProfile(cumulativeDistances: d, elevations: e), title: "test <route>")
-        #expect(svg.contains("distance (km)") && svg.contains("elevation (m)") && svg.contains("grade (%"))
-        #expect(svg.contains("test &lt;route&gt;"))
-        #expect(!svg.contains("nan"))
-    }
-
-    @Test func pointsThatCannotBePlacedNeverTrapOrHang() {
-        var p = ElevationProfile(cumulativeDistances: [0, 100, 200], elevations: [10, 20, 30])
-        p.points[1].elevationMeters = .infinity
-        let svg = ProfilePlot.svg(p)
-        #expect(svg.hasSuffix("</svg>\n") && !svg.contains("nan") && !svg.contains("inf"))
-        p.points = p.points.map { var q = $0; q.elevationMeters = .infinity; return q }
-        #expect(ProfilePlot.svg(p).contains("no elevation data"))
-        #expect(ProfilePlot.niceTicks(0, .infinity) == ([0, 1], 0, 1))
-        let t = ProfilePlot.niceTicks(3, 3)
-        #expect(t.values.count >= 2 && t.lower < t.upper)
-    }
-
-    @Test(.enabled(if: rsvg != nil && TrackData.available))
-    func rendersToPNG() throws {
-        let t = try TrackLoader.load(path: TrackData.path(TrackData.edge530))
-        let s = RouteSummary(track: t)
-        let dir = NSTemporaryDirectory() + "motus-geo-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let svgPath = dir + "/p.svg", pngPath = dir + "/p.png"
-        try ProfilePlot.svg(s.profile, title: "Edge 530").write(toFile: svgPath, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.rsvg!)
-        p.arguments = ["-o", pngPath, svgPath]
-        let err = Pipe(); p.standardError = err
-        try p.run(); p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-        let png = try Data(contentsOf: URL(fileURLWithPath: pngPath))
-        #expect(png.count > 5000)
-        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
-        // PNG width and height (IHDR) equal the SVG's 900 × 420.
-        let w = png[16..<20].reduce(0) { $0 << 8 | Int($1) }, h = png[20..<24].reduce(0) { $0 << 8 | Int($1) }
-        #expect(w == 900 && h == 420)
-    }
-}
 
 @Suite struct RecordingTrackTests {
     /// A native recording with location, pressure and accelerometer: the barometer gives the
