@@ -20,9 +20,11 @@ import MotusIO
         #expect(g.times == acc.times && u.times == acc.times && att.times == acc.times)
         for i in stride(from: 0, to: acc.count, by: 97) {
             #expect(((acc.vector(i) - g.vector(i)) - u.vector(i)).norm < 1e-9)
-            #expect(abs(g.vector(i).norm - Units.standardGravity) < 1e-9)
+            // Gravity's delay compensation is exact to third order in the predicted rotation
+            // (a few mrad), the attitude's exact: they agree to well under a microradian.
+            #expect(abs(g.vector(i).norm - Units.standardGravity) < 1e-6)
             // The attitude maps gravity onto +z.
-            #expect(att.quaternion(i).rotate(g.vector(i)).angle(to: Vector3(0, 0, 1)) < 1e-9)
+            #expect(att.quaternion(i).rotate(g.vector(i)).angle(to: Vector3(0, 0, 1)) < 1e-6)
         }
         // Lower back, standing: +x points roughly up, so gravity is mostly along +x.
         #expect(g.vector(100).x > 8)
