@@ -73,7 +73,7 @@ let package = Package(
                                                                "MotusFusion", "MotusFeatures", "MotusClassifier"]),
         .testTarget(name: "MotusEvaluationTests", dependencies: ["MotusTestSupport", "MotusEvaluation", "MotusCore", "MotusIO", "MotusFusion",
                                                                  "MotusClassifier", "MotusTracking"]),
-        .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
+        .testTarget(name: "MotusCLITests", dependencies: ["Motus", "MotusTestSupport"]),
         .testTarget(name: "MotusRecorderTests", dependencies: ["MotusTestSupport", "MotusRecorder", "MotusCore", "MotusIO",
                                                                .product(name: "NIOCore", package: "swift-nio"),
                                                                .product(name: "NIOPosix", package: "swift-nio")]),
