@@ -51,7 +51,10 @@ struct Fuse: ParsableCommand {
         try Self.reportingErrors {
             try OutputPaths.file(out)
             var recording = try RecordingLoader.load(path: input, options: try inputOptions.delimitedOptions())
+            // The fusion alone is timed (not reading or writing), for `--format json`.
+            let clock = ContinuousClock(), started = clock.now
             let result = try RecordingFusion.fuse(&recording, source: input)
+            let elapsed = clock.now - started
             if result.accelerationRebuilt { printError("motus: \(input): no raw acceleration: rebuilt as gravity + user acceleration") }
             if result.method == .lowPass {
                 printError("motus: \(input): no rotation-rate stream: gravity from the accelerometer alone (low-pass), no attitude written")
@@ -70,7 +73,8 @@ struct Fuse: ParsableCommand {
                 try? FileManager.default.removeItem(atPath: partial)
                 throw error
             }
-            let summary = FuseSummary(input: input, output: out, recording: recording, result: result)
+            var summary = FuseSummary(input: input, output: out, recording: recording, result: result)
+            summary.fusionSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             switch format {
             case .json: print(try JSONOutput.encode(summary))
             case .text:
@@ -98,6 +102,9 @@ struct FuseSummary: Encodable {
     var samples: Int
     var durationS: Double
     var streams: [String]
+    /// Wall-clock time of the fusion itself (filter and new streams; reading and writing not
+    /// included), s.
+    var fusionSeconds = 0.0
 
     init(input: String, output: String, recording: Recording, result r: RecordingFusion.Result) {
         self.input = input; self.output = output

@@ -49,6 +49,7 @@ import MotusTestSupport
         #expect(json["method"] as? String == "attitude-filter" && json["settings"] as? String == "default")
         #expect(json["replaced"] as? [String] == [] && json["written"] as? [String] == ["grav", "uacc", "att"])
         #expect(json["streams"] as? [String] == ["acc", "gyro", "mag", "grav", "uacc", "att", "reference_attitude"])
+        #expect((json["fusion_seconds"] as? Double).map { $0 > 0 && $0 < 60 } == true)
         let out = try NativeFormat.read(path: dir + "/broad03.motus")
         let acc = try #require(out.stream(.acceleration)), att = try #require(out.stream(named: "att"))
         let ref = try #require(out.stream(named: "reference_attitude"))
