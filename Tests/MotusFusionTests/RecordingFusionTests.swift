@@ -91,6 +91,19 @@ import MotusFusion
         }
     }
 
+    /// A recording built in code may hold a NaN (the readers refuse one): it is named, not
+    /// spread through the filter's state into every later sample.
+    @Test func nonFiniteSampleIsAnError() throws {
+        let base = SyntheticRotation(axis: Vector3(1, 0, 0), rate: 0.3, seconds: 1).recording
+        var gyro = base.streams[1].values
+        gyro[3 * 10 + 1] = .nan
+        var r = Recording(streams: [base.streams[0], SensorStream(kind: .rotationRate, times: base.streams[1].times, values: gyro)])
+        #expect(throws: InputError(.badValue, at: SourceLocation(file: "app"), found: "nan in stream 'gyro' at 0.1 s",
+                                   expected: "finite rotation rate values")) {
+            try RecordingFusion.fuse(&r, source: "app")
+        }
+    }
+
     @Test func biasCorrectedRotationRateIsReadFromTheMetadata() {
         #expect(RecordingFusion.rotationRateIsBiasCorrected(RecordingMetadata(extra: ["acc": "derived: gravity + userAcceleration"])))
         #expect(RecordingFusion.rotationRateIsBiasCorrected(RecordingMetadata(extra: ["gyro": "CoreMotion rotationRate (bias-corrected)"])))
