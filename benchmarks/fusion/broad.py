@@ -253,7 +253,7 @@ def main():
     datasets = os.environ.get("MOTUS_DATASETS", os.path.join(os.path.dirname(ROOT), "shared", "datasets"))
     ap.add_argument("--data", default=os.path.join(datasets, "broad"), help="BROAD folder (holding data_mat/*.mat)")
     ap.add_argument("--motus", default=os.path.join(ROOT, ".build", "release", "motus"), help="the motus binary")
-    ap.add_argument("--trials", default="", help="only trials whose name contains this text")
+    ap.add_argument("--trials", default="", help="only trials whose name contains this text (skips the evaluate-fusion check, which covers all)")
     ap.add_argument("--skip", default="", help="comma-separated filters to leave out (motus, vqf, vqf_offline, imufusion, madgwick)")
     ap.add_argument("--motus-9d", action="store_true",
                     help="also score Motus's attitude as 9D (heading offset removed): for a `motus fuse` that uses the magnetometer")
