@@ -77,7 +77,7 @@ let package = Package(
                                                                "MotusFusion", "MotusFeatures", "MotusClassifier"]),
         .testTarget(name: "MotusEvaluationTests", dependencies: ["MotusTestSupport", "MotusEvaluation", "MotusCore", "MotusIO", "MotusFusion",
                                                                  "MotusClassifier", "MotusTracking"]),
-        .testTarget(name: "MotusCLITests", dependencies: ["Motus"]),
+        .testTarget(name: "MotusCLITests", dependencies: ["Motus", "MotusTestSupport"]),
         .testTarget(name: "MotusPlotTests", dependencies: ["MotusTestSupport", "MotusPlot", "MotusCore", "MotusIO", "MotusGeo", "MotusTracking",
                                                           "MotusEvaluation", "MotusClassifier"]),
         .testTarget(name: "MotusRecorderTests", dependencies: ["MotusTestSupport", "MotusRecorder", "MotusCore", "MotusIO",

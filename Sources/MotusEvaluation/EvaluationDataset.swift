@@ -1,5 +1,6 @@
 import MotusCore
 import MotusIO
+import MotusFusion
 
 /// What a reference system measured about a recording: the truth an evaluation scores against.
 /// An algorithm never reads it; `EvaluationRecording.recording` holds only what a device gave.
@@ -68,10 +69,9 @@ public struct EvaluationRecording: Sendable {
         } else if let g = r.stream(.gravity), !g.isEmpty {
             // The rotation rate is the device fusion's own, already bias-corrected, when the
             // reader says so, or when the acceleration was rebuilt from device motion (gravity +
-            // user acceleration: then the file had no raw sensor at all).
-            let derived = r.metadata.extra["acc"]?.hasPrefix("derived") ?? false
-            let corrected = r.metadata.extra["gyro"]?.contains("bias-corrected") ?? false
-            orientation = .deviceGravity(g, biasCorrectedRotationRate: derived || corrected)
+            // user acceleration: then the file had no raw sensor at all); `motus fuse` decides
+            // the same way.
+            orientation = .deviceGravity(g, biasCorrectedRotationRate: RecordingFusion.rotationRateIsBiasCorrected(r.metadata))
         }
         recording = device
         truth = GroundTruth(labels: r.labels, stepTimes: r.events.filter { $0.kind == "step" }.map(\.time).sorted(),

@@ -3,6 +3,15 @@ import MotusCore
 /// Fills in what CoreMotion would have given: gravity, user acceleration and attitude, from
 /// a recording's raw acceleration (and rotation rate, when it has one).
 public enum FusionPipeline {
+    /// How the whole recording is used.
+    public enum Mode: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Causal: each estimate from the samples up to it, as the live session gets it.
+        case live
+        /// Forwards and backwards in time (`OfflineOrientation`), for recordings on disk.
+        /// The magnetometer is not used in this mode.
+        case offline
+    }
+
     /// Which estimator `complete` used.
     public enum Method: String, Sendable, Hashable {
         /// `OrientationFilter`: accelerometer and gyroscope.
@@ -25,9 +34,11 @@ public enum FusionPipeline {
     /// different rates a gyroscope sample may be used twice or skipped. The time step is the
     /// difference of consecutive acceleration timestamps. Without a rotation rate the
     /// accelerometer-only `LowPassGravity` is used and no attitude is added (its heading would
-    /// be meaningless).
+    /// be meaningless). In `.live` mode with a magnetic-field stream (paired the same way) the
+    /// attitude's reference frame is east-north-up with magnetic north (`OrientationFilter`'s
+    /// 9D update); otherwise its heading is the device's first heading.
     @discardableResult
-    public static func complete(_ recording: inout Recording, settings: OrientationFilter.Settings = .default,
+    public static func complete(_ recording: inout Recording, settings: OrientationFilter.Settings = .default, mode: Mode = .live,
                                 lowPassSettings: LowPassGravity.Settings = .default) -> Method {
         guard let acc = recording.stream(.acceleration), !acc.isEmpty else { return .none }
         let needGravity = recording.stream(.gravity) == nil
@@ -43,18 +54,39 @@ public enum FusionPipeline {
         let method: Method
         if let gyro {
             method = .orientationFilter
-            var f = OrientationFilter(settings: settings)
+            // The rotation rate (and field) nearest in time to each acceleration sample.
+            var rates = [Double](repeating: 0, count: 3 * n)
             var j = 0
-            let gt = gyro.times
             for i in 0..<n {
-                let t = acc.times[i]
-                j = nearestIndex(gt, t, from: j)
-                let dt = i == 0 ? 0 : t - acc.times[i - 1]
-                f.update(acceleration: acc.vector(i), rotationRate: gyro.vector(j), dt: dt)
-                let g = f.gravity, u = f.userAcceleration, q = f.attitude
-                gravity.append(g.x); gravity.append(g.y); gravity.append(g.z)
-                user.append(u.x); user.append(u.y); user.append(u.z)
-                if needAttitude { attitude.append(q.w); attitude.append(q.x); attitude.append(q.y); attitude.append(q.z) }
+                j = nearestIndex(gyro.times, acc.times[i], from: j)
+                rates[3 * i] = gyro.values[3 * j]; rates[3 * i + 1] = gyro.values[3 * j + 1]; rates[3 * i + 2] = gyro.values[3 * j + 2]
+            }
+            if mode == .offline {
+                let (g, q) = OfflineOrientation.estimate(times: acc.times, acceleration: acc.values, rotationRate: rates, settings: settings)
+                gravity = g
+                for i in 0..<n {
+                    user.append(acc.values[3 * i] - g[3 * i]); user.append(acc.values[3 * i + 1] - g[3 * i + 1]); user.append(acc.values[3 * i + 2] - g[3 * i + 2])
+                }
+                if needAttitude { attitude = q }
+            } else {
+                let mag = recording.stream(.magneticField).flatMap { $0.isEmpty ? nil : $0 }
+                var f = OrientationFilter(settings: settings)
+                var k = 0
+                for i in 0..<n {
+                    let t = acc.times[i]
+                    let dt = i == 0 ? 0 : t - acc.times[i - 1]
+                    let w = Vector3(rates[3 * i], rates[3 * i + 1], rates[3 * i + 2])
+                    if let mag {
+                        k = nearestIndex(mag.times, t, from: k)
+                        f.update(acceleration: acc.vector(i), rotationRate: w, magneticField: mag.vector(k), dt: dt)
+                    } else {
+                        f.update(acceleration: acc.vector(i), rotationRate: w, dt: dt)
+                    }
+                    let g = f.gravity, u = f.userAcceleration
+                    gravity.append(g.x); gravity.append(g.y); gravity.append(g.z)
+                    user.append(u.x); user.append(u.y); user.append(u.z)
+                    if needAttitude { let q = f.attitude; attitude.append(q.w); attitude.append(q.x); attitude.append(q.y); attitude.append(q.z) }
+                }
             }
         } else {
             method = .lowPass
