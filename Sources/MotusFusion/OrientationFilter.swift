@@ -24,8 +24,9 @@ import MotusCore
 ///   inclination needs are the horizontal part of the bias error seen in the reference frame
 ///   (low-passed the same way, so the model matches the measurement); a weak pseudo-measurement
 ///   keeps the unobservable vertical part near zero. At rest (gyroscope and accelerometer both
-///   steady for `restMinimumDuration`) the low-passed gyroscope reading measures the bias
-///   directly, with a smaller uncertainty. The bias is clipped to ±`maximumBias`.
+///   steady for `restMinimumDuration`, with a mean rate no larger than a bias can be) the
+///   low-passed gyroscope reading measures the bias directly, with a smaller uncertainty. The
+///   bias is clipped to ±`maximumBias`.
 /// - **Sensor delay.** A sensor's output describes the motion a little before its timestamp
 ///   (a MEMS gyroscope's anti-alias filter and averaging delay it by about half to one output
 ///   period). The reported attitude, gravity and user acceleration are predicted
@@ -377,7 +378,7 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Rest detection: the gyroscope and accelerometer each within their threshold of their
-    /// own low-pass, for `restMinimumDuration`.
+    /// own low-pass, and the low-passed rate within ±`maximumBias`, for `restMinimumDuration`.
     @inlinable @inline(__always)
     mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double) -> Bool {
         let gyroMean: Vector3, accelerationMean: Vector3
@@ -388,7 +389,11 @@ public struct OrientationFilter: Sendable {
             accelerationMean = restAccelerationLP.step(a, restCoefficients)
         }
         restGyroMean = gyroMean
-        if (w - gyroMean).squaredNorm < restRotation2 && (a - accelerationMean).squaredNorm < restAcceleration2 {
+        // Steady readings, and a mean rate no larger than a bias can be: a steady turn (a
+        // turntable, a car's curve) is not rest.
+        let m = settings.maximumBias
+        if (w - gyroMean).squaredNorm < restRotation2 && (a - accelerationMean).squaredNorm < restAcceleration2
+            && Swift.abs(gyroMean.x) <= m && Swift.abs(gyroMean.y) <= m && Swift.abs(gyroMean.z) <= m {
             restDuration += dt
         } else {
             restDuration = 0
