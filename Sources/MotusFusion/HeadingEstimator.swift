@@ -49,87 +49,118 @@ public struct HeadingEstimator: Sendable, Hashable {
     }
 
     public var settings: Settings
-    /// Heading offset δ (rad): rotation about the vertical from the 6D reference frame to the
-    /// magnetic one.
-    public private(set) var offset: Double = 0
+    /// The heading offset as a unit vector (cos δ, sin δ): filtering on the circle needs no
+    /// trigonometry per sample.
+    @usableFromInline var offsetCos: Double = 1
+    @usableFromInline var offsetSin: Double = 0
+    /// `rotation`, kept with the offset.
+    @usableFromInline var offsetRotation: Quaternion = .identity
     /// Whether a sample has set the offset.
     public private(set) var isInitialised = false
     /// The latest sample was disturbed (not used).
     public private(set) var disturbed = false
-    /// Reference magnitude (µT) and dip (rad) of the undisturbed field.
+    /// Reference magnitude (µT) of the undisturbed field and the sine of its dip.
     public private(set) var referenceNorm: Double = 0
-    public private(set) var referenceDip: Double = 0
+    public private(set) var referenceDipSine: Double = 0
     @usableFromInline var candidateNorm: Double = 0
-    @usableFromInline var candidateDip: Double = 0
+    @usableFromInline var candidateDipSine: Double = 0
+    @usableFromInline var candidateCos: Double = 1
+    @usableFromInline var candidateSin: Double = 0
     @usableFromInline var candidateTime: Double = 0
-    @usableFromInline var candidateOffset: Double = 0
     @usableFromInline var elapsed: Double = 0
-    @usableFromInline var samples: Double = 0
-    /// Running sums of the offset's sine and cosine during start-up (a circular mean).
-    @usableFromInline var startSin: Double = 0
+    /// Sums of the offset directions during start-up (a circular mean).
     @usableFromInline var startCos: Double = 0
+    @usableFromInline var startSin: Double = 0
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
+    /// Heading offset δ (rad, in (−π, π]): rotation about the vertical from the 6D reference
+    /// frame to the magnetic one.
+    public var offset: Double { Math.atan2(offsetSin, offsetCos) }
+
     /// The heading rotation: about +z by `offset`.
-    @inlinable public var rotation: Quaternion {
-        Quaternion(w: Math.cos(offset / 2), x: 0, y: 0, z: Math.sin(offset / 2))
-    }
+    @inlinable public var rotation: Quaternion { offsetRotation }
 
     /// Updates the offset with one magnetometer sample `field` (µT, device frame), given the
     /// 6D attitude `attitude` (device → 6D reference frame) at that sample and the time step
     /// `dt` (s, 0 for the first); `rotationRate` (rad/s) is how fast the device turns. A
     /// non-finite or zero field is ignored.
     public mutating func update(field: Vector3, attitude: Quaternion, rotationRate: Double, dt: Double) {
-        let norm = field.norm
-        guard norm > 0, norm.isFinite else { return }
+        let norm2 = field.squaredNorm
+        guard norm2 > 0, norm2.isFinite else { return }
+        let inverseNorm = 1 / norm2.squareRoot()
+        let norm = norm2 * inverseNorm
         let m = attitude.rotate(field)
-        let horizontal = (m.x * m.x + m.y * m.y).squareRoot()
-        guard horizontal > 0 else { disturbed = true; return }
-        // Dip below the horizontal (positive where the field points down, as in the north).
-        let dip = Math.atan2(-m.z, horizontal)
-        // The rotation about z that takes the horizontal field onto +y.
-        let measured = Math.atan2(m.x, m.y)
+        let h2 = m.x * m.x + m.y * m.y
+        guard h2 > 0 else { disturbed = true; return }
+        let inverseHorizontal = 1 / h2.squareRoot()
+        // The rotation about z that takes the horizontal field onto +y, as (cos, sin); the
+        // sine of the dip below the horizontal (positive where the field points down).
+        let c = m.y * inverseHorizontal, sn = m.x * inverseHorizontal
+        let dipSine = -m.z * inverseNorm
         let step = dt.isFinite && dt > 0 ? dt : 0
         guard isInitialised else {
-            offset = measured
-            referenceNorm = norm; referenceDip = dip
-            candidateNorm = norm; candidateDip = dip; candidateOffset = measured
-            startSin = Math.sin(measured); startCos = Math.cos(measured)
-            samples = 1; elapsed = 0
+            setOffset(c, sn)
+            referenceNorm = norm; referenceDipSine = dipSine
+            candidateNorm = norm; candidateDipSine = dipSine; candidateCos = c; candidateSin = sn
+            startCos = c; startSin = sn
+            elapsed = 0
             isInitialised = true; disturbed = false
             return
         }
         let s = settings
-        disturbed = Swift.abs(norm - referenceNorm) > s.normTolerance * referenceNorm || Swift.abs(dip - referenceDip) > s.dipTolerance
+        disturbed = Swift.abs(norm - referenceNorm) > s.normTolerance * referenceNorm || !Self.sameDip(dipSine, referenceDipSine, s.dipTolerance)
         if disturbed {
-            // A steady new field replaces the reference after `newFieldTime`.
-            if Swift.abs(norm - candidateNorm) <= s.normTolerance * candidateNorm && Swift.abs(dip - candidateDip) <= s.dipTolerance
-                && Swift.abs(Self.wrap(measured - candidateOffset)) <= s.dipTolerance {
+            // A steady new field, fixed in the reference frame while the device turns,
+            // replaces the reference after `newFieldTime`.
+            if Swift.abs(norm - candidateNorm) <= s.normTolerance * candidateNorm && Self.sameDip(dipSine, candidateDipSine, s.dipTolerance)
+                && c * candidateCos + sn * candidateSin >= Math.cos(s.dipTolerance) {
                 if rotationRate > s.newFieldMinimumRate { candidateTime += step }
             } else {
-                candidateNorm = norm; candidateDip = dip; candidateOffset = measured; candidateTime = 0
+                candidateNorm = norm; candidateDipSine = dipSine; candidateCos = c; candidateSin = sn; candidateTime = 0
             }
             if candidateTime >= s.newFieldTime {
-                referenceNorm = candidateNorm; referenceDip = candidateDip
+                referenceNorm = candidateNorm; referenceDipSine = candidateDipSine
                 candidateTime = 0
             }
             return
         }
-        candidateNorm = norm; candidateDip = dip; candidateOffset = measured; candidateTime = 0
+        candidateNorm = norm; candidateDipSine = dipSine; candidateCos = c; candidateSin = sn; candidateTime = 0
         let kr = s.referenceTimeConstant > 0 ? Swift.min(1, step / s.referenceTimeConstant) : 1
         referenceNorm += (norm - referenceNorm) * kr
-        referenceDip += (dip - referenceDip) * kr
+        referenceDipSine += (dipSine - referenceDipSine) * kr
         elapsed += step
         if elapsed < s.timeConstant {
             // Start-up: the circular mean of the measured offsets so far.
-            samples += 1
-            startSin += Math.sin(measured); startCos += Math.cos(measured)
-            offset = Math.atan2(startSin, startCos)
+            startCos += c; startSin += sn
+            let r = (startCos * startCos + startSin * startSin).squareRoot()
+            if r > 0 { setOffset(startCos / r, startSin / r) }
             return
         }
+        // The first-order low-pass on the circle: a step of k towards the measured direction,
+        // back onto the unit circle by one Newton step (k is small, so the norm stays near 1).
         let k = s.timeConstant > 0 ? Swift.min(1, step / s.timeConstant) : 1
-        offset = Self.wrap(offset + k * Self.wrap(measured - offset))
+        let x = offsetCos + k * (c - offsetCos), y = offsetSin + k * (sn - offsetSin)
+        let n = 1.5 - 0.5 * (x * x + y * y)
+        setOffset(x * n, y * n)
+    }
+
+    /// Whether two dips, given by their sines, differ by at most `tolerance` (rad): to first
+    /// order the sines differ by the angle times the cosine of the dip.
+    @inlinable static func sameDip(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
+        Swift.abs(a - b) <= tolerance * Swift.max(0, 1 - b * b).squareRoot()
+    }
+
+    /// Sets the offset direction and its rotation quaternion (the half angle of (c, s)).
+    @usableFromInline mutating func setOffset(_ c: Double, _ s: Double) {
+        offsetCos = c; offsetSin = s
+        let w2 = (1 + c) / 2
+        if w2 > 1e-12 {
+            let w = w2.squareRoot()
+            offsetRotation = Quaternion(w: w, x: 0, y: 0, z: s / (2 * w))
+        } else {
+            offsetRotation = Quaternion(w: 0, x: 0, y: 0, z: 1)
+        }
     }
 
     /// `a` wrapped into (−π, π].

@@ -229,7 +229,8 @@ public struct OrientationFilter: Sendable {
     public var attitude: Quaternion {
         var q = inclinationQ * strapdownQ
         let r = leadVector
-        if r != .zero { q = (q * AttitudeFilter.exponential(r)).normalized }
+        // Unit quaternions times a unit quaternion: unit to rounding, no normalisation needed.
+        if r != .zero { q = q * AttitudeFilter.exponential(r) }
         return headingEstimator.isInitialised ? headingEstimator.rotation * q : q
     }
 

@@ -10,8 +10,9 @@ import MotusFusion
 // Times Motus's filters on a flat dump of samples (dump_broad.py: 10 little-endian doubles per
 // sample, acceleration m/s², rotation rate rad/s, magnetic field µT, dt s with 0 at each
 // recording's start, where a new filter starts), in the loop the C driver for Fusion uses:
-// one update and one gravity per sample, gravity stored. Prints one JSON line per filter with
-// the best of REPEATS passes.
+// one update and one gravity per sample, gravity stored (9D: one update with the magnetometer
+// and the attitude, as the C driver's 9D loop stores Fusion's). Prints one JSON line per filter
+// with the best of REPEATS passes.
 
 let args = CommandLine.arguments
 guard args.count >= 2, let fp = fopen(args[1], "rb") else { print("usage: FilterSpeed DUMP [REPEATS]"); exit(2) }
@@ -37,6 +38,18 @@ func timeOrientation(_ d: UnsafePointer<Double>, _ n: Int, _ out: UnsafeMutableP
 }
 
 @inline(never)
+func timeOrientation9D(_ d: UnsafePointer<Double>, _ n: Int, _ out: UnsafeMutablePointer<Double>, _ s: OrientationFilter.Settings) {
+    var f = OrientationFilter(settings: s)
+    for i in 0..<n {
+        let r = d + 10 * i
+        if r[9] == 0 { f = OrientationFilter(settings: s) }
+        f.update(acceleration: Vector3(r[0], r[1], r[2]), rotationRate: Vector3(r[3], r[4], r[5]), magneticField: Vector3(r[6], r[7], r[8]), dt: r[9])
+        let q = f.attitude
+        out[3 * i] = q.x; out[3 * i + 1] = q.y; out[3 * i + 2] = q.z
+    }
+}
+
+@inline(never)
 func timeAttitude(_ d: UnsafePointer<Double>, _ n: Int, _ out: UnsafeMutablePointer<Double>, _ s: AttitudeFilter.Settings) {
     var f = AttitudeFilter(settings: s)
     for i in 0..<n {
@@ -58,6 +71,7 @@ func report(_ name: String, _ body: (UnsafePointer<Double>, UnsafeMutablePointer
     print("{\"filter\": \"\(name)\", \"samples\": \(n), \"ns_per_sample\": \((best / Double(n) * 1e10).rounded() / 10), \"checksum\": \(checksum)}")
 }
 report("Motus OrientationFilter 6D") { timeOrientation($0, n, $1, .default) }
+report("Motus OrientationFilter 9D (attitude out)") { timeOrientation9D($0, n, $1, .default) }
 report("Motus AttitudeFilter (legacy)") { timeAttitude($0, n, $1, .default) }
 if args.count > 3 {
     report("Motus OrientationFilter 6D, bias estimation off") { timeOrientation($0, n, $1, .biasCorrectedGyroscope) }
