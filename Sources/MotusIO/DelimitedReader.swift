@@ -117,7 +117,7 @@ public struct DelimitedReader {
             if Self.isComment(line) { continue }
             let (p, delimiter, fieldCount) = try firstLinePlan(line, number: cursor.lineNumber)
             splitter = FieldSplitter(delimiter: delimiter)
-            sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: path))
+            sink.metadata(options.metadata(source: path))
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
             parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
@@ -761,7 +761,7 @@ public struct DelimitedReader {
         } else {
             guard let r = options.rateHz, r > 0, r.isFinite else {
                 throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "no time column",
-                                 expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows")
+                                 expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows (as flags, or in a motus-layout file beside it)")
             }
             p.rate = r
         }

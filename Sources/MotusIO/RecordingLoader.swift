@@ -5,17 +5,19 @@ import MotusCore
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
 ///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold);
-/// 3. delimited text, mapped by `DelimitedOptions` or by a header Motus recognises.
+/// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
+///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
     /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
     /// those kinds (others are skipped unparsed); other formats are read whole.
     /// A last line without a newline that looks cut is an error, or with
     /// `options.incompleteLastLine == .drop` is left out and posted to `InputNotices`.
-    public static func load(path: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+    public static func load(path: String, options given: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         if NativeFormat.isNative(path: path) {
-            return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: options.incompleteLastLine, kinds: kinds))
+            return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: given.incompleteLastLine, kinds: kinds))
         }
+        let options = try DelimitedLayout.options(for: path, given: given)
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
         }
@@ -38,6 +40,7 @@ public enum RecordingLoader {
         if NativeFormat.isNative(path: path) {
             return try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(incompleteLastLine: policy))
         }
+        let options = try DelimitedLayout.options(for: path, given: options)
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
             RecordingBuilder.replay(r, into: &sink)

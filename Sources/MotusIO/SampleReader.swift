@@ -36,13 +36,14 @@ public struct SampleReader {
     let source: Source
 
     /// Opens `path` as `RecordingLoader.load` would, reading only the directives of a native file.
-    public init(path: String, options: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+    public init(path: String, options given: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
         self.path = path
         self.kinds = kinds
         labels = []
         events = []
         declaredKinds = []
         let regular = DelimitedReader.isRegularFile(path)
+        let options = try DelimitedLayout.options(for: path, given: given)
         if regular && NativeFormat.isNative(path: path) {
             var directives = Directives()
             try Self.readDirectives(path: path, kinds: Set(kinds), policy: options.incompleteLastLine, into: &directives)
@@ -53,7 +54,7 @@ public struct SampleReader {
             source = .native
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
-            metadata = RecordingMetadata(nominalRateHz: options.rateHz, source: path)
+            metadata = options.metadata(source: path)
             declaredKinds = Set(try DelimitedReader(path: path, options: options).headerKinds()).intersection(kinds)
             source = .delimited(options)
         } else {

@@ -55,48 +55,22 @@ struct InputOptions: ParsableArguments {
     }
 
     func delimitedOptions() throws -> DelimitedOptions {
-        var o = DelimitedOptions()
-        o.timeColumn = timeColumn.map(ColumnRef.init(parsing:))
-        if let u = timeUnit {
-            guard let t = TimeUnit(rawValue: u) else { throw ValidationError("--time-unit must be s, ms, us or ns, not '\(u)'") }
-            o.timeUnit = t
-        }
-        if let r = rate {
-            guard r > 0, r.isFinite else { throw ValidationError("--rate must be a positive number of Hz, not \(r)") }
-            o.rateHz = r
-        }
-        func cols(_ s: String?, _ flag: String) throws -> [ColumnRef]? {
-            guard let s else { return nil }
-            let parts = s.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
-            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("\(flag) takes three columns X,Y,Z, not '\(s)'") }
-            return parts.map(ColumnRef.init(parsing:))
-        }
-        o.accelColumns = try cols(accelColumns, "--accel-columns")
-        o.gyroColumns = try cols(gyroColumns, "--gyro-columns")
-        o.gravityColumns = try cols(gravityColumns, "--gravity-columns")
-        o.userAccelColumns = try cols(userAccelColumns, "--user-accel-columns")
-        o.magColumns = try cols(magColumns, "--mag-columns")
-        if let u = accelUnit {
-            guard let a = AccelerationUnit(rawValue: u) else { throw ValidationError("--accel-unit must be g or mps2, not '\(u)'") }
-            o.accelUnit = a
-        }
-        if let u = gyroUnit {
-            guard let g = RotationUnit(rawValue: u) else { throw ValidationError("--gyro-unit must be rads or degs, not '\(u)'") }
-            o.gyroUnit = g
-        }
-        o.noHeader = noHeader
-        if let d = delimiter {
-            switch d {
-            case ",", "comma": o.delimiter = UInt8(ascii: ",")
-            case "tab", "\\t", "\t": o.delimiter = 0x09
-            case "space", " ": o.delimiter = 0x20
-            case ";", "semicolon": o.delimiter = UInt8(ascii: ";")
-            default: throw ValidationError("--delimiter must be ',', 'tab', 'space' or ';', not '\(d)'")
-            }
-        }
-        if coreMotionSign { o.coreMotionSign = true }
-        if dropIncompleteLine { o.incompleteLastLine = .drop }
         if timeColumn != nil && rate != nil { throw ValidationError("give --time-column or --rate, not both") }
+        // The flags are set through the list layout files use too (`DelimitedLayout`), so a
+        // flag means the same on the command line and in a `motus-layout` file.
+        var o = DelimitedOptions()
+        let given: [(String, String?)] = [
+            ("time-column", timeColumn), ("time-unit", timeUnit), ("rate", rate.map { "\($0)" }),
+            ("accel-columns", accelColumns), ("accel-unit", accelUnit), ("gyro-columns", gyroColumns), ("gyro-unit", gyroUnit),
+            ("gravity-columns", gravityColumns), ("user-accel-columns", userAccelColumns), ("mag-columns", magColumns),
+            ("delimiter", delimiter),
+        ]
+        for case let (flag, value?) in given {
+            if let wanted = o.set(flag: flag, value: value) { throw ValidationError("--\(flag) must be \(wanted), not '\(value)'") }
+        }
+        if noHeader { _ = o.set(flag: "no-header", value: nil) }
+        if coreMotionSign { _ = o.set(flag: "coremotion-sign", value: nil) }
+        if dropIncompleteLine { o.incompleteLastLine = .drop }
         return o
     }
 }
