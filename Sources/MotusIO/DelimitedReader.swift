@@ -749,7 +749,9 @@ public struct DelimitedReader {
         // Time.
         if let tc = options.timeColumn {
             p.timeField = try resolve(tc, "time")
-        } else if options.rateHz == nil, header != nil {
+        } else if header != nil {
+            // A time column Motus recognises gives the times even when a rate is declared: the
+            // declared rate is then checked against them (`PlausibilityCheck`), not put in their place.
             for cand in ["time", "timestamp", "t", "time_s", "timestamp_s", "time_ms", "timestamp_ms", "time_us", "timestamp_us", "time_ns", "timestamp_ns", "seconds_elapsed"] {
                 if let i = lower.firstIndex(of: cand) { p.timeField = i; break }
             }

@@ -10,7 +10,7 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("time-unit"), help: ArgumentHelp("Unit of the time column: s, ms, us or ns (default: from the column name's suffix, else s).", valueName: "s|ms|us|ns"))
     var timeUnit: String?
 
-    @Option(name: .customLong("rate"), help: ArgumentHelp("Sampling rate in Hz when there is no time column: row i is at i/HZ seconds.", valueName: "HZ"))
+    @Option(name: .customLong("rate"), help: ArgumentHelp("Sampling rate in Hz when there is no time column: row i is at i/HZ seconds. With a time column Motus recognises, the timestamps are used and a rate more than 2 % from theirs is a warning.", valueName: "HZ"))
     var rate: Double?
 
     @Option(name: .customLong("accel-columns"), help: ArgumentHelp("Raw acceleration (gravity included) columns.", valueName: "X,Y,Z"))
@@ -47,6 +47,10 @@ struct InputOptions: ParsableArguments {
         "Leave out a last line without a newline that looks cut short (a file copied or read while being written) instead of stopping with an error; says so on stderr."))
     var dropIncompleteLine = false
 
+    @Flag(name: .customLong("strict"), help: ArgumentHelp(
+        "Stop with an error, instead of a warning on stderr, when values look read in the wrong unit (acceleration near 1 read as m/s², rotation rate in °/s read as rad/s) or the timestamps' rate is far from --rate."))
+    var strict = false
+
     func validate() throws {
         _ = try delimitedOptions()
         // What the readers leave out or pass over (a cut last line, header columns no stream
@@ -71,6 +75,7 @@ struct InputOptions: ParsableArguments {
         if noHeader { _ = o.set(flag: "no-header", value: nil) }
         if coreMotionSign { _ = o.set(flag: "coremotion-sign", value: nil) }
         if dropIncompleteLine { o.incompleteLastLine = .drop }
+        if strict { o.plausibility = .error }
         return o
     }
 }
