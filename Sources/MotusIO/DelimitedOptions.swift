@@ -71,7 +71,7 @@ public struct DelimitedOptions: Sendable, Equatable {
     /// The metadata a delimited file read with these options carries: the declared rate, the
     /// file, and the layout file the options came from.
     public func metadata(source: String) -> RecordingMetadata {
-        var m = RecordingMetadata(nominalRateHz: rateHz, source: source)
+        var m = RecordingMetadata(nominalRateHz: rateHz, source: InputSpool.displayName(source))
         if let l = layoutFile { m.extra["layout"] = l }
         return m
     }

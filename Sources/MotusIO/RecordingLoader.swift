@@ -13,7 +13,13 @@ public enum RecordingLoader {
     /// A last line without a newline that looks cut is an error, or with
     /// `options.incompleteLastLine == .drop` is left out and posted to `InputNotices`.
     /// The values are then checked (`PlausibilityCheck`) as `options.plausibility` says.
-    public static func load(path: String, options given: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+    /// Standard input (`-`), pipes and devices are copied whole first (`InputSpool`).
+    public static func load(path given: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+        let path = try InputSpool.readablePath(for: given)
+        do { return try loadReadable(path: path, options: options, kinds: kinds) } catch { throw InputSpool.renamed(error) }
+    }
+
+    static func loadReadable(path: String, options given: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
         let r = try loadUnchecked(path: path, native: native, options: options, kinds: kinds)
@@ -46,8 +52,16 @@ public enum RecordingLoader {
     /// reader posts it to `InputNotices` instead).
     /// The values are checked on the way (`PlausibilityCheck`) as `options.plausibility` says.
     @discardableResult
-    public static func scan<S: RecordingSink>(path: String, options given: DelimitedOptions = .init(), into sink: inout S,
+    public static func scan<S: RecordingSink>(path given: String, options: DelimitedOptions = .init(), into sink: inout S,
                                               allowTruncatedTail: Bool = false) throws(InputError) -> LeftOutLine? {
+        let path = try InputSpool.readablePath(for: given)
+        do { return try scanReadable(path: path, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail) } catch {
+            throw InputSpool.renamed(error)
+        }
+    }
+
+    static func scanReadable<S: RecordingSink>(path: String, options given: DelimitedOptions, into sink: inout S,
+                                               allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
         guard options.plausibility != .off else {
@@ -93,6 +107,7 @@ public enum RecordingLoader {
     /// and licences left out), sorted. A folder with none (empty, or only other files) is an
     /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
+        if path == "-" || InputSpool.needsSpooling(path) { return [path] }
         let found = try collect(under: path)
         if found.isEmpty && DatasetLocator.isDirectory(path) {
             let names = ReaderFiles.list(path).filter { !$0.hasPrefix(".") }

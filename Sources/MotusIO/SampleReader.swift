@@ -42,7 +42,14 @@ public struct SampleReader {
     var checked = false
 
     /// Opens `path` as `RecordingLoader.load` would, reading only the directives of a native file.
-    public init(path: String, options given: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+    /// Standard input (`-`), pipes and devices are first copied whole (`InputSpool`); `path`
+    /// is then the copy, and messages name the input.
+    public init(path given: String, options: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+        let readable = try InputSpool.readablePath(for: given)
+        do { try self.init(readable: readable, options: options, kinds: kinds) } catch { throw InputSpool.renamed(error) }
+    }
+
+    init(readable path: String, options given: DelimitedOptions, kinds: [StreamKind]) throws(InputError) {
         self.path = path
         self.kinds = kinds
         labels = []
@@ -89,6 +96,10 @@ public struct SampleReader {
     /// (`PlausibilityCheck`, as the options' `plausibility` says); a file read whole was
     /// checked by `RecordingLoader.load`.
     public mutating func forEach(_ body: (SensorSample) -> Void) throws(InputError) {
+        do { try forEachChecked(body) } catch { throw InputSpool.renamed(error) }
+    }
+
+    mutating func forEachChecked(_ body: (SensorSample) -> Void) throws(InputError) {
         switch source {
         case .memory(let r):
             r.forEachSample(kinds: kinds, body)
