@@ -139,7 +139,7 @@ struct Evaluate: ParsableCommand {
     var minMacroF1: Double?
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(help: "Seed (cross-validation).")
     var seed: UInt64 = 0
@@ -254,7 +254,7 @@ struct Classify: ParsableCommand {
             let streaming = format == .csv
             if streaming { print(segments ? "start_s,end_s,label,mean_probability,windows" : "start_s,end_s,label,probability") }
             func emit(_ s: LabelRun) {
-                if streaming { print("\(s.start),\(s.end),\(s.label),\(s.meanProbability),\(s.windows)") } else { runs.append(s) }
+                if streaming { print("\(Fmt.csv(s.start, "start_s")),\(Fmt.csv(s.end, "end_s")),\(s.label),\(Fmt.csv(s.meanProbability, "mean_probability")),\(s.windows)") } else { runs.append(s) }
             }
             try reader.forEach { sample in
                 if t0.isNaN { t0 = sample.time }
@@ -262,7 +262,7 @@ struct Classify: ParsableCommand {
                     if segments {
                         if let done = merger.add(w) { emit(done) }
                     } else if streaming {
-                        print("\(w.start),\(w.end),\(w.label),\(w.probability)")
+                        print("\(Fmt.csv(w.start, "start_s")),\(Fmt.csv(w.end, "end_s")),\(w.label),\(Fmt.csv(w.probability, "probability"))")
                     } else {
                         windows.append(w)
                     }

@@ -50,13 +50,12 @@ struct EvaluateSteps: ParsableCommand {
     var timing = false
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     func validate() throws {
         for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
-        if format == .csv { throw ValidationError("evaluate-steps prints table or json, not csv") }
     }
 
     func run() throws {
