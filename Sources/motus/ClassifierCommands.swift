@@ -47,7 +47,7 @@ struct Train: ParsableCommand {
     @Option(help: "Estimator: logistic or mlp.")
     var model: EstimatorKind = .logistic
 
-    @Option(name: .shortAndLong, help: "Model file to write (JSON).")
+    @Option(name: .shortAndLong, help: "Model file to write (JSON; - for standard output).")
     var out: String
 
     @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Also cross-validate: 'subjects' (leave one subject out) or a number of subject folds.", valueName: "subjects|K"))
@@ -75,7 +75,7 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            try OutputPaths.file(out)
+            if out != "-" { try OutputPaths.file(out) }
             let features = self.features.configuration
             let pipeline = MotionPipeline(features: features)
             let given = maps.isEmpty ? nil : try LabelMap(parsing: maps)
@@ -93,8 +93,12 @@ struct Train: ParsableCommand {
                 }
                 printError("motus: cross-validated balanced accuracy \(Fmt.f(m.crossValidation!.balancedAccuracy * 100, 2)) %")
             }
-            try m.write(to: out)
-            printError("motus: wrote \(out) (\(m.classes.joined(separator: ", ")); \(features.featureCount) features; \(model.rawValue))")
+            if out == "-" {
+                do { FileHandle.standardOutput.write(try m.encoded()) } catch { throw CLIError("standard output: cannot write the model: \(error)") }
+            } else {
+                try m.write(to: out)
+            }
+            printError("motus: wrote \(out == "-" ? "standard output" : out) (\(m.classes.joined(separator: ", ")); \(features.featureCount) features; \(model.rawValue))")
         }
     }
 }

@@ -127,4 +127,19 @@ import MotusIO
         let bad = try CLI.run(["convert", "datasets/lowback-straight-walk.motus", "--out", "-", "--to", "xml"])
         #expect(bad.status == 1 && bad.stderr == "motus: --to must be motus, csv or jsonl, not 'xml'\n")
     }
+
+    /// `train --out -` writes the model to standard output: the same bytes as the file.
+    @Test func trainWritesTheModelToStandardOutput() throws {
+        let dir = (CLI.temp("x", "") as NSString).deletingLastPathComponent
+        let args = ["train", "datasets/iphone-belt-stand-then-walk.motus", "--map", "moving=u-turn", "--map", "still=static-balance"]
+        let file = try CLI.run(args + ["--out", dir + "/m.json"])
+        let piped = try CLI.run(args + ["--out", "-"])
+        #expect(file.status == 0 && piped.status == 0, "\(piped.stderr)")
+        // The same model; only the command line it records differs (--out).
+        let saved = try String(contentsOfFile: dir + "/m.json", encoding: .utf8)
+        func model(_ s: String) -> [Substring] { s.split(separator: "\n").filter { !$0.contains("\"command\" : ") } }
+        #expect(model(piped.stdout) == model(saved) && model(saved).count > 100)
+        #expect(piped.stderr.hasSuffix("motus: wrote standard output (moving, still; 102 features; logistic)\n"))
+        #expect(!FileManager.default.fileExists(atPath: CLI.root + "/-"))
+    }
 }
