@@ -142,4 +142,22 @@ import MotusIO
         #expect(piped.stderr.hasSuffix("motus: wrote standard output (moving, still; 102 features; logistic)\n"))
         #expect(!FileManager.default.fileExists(atPath: CLI.root + "/-"))
     }
+
+    /// Track files (FIT, GPX) from standard input: detecting the format read the first bytes,
+    /// which `/dev/stdin` then lacked (`found '<trkpt>', expected <gpx> as the root element`).
+    @Test func tracksFromStandardInput() throws {
+        guard let shared = DatasetLocator.sharedDatasets(packageRoot: CLI.root) else {
+            print("skipping: ../shared/datasets not found (set MOTUS_DATASETS)"); return
+        }
+        for (command, file) in [("ride", "/tracks/fitfiler/garmin-edge530-ride.fit"), ("route", "/tracks/brouter/rondanestien-test-route.gpx")] {
+            let direct = try CLI.run([command, shared + file])
+            for input in ["-", "/dev/stdin"] {
+                let piped = try Self.shell("cat \(shared + file) | motus \(command) \(input)")
+                #expect(piped.status == 0, "\(command) \(input): \(piped.stderr)")
+                #expect(Self.body(piped.stdout) == Self.body(direct.stdout), "\(command) \(input)")
+            }
+        }
+        let bad = try Self.shell("printf '<gpx><trk><trkseg><trkpt lat=\"91\" lon=\"0\"/></trkseg></trk></gpx>' | motus ride -")
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("motus: <stdin>:"), "\(bad.stderr)")
+    }
 }
