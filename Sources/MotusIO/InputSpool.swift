@@ -120,7 +120,8 @@ public enum InputSpool {
         pthread_mutex_unlock(&registry.lock)
         guard !names.isEmpty else { return text }
         var out = text
-        for (copy, name) in names where out.contains(copy) { out = out.replacingAll(copy, with: name) }
+        // Longer paths first, so /proc/self/fd/31 is not read as /proc/self/fd/3 and a "1".
+        for (copy, name) in names.sorted(by: { $0.key.count > $1.key.count }) where out.contains(copy) { out = out.replacingAll(copy, with: name) }
         return out
     }
 
