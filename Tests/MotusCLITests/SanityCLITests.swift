@@ -71,4 +71,11 @@ import MotusIO
         #expect(r.status == 1)
         #expect(r.stderr.contains("found '1 entry, no recording'") && r.stderr.contains("; it holds notes.md"))
     }
+
+    @Test func recordRefusesStrict() throws {
+        let dir = (CLI.temp("x", "") as NSString).deletingLastPathComponent
+        let r = try CLI.run(["record", "--source", "stdin", "--out", dir + "/r", "--strict"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("Error: --strict checks a recording as a command reads it; record keeps what arrives (check it afterwards: motus inspect --strict FILE)"))
+    }
 }
