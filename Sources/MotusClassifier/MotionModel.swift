@@ -240,11 +240,16 @@ public struct MotionModel: Codable, Sendable, Equatable {
     }
 
     public func write(to path: String) throws(ClassifierError) {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do { try e.encode(self).write(to: URL(fileURLWithPath: path)) } catch {
+        do { try encoded().write(to: URL(fileURLWithPath: path)) } catch {
             throw .badArgument("\(path): cannot write: \(error.localizedDescription)")
         }
+    }
+
+    /// The model file's bytes (what `write(to:)` writes): pretty JSON, keys sorted.
+    public func encoded() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try e.encode(self)
     }
 }
 

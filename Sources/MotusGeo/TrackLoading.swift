@@ -31,7 +31,7 @@ extension TrackLoader {
     public static func load(path: String) throws(InputError) -> Track {
         switch try read(path: path) {
         case .track(let t): return t
-        case .recording(let r): return Track(recording: r, source: path)
+        case .recording(let r): return Track(recording: r, source: InputSpool.displayName(path))
         }
     }
 }

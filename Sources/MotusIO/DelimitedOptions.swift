@@ -47,14 +47,32 @@ public struct DelimitedOptions: Sendable, Equatable {
     /// (the default), or leave it out and say so. Applies to every format `RecordingLoader`
     /// reads, not only delimited text.
     public var incompleteLastLine: IncompleteLinePolicy = .error
+    /// The layout file these options were filled from (`DelimitedLayout`), named in the
+    /// recording's metadata as `x.layout`; nil when none applied.
+    public var layoutFile: String?
+    /// What to do when the values look read in the wrong unit or the timestamps disagree with
+    /// `rateHz` (`PlausibilityCheck`): warn (the default), stop with an error, or nothing.
+    /// Applies to every file `RecordingLoader` and `SampleReader` read.
+    public var plausibility: PlausibilityPolicy = .warn
 
     public init() {}
 
     /// True when no column flag was given, so the header alone must say what the columns are
-    /// (the incomplete-line policy is not about columns and does not count).
+    /// (the incomplete-line and plausibility policies and the layout file's name are not about
+    /// columns and do not count).
     public var isEmpty: Bool {
         var o = self
         o.incompleteLastLine = .error
+        o.layoutFile = nil
+        o.plausibility = .warn
         return o == DelimitedOptions()
+    }
+
+    /// The metadata a delimited file read with these options carries: the declared rate, the
+    /// file, and the layout file the options came from.
+    public func metadata(source: String) -> RecordingMetadata {
+        var m = RecordingMetadata(nominalRateHz: rateHz, source: InputSpool.displayName(source))
+        if let l = layoutFile { m.extra["layout"] = l }
+        return m
     }
 }

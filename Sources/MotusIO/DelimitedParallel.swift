@@ -211,7 +211,7 @@ extension DelimitedReader {
         }
         if let failure { throw failure }
 
-        var out = Recording(metadata: RecordingMetadata(nominalRateHz: options.rateHz, source: path))
+        var out = Recording(metadata: options.metadata(source: path))
         for (si, s) in plan.streams.enumerated() {
             out.streams.append(SensorStream(kind: s.kind, name: s.kind.rawValue, times: columns[0], values: columns[1 + si]))
         }

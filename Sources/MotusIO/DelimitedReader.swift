@@ -117,7 +117,7 @@ public struct DelimitedReader {
             if Self.isComment(line) { continue }
             let (p, delimiter, fieldCount) = try firstLinePlan(line, number: cursor.lineNumber)
             splitter = FieldSplitter(delimiter: delimiter)
-            sink.metadata(RecordingMetadata(nominalRateHz: options.rateHz, source: path))
+            sink.metadata(options.metadata(source: path))
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
             parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
@@ -749,7 +749,9 @@ public struct DelimitedReader {
         // Time.
         if let tc = options.timeColumn {
             p.timeField = try resolve(tc, "time")
-        } else if options.rateHz == nil, header != nil {
+        } else if header != nil {
+            // A time column Motus recognises gives the times even when a rate is declared: the
+            // declared rate is then checked against them (`PlausibilityCheck`), not put in their place.
             for cand in ["time", "timestamp", "t", "time_s", "timestamp_s", "time_ms", "timestamp_ms", "time_us", "timestamp_us", "time_ns", "timestamp_ns", "seconds_elapsed"] {
                 if let i = lower.firstIndex(of: cand) { p.timeField = i; break }
             }
@@ -761,7 +763,7 @@ public struct DelimitedReader {
         } else {
             guard let r = options.rateHz, r > 0, r.isFinite else {
                 throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "no time column",
-                                 expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows")
+                                 expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows (as flags, or in a motus-layout file beside it)")
             }
             p.rate = r
         }

@@ -48,7 +48,20 @@ public final class NativeWriter: RecordingSink {
         try flush()
     }
 
-    deinit { if fd >= 0 { _ = try? flush(); _ = Posix.close(fd) } }
+    /// Writes to standard output (`motus convert --out -`), which `close` leaves open.
+    public init(standardOutput: ()) throws(WriteError) {
+        path = "standard output"
+        fd = 1
+        ownsDescriptor = false
+        buffer.reserveCapacity(1 << 16)
+        write("\(NativeFormat.magic),\(NativeFormat.version)\n")
+        try flush()
+    }
+
+    /// False for standard output.
+    private var ownsDescriptor = true
+
+    deinit { if fd >= 0 { _ = try? flush(); if ownsDescriptor { _ = Posix.close(fd) } } }
 
     @inline(__always) private func write(_ s: String) { buffer.append(contentsOf: s.utf8) }
 
@@ -140,7 +153,7 @@ public final class NativeWriter: RecordingSink {
 
     public func close() throws(WriteError) {
         try sync()
-        _ = Posix.close(fd)
+        if ownsDescriptor { _ = Posix.close(fd) }
         fd = -1
     }
 

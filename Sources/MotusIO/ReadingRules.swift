@@ -124,7 +124,8 @@ public enum InputNotices {
         pthread_mutex_lock(&box.lock)
         let h = box.handler
         pthread_mutex_unlock(&box.lock)
-        h?(text.escapingControlCharacters)
+        // A notice about standard input or a pipe names it, not the copy it was read from.
+        h?(InputSpool.restoringNames(text).escapingControlCharacters)
     }
 }
 

@@ -5,15 +5,35 @@ import MotusCore
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
 ///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold);
-/// 3. delimited text, mapped by `DelimitedOptions` or by a header Motus recognises.
+/// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
+///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
     /// Reads the whole recording into memory. `kinds` limits a native recording to streams of
     /// those kinds (others are skipped unparsed); other formats are read whole.
     /// A last line without a newline that looks cut is an error, or with
     /// `options.incompleteLastLine == .drop` is left out and posted to `InputNotices`.
-    public static func load(path: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+    /// The values are then checked (`PlausibilityCheck`) as `options.plausibility` says.
+    /// Standard input (`-`), pipes and devices are copied whole first (`InputSpool`).
+    public static func load(path given: String, options: DelimitedOptions = .init(), kinds: Set<StreamKind>? = nil) throws(InputError) -> Recording {
+        let path = try InputSpool.readablePath(for: given)
+        do { return try loadReadable(path: path, options: options, kinds: kinds) } catch { throw InputSpool.renamed(error) }
+    }
+
+    static func loadReadable(path: String, options given: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
+        let native = NativeFormat.isNative(path: path)
+        let options = native ? given : try DelimitedLayout.options(for: path, given: given)
+        let r = try loadUnchecked(path: path, native: native, options: options, kinds: kinds)
+        if options.plausibility != .off {
+            var check = PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native)
+            check.add(r)
+            try check.report(file: path, policy: options.plausibility)
+        }
+        return r
+    }
+
+    static func loadUnchecked(path: String, native: Bool, options: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
-        if NativeFormat.isNative(path: path) {
+        if native {
             return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: options.incompleteLastLine, kinds: kinds))
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
@@ -30,12 +50,35 @@ public enum RecordingLoader {
     /// dataset files are small and are read whole, then replayed. Returns the last line when it
     /// was left out (`allowTruncatedTail` or `options.incompleteLastLine == .drop`; a dataset
     /// reader posts it to `InputNotices` instead).
+    /// The values are checked on the way (`PlausibilityCheck`) as `options.plausibility` says.
     @discardableResult
-    public static func scan<S: RecordingSink>(path: String, options: DelimitedOptions = .init(), into sink: inout S,
+    public static func scan<S: RecordingSink>(path given: String, options: DelimitedOptions = .init(), into sink: inout S,
                                               allowTruncatedTail: Bool = false) throws(InputError) -> LeftOutLine? {
+        let path = try InputSpool.readablePath(for: given)
+        do { return try scanReadable(path: path, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail) } catch {
+            throw InputSpool.renamed(error)
+        }
+    }
+
+    static func scanReadable<S: RecordingSink>(path: String, options given: DelimitedOptions, into sink: inout S,
+                                               allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
+        let native = NativeFormat.isNative(path: path)
+        let options = native ? given : try DelimitedLayout.options(for: path, given: given)
+        guard options.plausibility != .off else {
+            return try scanUnchecked(path: path, native: native, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+        }
+        var checked = CheckedSink(inner: sink, check: PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native))
+        defer { sink = checked.inner }
+        let left = try scanUnchecked(path: path, native: native, options: options, into: &checked, allowTruncatedTail: allowTruncatedTail)
+        try checked.check.report(file: path, policy: options.plausibility)
+        return left
+    }
+
+    static func scanUnchecked<S: RecordingSink>(path: String, native: Bool, options: DelimitedOptions, into sink: inout S,
+                                                allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         let policy: IncompleteLinePolicy = allowTruncatedTail ? .drop : options.incompleteLastLine
-        if NativeFormat.isNative(path: path) {
+        if native {
             return try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(incompleteLastLine: policy))
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
@@ -61,8 +104,22 @@ public enum RecordingLoader {
 
     /// The recordings under `path`: the file itself; every recording of a dataset folder Motus
     /// knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
-    /// and licences left out), sorted.
+    /// and licences left out), sorted. A folder with none (empty, or only other files) is an
+    /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
+        if path == "-" || InputSpool.needsSpooling(path) { return [path] }
+        let found = try collect(under: path)
+        if found.isEmpty && DatasetLocator.isDirectory(path) {
+            let names = ReaderFiles.list(path).filter { !$0.hasPrefix(".") }
+            let held = names.isEmpty ? "an empty folder" : "\(names.count) \(names.count == 1 ? "entry" : "entries"), no recording"
+            let listing = names.isEmpty ? "" : "; it holds " + names.sorted().prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+            throw InputError(.emptyFile, at: SourceLocation(file: path), found: held,
+                             expected: "recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows" + listing)
+        }
+        return found
+    }
+
+    static func collect(under path: String) throws(InputError) -> [String] {
         guard DatasetLocator.exists(path) else {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing there", expected: "a recording file or folder")
         }
@@ -76,7 +133,7 @@ public enum RecordingLoader {
             if name.hasPrefix(".") { continue }
             let p = ReaderFiles.join(path, name)
             if DatasetLocator.isDirectory(p) {
-                out += try recordings(under: p)
+                out += try collect(under: p)
                 continue
             }
             let lower = name.lowercased()
@@ -86,4 +143,35 @@ public enum RecordingLoader {
         }
         return out.sorted()
     }
+}
+
+/// Passes everything to `inner` and shows the first stream of each kind to a plausibility check.
+struct CheckedSink<Inner: RecordingSink>: RecordingSink {
+    var inner: Inner
+    var check: PlausibilityCheck
+    /// Per declared stream index: its kind when it is the first stream of that kind, else nil.
+    var checkedKind: [StreamKind?] = []
+    var seenKinds: Set<StreamKind> = []
+    /// Whether each stream name is checked (a native file may declare a name again to append).
+    var checkedNames: [String: Bool] = [:]
+
+    mutating func metadata(_ metadata: RecordingMetadata) { inner.metadata(metadata) }
+    mutating func declare(stream index: Int, name: String, kind: StreamKind) {
+        inner.declare(stream: index, name: name, kind: kind)
+        while checkedKind.count <= index { checkedKind.append(nil) }
+        let checked: Bool
+        if let c = checkedNames[name] { checked = c } else {
+            checked = seenKinds.insert(kind).inserted
+            checkedNames[name] = checked
+        }
+        checkedKind[index] = checked ? kind : nil
+    }
+    @inline(__always)
+    mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+        if index < checkedKind.count, let k = checkedKind[index] { check.add(kind: k, time: time) { values[$0] } }
+        inner.sample(stream: index, time: time, values: values)
+    }
+    mutating func label(_ label: LabelSegment) { inner.label(label) }
+    mutating func event(_ event: GroundTruthEvent) { inner.event(event) }
+    mutating func expectSamples(_ count: Int) { inner.expectSamples(count) }
 }

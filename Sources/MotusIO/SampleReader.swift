@@ -34,15 +34,31 @@ public struct SampleReader {
         case memory(Recording)
     }
     let source: Source
+    let plausibility: PlausibilityPolicy
+    /// The rate declared for a delimited file, checked against its timestamps.
+    let declaredRateHz: Double?
+    /// True once a pass has checked the values (a second pass, as `track --calibrate-distance`
+    /// makes, says nothing again).
+    var checked = false
 
     /// Opens `path` as `RecordingLoader.load` would, reading only the directives of a native file.
-    public init(path: String, options: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+    /// Standard input (`-`), pipes and devices are first copied whole (`InputSpool`); `path`
+    /// is then the copy, and messages name the input.
+    public init(path given: String, options: DelimitedOptions = .init(), kinds: [StreamKind]) throws(InputError) {
+        let readable = try InputSpool.readablePath(for: given)
+        do { try self.init(readable: readable, options: options, kinds: kinds) } catch { throw InputSpool.renamed(error) }
+    }
+
+    init(readable path: String, options given: DelimitedOptions, kinds: [StreamKind]) throws(InputError) {
         self.path = path
         self.kinds = kinds
         labels = []
         events = []
         declaredKinds = []
         let regular = DelimitedReader.isRegularFile(path)
+        let options = try DelimitedLayout.options(for: path, given: given)
+        plausibility = options.plausibility
+        declaredRateHz = options.rateHz
         if regular && NativeFormat.isNative(path: path) {
             var directives = Directives()
             try Self.readDirectives(path: path, kinds: Set(kinds), policy: options.incompleteLastLine, into: &directives)
@@ -53,7 +69,7 @@ public struct SampleReader {
             source = .native
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
-            metadata = RecordingMetadata(nominalRateHz: options.rateHz, source: path)
+            metadata = options.metadata(source: path)
             declaredKinds = Set(try DelimitedReader(path: path, options: options).headerKinds()).intersection(kinds)
             source = .delimited(options)
         } else {
@@ -75,14 +91,36 @@ public struct SampleReader {
 
     /// Calls `body` with every sample, in time order (see the type's documentation). May be
     /// called more than once (each call reads the file again).
+    ///
+    /// The first pass over a native or delimited file also checks the values
+    /// (`PlausibilityCheck`, as the options' `plausibility` says); a file read whole was
+    /// checked by `RecordingLoader.load`.
     public mutating func forEach(_ body: (SensorSample) -> Void) throws(InputError) {
+        do { try forEachChecked(body) } catch { throw InputSpool.renamed(error) }
+    }
+
+    mutating func forEachChecked(_ body: (SensorSample) -> Void) throws(InputError) {
         switch source {
         case .memory(let r):
             r.forEachSample(kinds: kinds, body)
-        case .native:
-            try forEachNative(body)
-        case .delimited(let options):
-            try forEachDelimited(options: options, body)
+        case .native, .delimited:
+            guard !checked, plausibility != .off else { return try forEachFromFile(body) }
+            let native: Bool = { if case .native = source { return true }; return false }()
+            var check = PlausibilityCheck(declaredRateHz: native ? nil : declaredRateHz, native: native)
+            try forEachFromFile { s in
+                check.add(s)
+                body(s)
+            }
+            checked = true
+            try check.report(file: path, policy: plausibility)
+        }
+    }
+
+    mutating func forEachFromFile(_ body: (SensorSample) -> Void) throws(InputError) {
+        switch source {
+        case .memory(let r): r.forEachSample(kinds: kinds, body)
+        case .native: try forEachNative(body)
+        case .delimited(let options): try forEachDelimited(options: options, body)
         }
     }
 

@@ -48,7 +48,7 @@ struct Train: ParsableCommand {
     @Option(help: "Estimator: logistic or mlp.")
     var model: EstimatorKind = .logistic
 
-    @Option(name: .shortAndLong, help: "Model file to write (JSON).")
+    @Option(name: .shortAndLong, help: "Model file to write (JSON; - for standard output).")
     var out: String
 
     @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Also cross-validate: 'subjects' (leave one subject out) or a number of subject folds.", valueName: "subjects|K"))
@@ -76,7 +76,7 @@ struct Train: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            try OutputPaths.file(out)
+            if out != "-" { try OutputPaths.file(out) }
             let features = self.features.configuration
             let pipeline = MotionPipeline(features: features)
             let given = maps.isEmpty ? nil : try LabelMap(parsing: maps)
@@ -94,8 +94,12 @@ struct Train: ParsableCommand {
                 }
                 printError("motus: cross-validated balanced accuracy \(Fmt.f(m.crossValidation!.balancedAccuracy * 100, 2)) %")
             }
-            try m.write(to: out)
-            printError("motus: wrote \(out) (\(m.classes.joined(separator: ", ")); \(features.featureCount) features; \(model.rawValue))")
+            if out == "-" {
+                do { FileHandle.standardOutput.write(try m.encoded()) } catch { throw CLIError("standard output: cannot write the model: \(error)") }
+            } else {
+                try m.write(to: out)
+            }
+            printError("motus: wrote \(out == "-" ? "standard output" : out) (\(m.classes.joined(separator: ", ")); \(features.featureCount) features; \(model.rawValue))")
         }
     }
 }
@@ -140,7 +144,7 @@ struct Evaluate: ParsableCommand {
     var minMacroF1: Double?
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(help: "Seed (cross-validation).")
     var seed: UInt64 = 0
@@ -276,7 +280,7 @@ struct Classify: ParsableCommand {
             let streaming = format == .csv
             if streaming { print(segments ? "start_s,end_s,label,mean_probability,windows" : "start_s,end_s,label,probability") }
             func emit(_ s: LabelRun) {
-                if streaming { print("\(s.start),\(s.end),\(s.label),\(s.meanProbability),\(s.windows)") } else { runs.append(s) }
+                if streaming { print("\(Fmt.csv(s.start, "start_s")),\(Fmt.csv(s.end, "end_s")),\(s.label),\(Fmt.csv(s.meanProbability, "mean_probability")),\(s.windows)") } else { runs.append(s) }
             }
             try reader.forEach { sample in
                 if t0.isNaN { t0 = sample.time }
@@ -284,7 +288,7 @@ struct Classify: ParsableCommand {
                     if segments {
                         if let done = merger.add(w) { emit(done) }
                     } else if streaming {
-                        print("\(w.start),\(w.end),\(w.label),\(w.probability)")
+                        print("\(Fmt.csv(w.start, "start_s")),\(Fmt.csv(w.end, "end_s")),\(w.label),\(Fmt.csv(w.probability, "probability"))")
                     } else {
                         windows.append(w)
                     }

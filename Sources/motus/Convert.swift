@@ -4,14 +4,27 @@ import Motus
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Convert any recording Motus reads into the native format.",
-        discussion: "Example: motus convert walk.csv --rate 100 --accel-unit g --gyro-unit degs --out walk.motus")
+        abstract: "Convert any recording Motus reads into the native format, CSV or JSON Lines.",
+        discussion: """
+        The format is the one --out names: .motus (native), .csv (one table: a row per sample, \
+        label, event and metadata field; header in docs/FORMAT.md) or .jsonl (one JSON object \
+        per line). `--out -` writes to standard output (native unless --to says otherwise), and \
+        an input of `-` reads standard input.
 
-    @Argument(help: "The recording to convert.")
+        Examples:
+          motus convert walk.csv --rate 100 --accel-unit g --gyro-unit degs --out walk.motus
+          motus convert walk.motus --out walk.csv
+          cat walk.motus | motus convert - --out - --to jsonl | head
+        """)
+
+    @Argument(help: "The recording to convert (- for standard input).")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The native recording to write (.motus).")
+    @Option(name: .shortAndLong, help: "The file to write: .motus, .csv or .jsonl (- for standard output).")
     var out: String
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The format to write: motus, csv or jsonl (default: from --out's extension; motus for -).", valueName: "motus|csv|jsonl"))
+    var to: String?
 
     @OptionGroup var inputOptions: InputOptions
 
@@ -20,7 +33,10 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            try OutputPaths.file(out)
+            // A folder given as the output is named as such before its (missing) extension is.
+            if out != "-" && (out.hasSuffix("/") || OutputPath.isFolder(out)) { try OutputPaths.file(out) }
+            let format = try outputFormat()
+            if out != "-" { try OutputPaths.file(out) }
             var overrides: [(String, String)] = []
             for kv in meta {
                 guard let eq = kv.firstIndex(of: "=") else { throw CLIError("--meta takes key=value, not '\(kv)'") }
@@ -31,13 +47,24 @@ struct Convert: ParsableCommand {
                 overrides.append((k, v))
             }
             // Streamed from reader to writer: memory does not grow with the recording's length.
+            // To standard output it goes as it is read (an error stops it, exit status 1).
+            let options = try inputOptions.delimitedOptions()
+            if out == "-" {
+                let writer = try format.writer(path: "-")
+                var sink = ConvertSink(writer: writer, overrides: overrides)
+                try RecordingLoader.scan(path: input, options: options, into: &sink)
+                sink.finish()
+                try writer.close()
+                printError("motus: wrote standard output (\(format.rawValue)): \(sink.streams) streams, \(sink.samples) samples, \(sink.labels) labels, \(sink.events) events")
+                return
+            }
             // The output is written beside its final name and moved there only when the whole
             // input was read, so a bad line never leaves half a recording under that name.
             let partial = out + ".partial"
-            let writer = try NativeWriter(path: partial)
+            let writer = try format.writer(path: partial)
             var sink = ConvertSink(writer: writer, overrides: overrides)
             do {
-                try RecordingLoader.scan(path: input, options: try inputOptions.delimitedOptions(), into: &sink)
+                try RecordingLoader.scan(path: input, options: options, into: &sink)
                 sink.finish()
                 try writer.close()
                 // rename(2) replaces an existing file in one step.
@@ -51,10 +78,30 @@ struct Convert: ParsableCommand {
     }
 }
 
+extension Convert {
+    /// The format --out names, or --to gives; refuses an --out whose extension names none.
+    func outputFormat() throws -> RecordingOutputFormat {
+        let given = try to.map { t throws -> RecordingOutputFormat in
+            guard let f = RecordingOutputFormat(rawValue: t.lowercased()) else { throw CLIError("--to must be motus, csv or jsonl, not '\(t)'") }
+            return f
+        }
+        if out == "-" { return given ?? .native }
+        let named = RecordingOutputFormat(path: out)
+        switch (given, named) {
+        case (let g?, let n?) where g != n:
+            throw CLIError("--to \(g.rawValue) but --out '\(out)' names \(n.rawValue): give an --out ending in .\(g.rawValue), or leave out --to")
+        case (let g?, _): return g
+        case (nil, let n?): return n
+        case (nil, nil):
+            throw CLIError("convert writes \(RecordingOutputFormat.extensionsText); --out '\(out)' names none of them (or give --to motus|csv|jsonl)")
+        }
+    }
+}
+
 /// Passes a reader's output to the writer, with `--meta` applied to the metadata (written
 /// before the first stream even when the input has none), counting what went through.
 struct ConvertSink: RecordingSink {
-    let writer: NativeWriter
+    var writer: any RecordingWriter
     let overrides: [(String, String)]
     var wroteMetadata = false
     var written = RecordingMetadata()

@@ -47,7 +47,7 @@ struct EvaluateFusion: ParsableCommand {
     var plotRecording: String?
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(name: .customLong("max-median-deg"), help: ArgumentHelp("Exit with status 1 when the overall median error exceeds X degrees.", valueName: "X"))
     var maxMedianDeg: Double?
@@ -94,7 +94,6 @@ struct EvaluateFusion: ParsableCommand {
     enum MethodChoice: String, ExpressibleByArgument, CaseIterable { case motus, legacy, lowpass }
 
     func validate() throws {
-        if format == .csv { throw ValidationError("evaluate-fusion prints table or json, not csv") }
         if skipSeconds < 0 { throw ValidationError("--skip-seconds must be ≥ 0") }
         if offline && (method != .motus || checkStill || magnetometer) { throw ValidationError("--offline goes with the default method (motus), not with --check-still or --magnetometer") }
         if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }

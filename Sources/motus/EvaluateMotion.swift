@@ -57,7 +57,7 @@ struct EvaluateMotion: ParsableCommand {
     var maps: [String] = []
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     /// `--map still=…` and `--map moving=…` as label → class.
     static func labelMap(_ maps: [String]) throws -> [String: String]? {
@@ -73,7 +73,6 @@ struct EvaluateMotion: ParsableCommand {
         for (v, n) in [(maxPauseMedian, "--max-pause-median"), (maxPauseP90, "--max-pause-p90"), (maxResumeMedian, "--max-resume-median"), (maxResumeDecisionSteps, "--max-resume-decision-steps")] {
             if let v, !(v.isFinite) { throw ValidationError("\(n) must be a finite number, not \(v)") }
         }
-        if format == .csv { throw ValidationError("evaluate-motion prints table or json, not csv") }
     }
 
     func run() throws {

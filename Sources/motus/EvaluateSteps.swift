@@ -51,7 +51,7 @@ struct EvaluateSteps: ParsableCommand {
     var timing = false
 
     @Option(help: "Output format: table or json.")
-    var format: OutputFormat = .table
+    var format: ReportFormat = .table
 
     @Option(help: ArgumentHelp("Also draw counted and true steps per recording: FILE.svg or FILE.png.", valueName: "FILE"))
     var plot: String?
@@ -60,7 +60,6 @@ struct EvaluateSteps: ParsableCommand {
         for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
-        if format == .csv { throw ValidationError("evaluate-steps prints table or json, not csv") }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
     }
 

@@ -1,10 +1,17 @@
 import Foundation
+import Motus
 
 /// Number and table formatting for the CLI's human-readable output.
 enum Fmt {
     static func f(_ v: Double, _ digits: Int) -> String {
         guard v.isFinite else { return v.isNaN ? "-" : (v > 0 ? "inf" : "-inf") }
         return String(format: "%.\(digits)f", v)
+    }
+
+    /// A number for a CSV cell, rounded as JSON output rounds the number under `key`
+    /// (`JSONNumbers`); empty when it is not a number.
+    static func csv(_ v: Double, _ key: String) -> String {
+        v.isFinite ? JSONNumbers.format(v, JSONNumbers.precision(forKey: key)) : ""
     }
 
     /// Left-aligned first column, right-aligned others.
@@ -26,12 +33,15 @@ enum Fmt {
     }
 }
 
+/// JSON as every command prints it: pretty, keys sorted and in snake case, numbers rounded to
+/// what they carry and non-finite values `null` (`JSONNumbers`).
 enum JSONOutput {
     static func encode<T: Encodable>(_ value: T) throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         e.keyEncodingStrategy = .convertToSnakeCase
-        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: try e.encode(value), as: UTF8.self)
+        let marker = JSONNumbers.nonFiniteMarker
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: marker, negativeInfinity: marker, nan: marker)
+        return JSONNumbers.tidy(String(decoding: try e.encode(value), as: UTF8.self))
     }
 }

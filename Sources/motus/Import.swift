@@ -11,14 +11,23 @@ struct Import: ParsableCommand {
         Sensor Logger export folder, or a folder of them: Accelerometer.csv or .json, Gyroscope, …, \
         Metadata.csv; leading buffered rows dropped).
 
-        Example: motus import ../shared/datasets/apps/motiondatacollector --format motiondatacollector --out mdc/
+        --from names the input's format (every other command's --format names its output; \
+        --format here still works, with a notice).
+
+        Example: motus import ../shared/datasets/apps/motiondatacollector --from motiondatacollector --out mdc/
         """)
 
     @Argument(help: "The dataset folder (or one file).")
     var source: String
 
-    @Option(help: "motionsense, oxford, ipol, mpower, motiondatacollector or sensorlogger.")
-    var format: String
+    @Option(help: ArgumentHelp("The input's format: motionsense, oxford, ipol, mpower, motiondatacollector or sensorlogger.", valueName: "FORMAT"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The old spelling of --from (deprecated: --format names the output everywhere else).", visibility: .hidden))
+    var format: String?
+
+    /// The input format, from --from or the deprecated --format.
+    var inputFormat: String { from ?? format ?? "" }
 
     @Option(help: "Folder for the .motus files (created if missing).")
     var out: String
@@ -27,17 +36,21 @@ struct Import: ParsableCommand {
     var rate: Double?
 
     func validate() throws {
-        guard DatasetImporter.Format(rawValue: format) != nil else {
-            throw ValidationError("--format must be one of \(DatasetImporter.Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(format)'")
+        if from != nil && format != nil { throw ValidationError("give --from (the input's format), not --from and --format") }
+        guard from != nil || format != nil else { throw ValidationError("give --from, the input's format: \(DatasetImporter.Format.allCases.map(\.rawValue).joined(separator: ", "))") }
+        let flag = from != nil ? "--from" : "--format"
+        guard DatasetImporter.Format(rawValue: inputFormat) != nil else {
+            throw ValidationError("\(flag) must be one of \(DatasetImporter.Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(inputFormat)'")
         }
         if let r = rate, !(r > 0 && r.isFinite) { throw ValidationError("--rate must be a positive number of Hz") }
     }
 
     func run() throws {
+        if let f = format { printError("motus: import --format is now --from (the input's format): give --from \(f)") }
         try Self.reportingErrors {
             do {
                 try OutputPaths.folder(out)
-                let report = try DatasetImporter.run(source: source, format: DatasetImporter.Format(rawValue: format)!, out: out, rateHz: rate)
+                let report = try DatasetImporter.run(source: source, format: DatasetImporter.Format(rawValue: inputFormat)!, out: out, rateHz: rate)
                 printError("motus: wrote \(report.written.count) recordings to \(out): \(report.samples) samples, \(report.labels) label segments")
             } catch let e as InputError { throw e } catch let e as NativeWriter.WriteError { throw e } catch let e as CLIError { throw e } catch {
                 throw CLIError("\(error)")

@@ -10,7 +10,7 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("time-unit"), help: ArgumentHelp("Unit of the time column: s, ms, us or ns (default: from the column name's suffix, else s).", valueName: "s|ms|us|ns"))
     var timeUnit: String?
 
-    @Option(name: .customLong("rate"), help: ArgumentHelp("Sampling rate in Hz when there is no time column: row i is at i/HZ seconds.", valueName: "HZ"))
+    @Option(name: .customLong("rate"), help: ArgumentHelp("Sampling rate in Hz when there is no time column: row i is at i/HZ seconds. With a time column Motus recognises, the timestamps are used and a rate more than 2 % from theirs is a warning.", valueName: "HZ"))
     var rate: Double?
 
     @Option(name: .customLong("accel-columns"), help: ArgumentHelp("Raw acceleration (gravity included) columns.", valueName: "X,Y,Z"))
@@ -47,6 +47,10 @@ struct InputOptions: ParsableArguments {
         "Leave out a last line without a newline that looks cut short (a file copied or read while being written) instead of stopping with an error; says so on stderr."))
     var dropIncompleteLine = false
 
+    @Flag(name: .customLong("strict"), help: ArgumentHelp(
+        "Stop with an error, instead of a warning on stderr, when values look read in the wrong unit (acceleration near 1 read as m/s², rotation rate in °/s read as rad/s) or the timestamps' rate is far from --rate."))
+    var strict = false
+
     func validate() throws {
         _ = try delimitedOptions()
         // What the readers leave out or pass over (a cut last line, header columns no stream
@@ -55,48 +59,23 @@ struct InputOptions: ParsableArguments {
     }
 
     func delimitedOptions() throws -> DelimitedOptions {
-        var o = DelimitedOptions()
-        o.timeColumn = timeColumn.map(ColumnRef.init(parsing:))
-        if let u = timeUnit {
-            guard let t = TimeUnit(rawValue: u) else { throw ValidationError("--time-unit must be s, ms, us or ns, not '\(u)'") }
-            o.timeUnit = t
-        }
-        if let r = rate {
-            guard r > 0, r.isFinite else { throw ValidationError("--rate must be a positive number of Hz, not \(r)") }
-            o.rateHz = r
-        }
-        func cols(_ s: String?, _ flag: String) throws -> [ColumnRef]? {
-            guard let s else { return nil }
-            let parts = s.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
-            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("\(flag) takes three columns X,Y,Z, not '\(s)'") }
-            return parts.map(ColumnRef.init(parsing:))
-        }
-        o.accelColumns = try cols(accelColumns, "--accel-columns")
-        o.gyroColumns = try cols(gyroColumns, "--gyro-columns")
-        o.gravityColumns = try cols(gravityColumns, "--gravity-columns")
-        o.userAccelColumns = try cols(userAccelColumns, "--user-accel-columns")
-        o.magColumns = try cols(magColumns, "--mag-columns")
-        if let u = accelUnit {
-            guard let a = AccelerationUnit(rawValue: u) else { throw ValidationError("--accel-unit must be g or mps2, not '\(u)'") }
-            o.accelUnit = a
-        }
-        if let u = gyroUnit {
-            guard let g = RotationUnit(rawValue: u) else { throw ValidationError("--gyro-unit must be rads or degs, not '\(u)'") }
-            o.gyroUnit = g
-        }
-        o.noHeader = noHeader
-        if let d = delimiter {
-            switch d {
-            case ",", "comma": o.delimiter = UInt8(ascii: ",")
-            case "tab", "\\t", "\t": o.delimiter = 0x09
-            case "space", " ": o.delimiter = 0x20
-            case ";", "semicolon": o.delimiter = UInt8(ascii: ";")
-            default: throw ValidationError("--delimiter must be ',', 'tab', 'space' or ';', not '\(d)'")
-            }
-        }
-        if coreMotionSign { o.coreMotionSign = true }
-        if dropIncompleteLine { o.incompleteLastLine = .drop }
         if timeColumn != nil && rate != nil { throw ValidationError("give --time-column or --rate, not both") }
+        // The flags are set through the list layout files use too (`DelimitedLayout`), so a
+        // flag means the same on the command line and in a `motus-layout` file.
+        var o = DelimitedOptions()
+        let given: [(String, String?)] = [
+            ("time-column", timeColumn), ("time-unit", timeUnit), ("rate", rate.map { "\($0)" }),
+            ("accel-columns", accelColumns), ("accel-unit", accelUnit), ("gyro-columns", gyroColumns), ("gyro-unit", gyroUnit),
+            ("gravity-columns", gravityColumns), ("user-accel-columns", userAccelColumns), ("mag-columns", magColumns),
+            ("delimiter", delimiter),
+        ]
+        for case let (flag, value?) in given {
+            if let wanted = o.set(flag: flag, value: value) { throw ValidationError("--\(flag) must be \(wanted), not '\(value)'") }
+        }
+        if noHeader { _ = o.set(flag: "no-header", value: nil) }
+        if coreMotionSign { _ = o.set(flag: "coremotion-sign", value: nil) }
+        if dropIncompleteLine { o.incompleteLastLine = .drop }
+        if strict { o.plausibility = .error }
         return o
     }
 }

@@ -19,7 +19,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: "Recordings or folders to inspect.")
     var paths: [String]
 
-    @Option(help: "Output format: table or json.")
+    @Option(help: "Output format: table, json, or csv (one row per stream, the columns of the JSON's streams).")
     var format: OutputFormat = .table
 
     @OptionGroup var input: InputOptions
@@ -48,10 +48,31 @@ struct Inspect: ParsableCommand {
             switch format {
             case .table: print(summaries.map(Self.table).joined(separator: "\n"), terminator: "")
             case .json: print(try JSONOutput.encode(summaries.map(InspectJSON.init)))
-            case .csv: throw CLIError("inspect prints table or json, not csv")
+            case .csv: print(Self.csv(summaries), terminator: "")
             }
             if failures > 0 { throw ExitCode(1) }
         }
+    }
+
+    /// One row per stream of every recording, with the columns of the JSON's `streams`.
+    static func csv(_ summaries: [RecordingSummary]) -> String {
+        let header = ["path", "stream", "kind", "samples", "first_time_s", "last_time_s", "duration_s", "rate_hz", "median_interval_s", "jitter_std_s",
+                      "p99_interval_s", "gaps", "largest_gap_s", "missing_time_s", "duplicates", "out_of_order", "mean_magnitude"]
+        func field(_ s: String) -> String {
+            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        }
+        func n(_ v: Double, _ key: String) -> String { JSONNumbers.format(v, JSONNumbers.precision(forKey: key)).replacingOccurrences(of: "null", with: "") }
+        var out = header.joined(separator: ",") + "\n"
+        for s in summaries {
+            for st in s.streams {
+                let cells = [field(s.path), field(st.name), st.kind.rawValue, "\(st.samples)", n(st.firstTime, "first_time_s"), n(st.lastTime, "last_time_s"),
+                             n(st.durationS, "duration_s"), n(st.rateHz, "rate_hz"), n(st.medianIntervalS, "median_interval_s"), n(st.jitterStdS, "jitter_std_s"),
+                             n(st.p99IntervalS, "p99_interval_s"), "\(st.gaps)", n(st.largestGapS, "largest_gap_s"), n(st.missingTimeS, "missing_time_s"),
+                             "\(st.duplicates)", "\(st.outOfOrder)", n(st.meanMagnitude, "mean_magnitude")]
+                out += cells.joined(separator: ",") + "\n"
+            }
+        }
+        return out
     }
 
     static func table(_ s: RecordingSummary) -> String {
@@ -123,7 +144,14 @@ struct InspectJSON: Encodable {
     }
 }
 
+/// `--format` of the commands that print table, JSON and CSV.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
+}
+
+/// `--format` of the commands whose report is not one table (the evaluations): table or
+/// JSON, so `--help` lists only what works.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
 }
 

@@ -116,6 +116,7 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if let h = height, !(h > 0.3 && h < 3) { throw ValidationError("--height is in metres (e.g. 1.75), not \(h)") }
+        if input.strict { throw ValidationError("--strict checks a recording as a command reads it; record keeps what arrives (check it afterwards: motus inspect --strict FILE)") }
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if !(pollInterval > 0) { throw ValidationError("--poll-interval must be positive") }
         if maxLineBytes < 64 || maxBodyBytes < 1024 || maxPacketBytes < 64 { throw ValidationError("size limits are too small") }

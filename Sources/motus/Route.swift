@@ -43,7 +43,7 @@ struct Route: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             let track: Track
-            if FileManager.default.fileExists(atPath: input) {
+            if input == "-" || FileManager.default.fileExists(atPath: input) {   // - is standard input
                 if let p = precision, try TrackLoader.detect(path: input) == .polyline { track = try Polyline.readTrack(path: input, precision: p) }
                 else { track = try TrackLoader.load(path: input) }
             } else if input.utf8.allSatisfy({ $0 >= 63 && $0 <= 126 }) && !input.isEmpty {
@@ -51,7 +51,7 @@ struct Route: ParsableCommand {
             } else {
                 throw InputError(.unreadable, at: SourceLocation(file: input), found: "no such file", expected: "a route file or an encoded polyline")
             }
-            try track.requireTwoPositions(file: FileManager.default.fileExists(atPath: input) ? input : "polyline")
+            try track.requireTwoPositions(file: input == "-" ? InputSpool.standardInputName : FileManager.default.fileExists(atPath: input) ? input : "polyline")
             let s = RouteSummary(track: track, gradeStepMeters: gradeStep)
             if let p = profile { try OutputPaths.file(p) }
             if let p = plot { try OutputPaths.file(p) }

@@ -17,19 +17,22 @@ struct TrackCommand: ParsableCommand {
         confirm it as a walk, a pause with cause unconfirmed follows, dated at the same time \
         (no moving time, no steps). Steps come from \
         the accelerometer, or from the recording's platform step counter when it has one. \
-        Distance uses Weinberg's stride model with k from --height (170 cm when not given), \
+        Distance uses Weinberg's stride model with k from --height (1.70 m when not given), \
         calibrated from GPS when the recording has a location stream, or from \
         --calibrate-distance. --mode ride tracks a ride (no steps; speed from the location \
         stream when there is one).
-          motus track datasets/lowback-straight-walk.motus --height 170
+          motus track datasets/lowback-straight-walk.motus --height 1.68
           motus track datasets/iphone-belt-stand-then-walk.motus --format json
         """)
 
     @Argument(help: "The recording.")
     var path: String
 
-    @Option(help: ArgumentHelp("The person's height in centimetres (stride model).", valueName: "CM"))
+    @Option(help: ArgumentHelp("The person's height in metres (stride model), as everywhere in Motus (record --height too). A value from 50 to 250 is still read as centimetres, with a deprecation notice.", valueName: "M"))
     var height: Double?
+
+    @Option(name: .customLong("height-cm"), help: ArgumentHelp("The person's height in centimetres (the same as --height in metres).", valueName: "CM"))
+    var heightCm: Double?
 
     @Option(help: "Model file (default: the shipped moving-vs-still model).")
     var model: String?
@@ -57,8 +60,23 @@ struct TrackCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    /// The height given, in metres. `--height` was centimetres in `track` and metres in
+    /// `record`; it is metres in both now, and a value only centimetres can be (50…250) is still
+    /// read as such, with a notice saying what to type instead.
+    func heightMeters() -> Double? {
+        if let c = heightCm { return c / 100 }
+        guard let h = height else { return nil }
+        if h >= 50 {
+            printError("motus: --height \(Fmt.f(h, 0)) read as centimetres; --height is now in metres everywhere: give --height \(Fmt.f(h / 100, 2)) or --height-cm \(Fmt.f(h, 0)) (centimetres will be refused in a later version)")
+            return h / 100
+        }
+        return h
+    }
+
     func validate() throws {
-        if let h = height, !(h >= 50 && h <= 250) { throw ValidationError("--height is in centimetres, 50…250, not \(h)") }
+        if height != nil && heightCm != nil { throw ValidationError("give --height (metres) or --height-cm, not both") }
+        if let h = height, !(h >= 0.5 && h <= 2.5) && !(h >= 50 && h <= 250) { throw ValidationError("--height is in metres, 0.5…2.5 (e.g. 1.75), not \(h)") }
+        if let h = heightCm, !(h >= 50 && h <= 250) { throw ValidationError("--height-cm is in centimetres, 50…250, not \(h)") }
         if let g = goalDistance, !(g > 0 && g.isFinite) { throw ValidationError("--goal-distance must be a positive number of metres, not \(g)") }
         if !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
         if let c = calibrateDistance, !(c > 0 && c.isFinite) { throw ValidationError("--calibrate-distance must be a positive number of metres, not \(c)") }
@@ -89,7 +107,7 @@ struct TrackCommand: ParsableCommand {
             var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: MotionSession.inputKinds)
             var settings = SessionSettings()
             settings.mode = mode
-            settings.heightMeters = height.map { $0 / 100 } ?? reader.metadata.heightMeters
+            settings.heightMeters = heightMeters() ?? reader.metadata.heightMeters
             settings.goalMeters = goalDistance
             settings.splitMeters = split
             func session() throws -> SessionResult {
@@ -237,10 +255,11 @@ struct TrackReport: Encodable {
 
     func csv() -> String {
         var out = "type,time_s,decided_s,cause,index,distance_m,moving_time_s,pace_s_per_km,steps\n"
-        func n(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "" } ?? "" }
-        out += "summary,\(elapsedTimeS),,,,\(distanceM),\(movingTimeS),\(n(averagePaceSPerKm)),\(steps)\n"
+        // Numbers as the JSON has them (JSONNumbers: times to the µs, others 6 digits); empty when not a number.
+        func n(_ v: Double?, _ key: String) -> String { v.map { Fmt.csv($0, key) } ?? "" }
+        out += "summary,\(n(elapsedTimeS, "time_s")),,,,\(n(distanceM, "distance_m")),\(n(movingTimeS, "moving_time_s")),\(n(averagePaceSPerKm, "pace")),\(steps)\n"
         for e in events {
-            out += "\(e.type),\(e.timeS),\(n(e.decidedS)),\(e.cause ?? ""),\(e.index.map(String.init) ?? ""),\(n(e.distanceM)),\(n(e.movingTimeS)),\(n(e.paceSPerKm)),\(e.steps.map(String.init) ?? "")\n"
+            out += "\(e.type),\(n(e.timeS, "time_s")),\(n(e.decidedS, "decided_s")),\(e.cause ?? ""),\(e.index.map(String.init) ?? ""),\(n(e.distanceM, "distance_m")),\(n(e.movingTimeS, "moving_time_s")),\(n(e.paceSPerKm, "pace")),\(e.steps.map(String.init) ?? "")\n"
         }
         return out
     }

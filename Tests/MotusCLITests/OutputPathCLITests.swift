@@ -10,7 +10,7 @@ import Foundation
         let cases: [([String], String)] = [
             (["convert", sample, "--out", file + "/x/"], "motus: cannot write '\(file)/x/': '\(file)' is not a folder\n"),
             (["convert", sample, "--out", file + "/x/walk.motus"], "motus: cannot write '\(file)/x/walk.motus': '\(file)' is not a folder\n"),
-            (["import", "datasets", "--format", "motiondatacollector", "--out", file + "/x/"], "motus: cannot create folder '\(file)/x': '\(file)' is not a folder\n"),
+            (["import", "datasets", "--from", "motiondatacollector", "--out", file + "/x/"], "motus: cannot create folder '\(file)/x': '\(file)' is not a folder\n"),
             (["train", sample, "--out", file + "/m.json"], "motus: cannot write '\(file)/m.json': '\(file)' is not a folder\n"),
             (["route", "_p~iF~ps|U_ulLnnqC_mqNvxq`@", "--plot", file + "/x/p.svg"], "motus: cannot write '\(file)/x/p.svg': '\(file)' is not a folder\n"),
             (["record", "--source", "stdin", "--out", file + "/x/"], "motus: cannot create folder '\(file)/x': '\(file)' is not a folder\n"),

@@ -78,7 +78,7 @@ import MotusCore
         #expect(message("t,acc_x,acc_y,acc_z\n0,1,NaN,3\n") == "in.csv:2:5: found 'NaN', expected a finite number in column 'acc_y'")
         #expect(message("t,acc_x,acc_y,acc_z\n0,1,,3\n") == "in.csv:2:5: found nothing, expected a number in column 'acc_y'")
         #expect(message("t,acc_x,acc_y,acc_z\n5,1,2,3\n3,1,2,3\n") == "in.csv:3:1: found '3', expected a time no more than 1.0 s before the latest (5.0)")
-        #expect(message("acc_x,acc_y,acc_z\n1,2,3\n") == "in.csv:1: found 'no time column', expected --time-column C (with --time-unit) or --rate HZ for equally spaced rows")
+        #expect(message("acc_x,acc_y,acc_z\n1,2,3\n") == "in.csv:1: found 'no time column', expected --time-column C (with --time-unit) or --rate HZ for equally spaced rows (as flags, or in a motus-layout file beside it)")
         #expect(message("foo,bar\n1,2\n") == "in.csv:1: found 'foo,bar', expected columns Motus knows (acc_x…, userAcceleration.x…) or --accel-columns / --gyro-columns / --gravity-columns / --user-accel-columns")
         #expect(message("t,a,b,c\n0,1,2,3\n") { $0.accelColumns = [.name("a"), .name("b"), .name("q")] }
                 == "in.csv:1: found 'q', expected a column named for acceleration; the header has t, a, b, c")

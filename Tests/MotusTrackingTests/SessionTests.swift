@@ -381,9 +381,19 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         #expect(s3 == 0 && csv.hasPrefix("type,time_s,"))
     }
 
-    @Test func badHeightIsAUsageError() throws {
-        guard let (status, _, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "1.8"]) else { return }
+    /// `--height` is metres in `track` as in `record` (#21); centimetres still read, with a notice.
+    @Test func heightIsMetresAndCentimetresAreDeprecated() throws {
+        guard let (status, _, err) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "18"]) else { return }
         #expect(status != 0)
-        #expect(err.contains("--height is in centimetres"))
+        #expect(err.contains("--height is in metres, 0.5…2.5 (e.g. 1.75), not 18.0"))
+        guard let (s1, metres, e1) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "1.8", "--format", "json"]),
+              let (s2, cm, e2) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "180", "--format", "json"]),
+              let (s3, flag, e3) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height-cm", "180", "--format", "json"]),
+              let (_, other, _) = try Self.run(["track", "datasets/lowback-straight-walk.motus", "--height", "1.5", "--format", "json"]) else { return }
+        #expect(s1 == 0 && s2 == 0 && s3 == 0)
+        #expect(metres == cm && metres == flag, "the same height three ways")
+        #expect(metres != other, "height changes the stride")
+        #expect(e1.isEmpty && e3.isEmpty)
+        #expect(e2 == "motus: --height 180 read as centimetres; --height is now in metres everywhere: give --height 1.80 or --height-cm 180 (centimetres will be refused in a later version)\n")
     }
 }

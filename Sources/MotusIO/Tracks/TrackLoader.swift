@@ -117,8 +117,22 @@ public enum TrackLoader {
         mutating func endElement(_ name: String, text: [UInt8], textOffset: Int) throws(InputError) {}
     }
 
-    /// Reads a track file; a recording must have a location stream.
-    public static func read(path: String) throws(InputError) -> Contents {
+    /// Reads a track file; a recording must have a location stream. Standard input (`-`),
+    /// pipes and devices are copied whole first (`InputSpool`): detecting the format reads the
+    /// first bytes, which a pipe would otherwise lose.
+    public static func read(path given: String) throws(InputError) -> Contents {
+        let path = try InputSpool.readablePath(for: given)
+        do {
+            switch try readReadable(path: path) {
+            case .track(var t):
+                if t.source == path { t.source = InputSpool.displayName(path) }
+                return .track(t)
+            case .recording(let r): return .recording(r)
+            }
+        } catch { throw InputSpool.renamed(error) }
+    }
+
+    static func readReadable(path: String) throws(InputError) -> Contents {
         switch try detect(path: path) {
         case .fit: return .track(try FITReader.read(path: path))
         case .gpx: return .track(try GPXReader.read(path: path))

@@ -1,5 +1,5 @@
 // Sensor Logger CSV export folder (parts: Accelerometer.csv, Gyroscope.csv, Metadata.csv,
-// Orientation.csv), read as `motus import --format sensorlogger` reads it.
+// Orientation.csv), read as `motus import --from sensorlogger` reads it.
 import FuzzSupport
 import MotusCore
 import MotusIO

@@ -1,0 +1,294 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import MotusCore
+
+/// The formats a recording is written in (`motus convert --out`), named by the output's
+/// file extension.
+public enum RecordingOutputFormat: String, Sendable, CaseIterable {
+    /// Motus's native format (`.motus`; docs/FORMAT.md).
+    case native = "motus"
+    /// One CSV table, one row per sample, label, event or metadata field (`RecordingCSVWriter`).
+    case csv
+    /// JSON Lines: one JSON object per line (`RecordingJSONLinesWriter`).
+    case jsonLines = "jsonl"
+
+    /// The format an output path names by its extension (`.motus`, `.csv`, `.jsonl` or
+    /// `.ndjson`, any case); nil for any other.
+    public init?(path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "motus": self = .native
+        case "csv": self = .csv
+        case "jsonl", "ndjson": self = .jsonLines
+        default: return nil
+        }
+    }
+
+    /// The extensions, as a message lists them.
+    public static let extensionsText = ".motus (native), .csv or .jsonl"
+
+    /// A writer of this format to `path` (`-`: standard output).
+    public func writer(path: String) throws(NativeWriter.WriteError) -> any RecordingWriter {
+        switch self {
+        case .native: return path == "-" ? try NativeWriter(standardOutput: ()) : try NativeWriter(path: path)
+        case .csv: return try RecordingCSVWriter(output: OutputBytes(path: path))
+        case .jsonLines: return try RecordingJSONLinesWriter(output: OutputBytes(path: path))
+        }
+    }
+}
+
+/// A `RecordingSink` that writes a file: `close()` flushes and reports the first write error.
+public protocol RecordingWriter: AnyObject, RecordingSink {
+    func close() throws(NativeWriter.WriteError)
+}
+
+extension NativeWriter: RecordingWriter {}
+
+/// Bytes going to a file or to standard output (`-`), buffered, with the first write error kept.
+public final class OutputBytes {
+    public let path: String
+    var fd: Int32
+    let owns: Bool
+    var buffer: [UInt8] = []
+    var failure: NativeWriter.WriteError?
+
+    /// Creates (or truncates) `path`; `-` is standard output.
+    public init(path: String) throws(NativeWriter.WriteError) {
+        self.path = path
+        if path == "-" {
+            fd = 1; owns = false
+        } else {
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            owns = true
+            if fd < 0 { throw NativeWriter.WriteError(path: path, message: String(cString: strerror(errno))) }
+        }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    deinit { if fd >= 0 { try? flush(); if owns { _ = Posix.close(fd) } } }
+
+    @inline(__always) func append(_ s: String) { buffer.append(contentsOf: s.utf8) }
+    @inline(__always) func append(byte b: UInt8) { buffer.append(b) }
+
+    /// A number in the shortest form that reads back to the same double; NaN as `nan` (the
+    /// caller writes what stands for "not reported" in its format instead).
+    @inline(__always) func append(number v: Double) {
+        var d = v.description
+        d.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    func flushIfFull() { if buffer.count >= 1 << 16 { try? flush() } }
+
+    func flush() throws(NativeWriter.WriteError) {
+        if let failure { throw failure }
+        var off = 0
+        while off < buffer.count {
+            let n = buffer.withUnsafeBytes { Posix.write(fd, $0.baseAddress! + off, $0.count - off) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = NativeWriter.WriteError(path: path == "-" ? "standard output" : path, message: String(cString: strerror(errno)))
+                failure = e
+                throw e
+            }
+            off += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws(NativeWriter.WriteError) {
+        try flush()
+        if owns {
+            if fsync(fd) != 0 && errno != EINVAL { throw NativeWriter.WriteError(path: path, message: String(cString: strerror(errno))) }
+            _ = Posix.close(fd)
+        }
+        fd = -1
+    }
+}
+
+/// Writes a recording as one CSV table that pandas, R or a spreadsheet read as it is. The
+/// header is always
+///
+/// `kind,stream,time_s,x,y,z,w,steps,distance_m,lat_deg,lon_deg,alt_m,speed_mps,course_deg,hacc_m,vacc_m,pressure_pa,end_s,text,detail`
+///
+/// and each row is one of:
+/// - a sample: `kind` is the stream kind (`acc`, `gyro`, … as in the native format), `stream`
+///   its name, `time_s` its time, and the kind's values in their columns, SI units: `x,y,z`
+///   for `acc`, `uacc`, `grav` (m/s²), `gyro` (rad/s) and `mag` (µT); `w,x,y,z` for `att`;
+///   `steps,distance_m` for `steps`; `lat_deg` … `vacc_m` for `loc`; `pressure_pa` for `baro`;
+/// - `label`: `time_s` the start, `end_s` the end, `text` the label;
+/// - `event`: `time_s`, `text` the event kind, `detail` its detail;
+/// - `meta`: `text` the key (as the native format's `@meta` names it), `detail` the value.
+///
+/// Columns a row does not use are empty, as are values not reported. Numbers are written in
+/// the shortest form that reads back to the same double; text in double quotes when it holds
+/// a comma, quote or line break (quotes doubled).
+public final class RecordingCSVWriter: RecordingWriter {
+    public static let header = "kind,stream,time_s,x,y,z,w,steps,distance_m,lat_deg,lon_deg,alt_m,speed_mps,course_deg,hacc_m,vacc_m,pressure_pa,end_s,text,detail"
+    /// Value columns after `time_s`, by name, in header order.
+    static let valueColumns = ["x", "y", "z", "w", "steps", "distance_m", "lat_deg", "lon_deg", "alt_m", "speed_mps", "course_deg", "hacc_m", "vacc_m", "pressure_pa"]
+
+    let out: OutputBytes
+    var names: [String] = []
+    var kinds: [StreamKind] = []
+    /// Per kind: the value column (index into `valueColumns`) of each of its components.
+    static func slots(_ kind: StreamKind) -> [Int] {
+        switch kind {
+        case .acceleration, .userAcceleration, .gravity, .rotationRate, .magneticField: [0, 1, 2]
+        case .attitude: [3, 0, 1, 2]
+        case .stepCounter: [4, 5]
+        case .location: [6, 7, 8, 9, 10, 11, 12]
+        case .pressure: [13]
+        }
+    }
+    var slotsByStream: [[Int]] = []
+
+    public init(output: OutputBytes) throws(NativeWriter.WriteError) {
+        out = output
+        out.append(Self.header + "\n")
+    }
+
+    static func field(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        var q = "\""
+        for ch in s { if ch == "\"" { q += "\"\"" } else { q.append(ch) } }
+        return q + "\""
+    }
+
+    /// A row of only `kind`, `time_s`, `end_s`, `text` and `detail`.
+    func textRow(kind: String, time: Double?, end: Double?, text: String, detail: String) {
+        out.append(kind + ",,")
+        if let time { out.append(number: time) }
+        out.append(String(repeating: ",", count: Self.valueColumns.count + 1))
+        if let end { out.append(number: end) }
+        out.append("," + Self.field(text) + "," + Self.field(detail) + "\n")
+        out.flushIfFull()
+    }
+
+    public func metadata(_ m: RecordingMetadata) {
+        for (key, value) in m.fields { textRow(kind: "meta", time: nil, end: nil, text: key, detail: value) }
+    }
+
+    public func declare(stream index: Int, name: String, kind: StreamKind) {
+        while names.count <= index { names.append(""); kinds.append(.acceleration); slotsByStream.append([]) }
+        names[index] = Self.field(name); kinds[index] = kind; slotsByStream[index] = Self.slots(kind)
+    }
+
+    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+        out.append(kinds[index].rawValue + "," + names[index] + ",")
+        out.append(number: time)
+        var cells = [Double](repeating: .nan, count: Self.valueColumns.count)
+        for (c, slot) in slotsByStream[index].enumerated() where c < values.count { cells[slot] = values[c] }
+        for v in cells {
+            out.append(byte: UInt8(ascii: ","))
+            if !v.isNaN { out.append(number: v) }
+        }
+        out.append(",,,\n")
+        out.flushIfFull()
+    }
+
+    public func label(_ l: LabelSegment) { textRow(kind: "label", time: l.start, end: l.end, text: l.label, detail: "") }
+    public func event(_ e: GroundTruthEvent) { textRow(kind: "event", time: e.time, end: nil, text: e.kind, detail: e.detail) }
+    public func close() throws(NativeWriter.WriteError) { try out.close() }
+}
+
+/// Writes a recording as JSON Lines, one object per line, in the order the reader gives them:
+///
+/// ```
+/// {"type":"meta","key":"device","value":"iPhone 7"}
+/// {"type":"stream","stream":"acc","kind":"acc","columns":["x_mps2","y_mps2","z_mps2"]}
+/// {"type":"sample","stream":"acc","t":0.01,"v":[0.1,0.2,9.8]}
+/// {"type":"label","start":0,"end":4.5,"label":"walk"}
+/// {"type":"event","t":1.25,"kind":"step","detail":"left"}
+/// ```
+///
+/// Values are SI, in the kind's column order (docs/FORMAT.md); a value not reported is
+/// `null`. Numbers are the shortest form that reads back to the same double; metadata values
+/// are strings (numbers for `height_m`, `weight_kg`, `age`, `nominal_rate_hz`).
+public final class RecordingJSONLinesWriter: RecordingWriter {
+    let out: OutputBytes
+    var prefixes: [String] = []
+
+    public init(output: OutputBytes) throws(NativeWriter.WriteError) { out = output }
+
+    public static func string(_ s: String) -> String {
+        var o = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": o += "\\\""
+            case "\\": o += "\\\\"
+            case "\n": o += "\\n"
+            case "\r": o += "\\r"
+            case "\t": o += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    o += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else { o.unicodeScalars.append(u) }
+            }
+        }
+        return o + "\""
+    }
+
+    func number(_ v: Double) { if v.isNaN || !v.isFinite { out.append("null") } else { out.append(number: v) } }
+
+    public func metadata(_ m: RecordingMetadata) {
+        for (key, value) in m.fields {
+            out.append("{\"type\":\"meta\",\"key\":" + Self.string(key) + ",\"value\":")
+            if RecordingMetadata.numericKeys.contains(key), let v = Double(value), v.isFinite { number(v) } else { out.append(Self.string(value)) }
+            out.append("}\n")
+        }
+    }
+
+    public func declare(stream index: Int, name: String, kind: StreamKind) {
+        while prefixes.count <= index { prefixes.append("") }
+        prefixes[index] = "{\"type\":\"sample\",\"stream\":" + Self.string(name) + ",\"t\":"
+        out.append("{\"type\":\"stream\",\"stream\":" + Self.string(name) + ",\"kind\":\"" + kind.rawValue + "\",\"columns\":["
+                   + kind.columns.map { "\"" + $0 + "\"" }.joined(separator: ",") + "]}\n")
+    }
+
+    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+        out.append(prefixes[index])
+        number(time)
+        out.append(",\"v\":[")
+        for (i, v) in values.enumerated() {
+            if i > 0 { out.append(byte: UInt8(ascii: ",")) }
+            number(v)
+        }
+        out.append("]}\n")
+        out.flushIfFull()
+    }
+
+    public func label(_ l: LabelSegment) {
+        out.append("{\"type\":\"label\",\"start\":"); number(l.start)
+        out.append(",\"end\":"); number(l.end)
+        out.append(",\"label\":" + Self.string(l.label) + "}\n")
+    }
+
+    public func event(_ e: GroundTruthEvent) {
+        out.append("{\"type\":\"event\",\"t\":"); number(e.time)
+        out.append(",\"kind\":" + Self.string(e.kind) + ",\"detail\":" + Self.string(e.detail) + "}\n")
+    }
+
+    public func close() throws(NativeWriter.WriteError) { try out.close() }
+}
+
+extension RecordingMetadata {
+    /// Every field that is set, as the native format's `@meta` lines name them (`x.NAME` for
+    /// the extra keys), in that order; numbers in their shortest round-trip form.
+    public var fields: [(key: String, value: String)] {
+        var out: [(String, String)] = []
+        func text(_ k: String, _ v: String?) { if let v { out.append((k, v)) } }
+        func num(_ k: String, _ v: Double?) { if let v { out.append((k, v.description)) } }
+        text("device", device); text("placement", placement); text("subject", subject)
+        num("height_m", heightMeters); num("weight_kg", weightKg); num("age", age)
+        text("gender", gender); num("nominal_rate_hz", nominalRateHz); text("source", source)
+        for k in extra.keys.sorted() { out.append(("x." + k, extra[k]!)) }
+        return out
+    }
+}
