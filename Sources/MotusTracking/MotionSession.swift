@@ -43,6 +43,12 @@ public struct MotionSession: Sendable {
     private var pendingRideMeters = 0.0
     private var events = EventQueue()
     private var tap: SessionTap? = nil
+    /// Heading from the magnetometer: created at the first magnetic-field sample, then fed at
+    /// every frame with the frame's acceleration and rotation rate and the latest field (the
+    /// 9D `OrientationFilter`). Nil, and nothing spent on it, without a magnetometer.
+    private var compass: OrientationFilter? = nil
+    private var latestField = Vector3.zero
+    private var compassTime = Double.nan
 
     // Clock.
     public private(set) var startTime = Double.nan
@@ -96,8 +102,17 @@ public struct MotionSession: Sendable {
         case .rotationRate(let v): pushRotationRate(v.value, time: v.time)
         case .stepCounter(let c): pushStepCounter(c)
         case .location(let l): pushLocation(l)
-        case .magneticField, .attitude, .pressure: touch(s.time)
+        case .magneticField(let m): pushMagneticField(m.value, time: m.time)
+        case .attitude, .pressure: touch(s.time)
         }
+    }
+
+    /// Magnetic field (µT, device frame). Gives the snapshot a compass heading.
+    public mutating func pushMagneticField(_ m: Vector3, time: Double) {
+        touch(time)
+        guard m.isFinite, m != .zero else { return }
+        latestField = m
+        if compass == nil { compass = OrientationFilter() }
     }
 
     private mutating func touch(_ t: Double) {
@@ -182,6 +197,12 @@ public struct MotionSession: Sendable {
 
     /// One frame on the fixed grid.
     private mutating func frame(_ f: MotionFrame, time t: Double) {
+        if compass != nil {
+            let dt = compassTime.isNaN ? 0 : t - compassTime
+            compassTime = t
+            compass?.update(acceleration: f.acceleration, rotationRate: frames.hasRotationRate ? f.rotationRate : .zero,
+                            magneticField: latestField, dt: dt)
+        }
         let still = stillness.push(accelerationMagnitude: f.acceleration.norm,
                                    rotationRateMagnitude: frames.hasRotationRate ? f.rotationRate.norm : 0)
         var p = Double.nan
@@ -313,7 +334,8 @@ public struct MotionSession: Sendable {
                                movingTimeSeconds: mt, elapsedTimeSeconds: startTime.isNaN ? 0 : t - startTime,
                                remainingTimeSeconds: remaining, movingProbability: policy.smoothedProbability,
                                stepLengthMeters: odometer.stepLength(peakToPeak: odometer.lastPeakToPeak,
-                                                                     cadence: pedometer.isWalking ? pedometer.cadence : 110))
+                                                                     cadence: pedometer.isWalking ? pedometer.cadence : 110),
+                               headingDegrees: compass?.heading.map { $0 * Math.degreesPerRadian })
     }
 
     /// True once the stride has been calibrated from GPS.

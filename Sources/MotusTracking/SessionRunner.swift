@@ -24,7 +24,7 @@ public struct SessionResult: Sendable {
 extension MotionSession {
     /// The streams a session reads, in the order pushed when timestamps are equal (the
     /// acceleration drives, so it comes after the streams it pairs with).
-    public static let inputKinds: [StreamKind] = [.gravity, .rotationRate, .stepCounter, .location, .acceleration, .userAcceleration]
+    public static let inputKinds: [StreamKind] = [.gravity, .rotationRate, .magneticField, .stepCounter, .location, .acceleration, .userAcceleration]
 
     /// Pushes every sample of `recording` in time order (ties in `inputKinds` order) through
     /// the same calls a live app makes, draining events after each sample, then `finish()`.

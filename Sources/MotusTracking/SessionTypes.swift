@@ -131,6 +131,10 @@ public struct SessionSnapshot: Sendable, Hashable, Codable {
     public var movingProbability: Double
     /// Length of one step (m) the stride model currently gives (calibration included).
     public var stepLengthMeters: Double
+    /// Compass heading (degrees clockwise from magnetic north, 0 to 360) of the device's +y
+    /// axis (a phone's top edge) on the horizontal; nil without a magnetometer (or while that
+    /// axis points straight up or down).
+    public var headingDegrees: Double? = nil
 }
 
 /// Formats a pace in s/km as "m:ss /km" ("-" when undefined).

@@ -183,6 +183,8 @@ struct TrackReport: Encodable {
     var averagePaceSPerKm: Double?
     var averagePace: String
     var cadenceSpm: Double
+    /// Compass heading at the end (degrees from magnetic north) when there is a magnetometer.
+    var headingDeg: Double?
     var averageSpeedMps: Double
     var strideModel: String
     var goalDistanceM: Double?
@@ -204,6 +206,7 @@ struct TrackReport: Encodable {
         averagePace = formatPace(s.averagePaceSecondsPerKm)
         cadenceSpm = settings.mode == .foot && s.movingTimeSeconds > 0 ? 60 * Double(s.steps) / s.movingTimeSeconds : 0
         averageSpeedMps = s.movingTimeSeconds > 0 ? s.distanceMeters / s.movingTimeSeconds : 0
+        headingDeg = s.headingDegrees
         strideModel = "\(settings.effectiveStrideModel)"
         goalDistanceM = settings.goalMeters
         splitM = settings.splitMeters
