@@ -22,6 +22,9 @@ public struct MotionModel: Codable, Sendable, Equatable {
     public var estimator: Estimator
     public var training: TrainingDescription
     public var crossValidation: EvaluationReport?
+    /// How gravity was fused for recordings without it when the model was trained (nil: live,
+    /// the only mode a session has). A model trained offline still runs live in a session.
+    public var fusionMode: FusionPipeline.Mode?
 
     public struct TrainingDescription: Codable, Sendable, Equatable {
         public var sources: [String]
@@ -44,7 +47,7 @@ public struct MotionModel: Codable, Sendable, Equatable {
         }
     }
 
-    public var pipeline: MotionPipeline { MotionPipeline(features: features, fusion: fusion) }
+    public var pipeline: MotionPipeline { MotionPipeline(features: features, fusion: fusion, fusionMode: fusionMode ?? .live) }
 
     // MARK: Training
 

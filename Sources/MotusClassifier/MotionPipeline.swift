@@ -13,10 +13,15 @@ public struct MotionPipeline: Sendable {
     public var fusion: AttitudeFilter.Settings
     /// Longest interval (s) that frames are interpolated across (`FrameBuilder.Settings`).
     public var maximumGapSeconds: Double
+    /// `.offline`: a recording without gravity gets it first from `OrientationFilter`'s offline
+    /// mode over the whole recording (`FusionPipeline.complete(mode: .offline)`), and the frames
+    /// then take it as given. For recordings on disk only: a live session fuses causally, so a
+    /// figure from this mode is not what an app sees live. Default `.live`.
+    public var fusionMode: FusionPipeline.Mode
 
     public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default,
-                maximumGapSeconds: Double = FrameBuilder.Settings.defaultMaximumGapSeconds) {
-        self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds
+                maximumGapSeconds: Double = FrameBuilder.Settings.defaultMaximumGapSeconds, fusionMode: FusionPipeline.Mode = .live) {
+        self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds; self.fusionMode = fusionMode
     }
 
     /// The frame builder's settings: the features' rate, this pipeline's filter and gap policy.
@@ -41,6 +46,11 @@ public struct MotionPipeline: Sendable {
         }
         if features.requiresRotationRate && (recording.stream(.rotationRate)?.isEmpty ?? true) {
             throw .features(path: path, .missingStream(.rotationRate, neededBy: features.channels.first { $0.usesRotationRate }?.rawValue ?? "gyroMag"))
+        }
+        if fusionMode == .offline && (recording.stream(.gravity)?.isEmpty ?? true) && hasAcc {
+            var r = recording
+            FusionPipeline.complete(&r, mode: .offline)
+            return FrameBuilder.frames(of: r, settings: frameSettings)
         }
         return FrameBuilder.frames(of: recording, settings: frameSettings)
     }

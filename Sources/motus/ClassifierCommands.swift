@@ -63,6 +63,9 @@ struct Train: ParsableCommand {
     @Option(help: ArgumentHelp("Augment training with copies whose user acceleration and rotation rate are scaled by these factors (carry positions that move less than the training data); 'none' for none.", valueName: "S,S…|none"))
     var augment: String = "0.5"
 
+    @Option(help: ArgumentHelp("How gravity is fused for recordings without it: live (causal, as a session does it) or offline (OrientationFilter forwards and backwards over the whole recording; recordings on disk only, not what an app sees live).", valueName: "live|offline"))
+    var fusion: FusionPipeline.Mode = .live
+
     @OptionGroup var input: InputOptions
 
     static func augmentation(_ s: String) throws -> Augmentation {
@@ -78,7 +81,7 @@ struct Train: ParsableCommand {
         try Self.reportingErrors {
             if out != "-" { try OutputPaths.file(out) }
             let features = self.features.configuration
-            let pipeline = MotionPipeline(features: features)
+            let pipeline = MotionPipeline(features: features, fusionMode: fusion)
             let given = maps.isEmpty ? nil : try LabelMap(parsing: maps)
             let aug = try Self.augmentation(augment)
             let (data, labels) = try WindowCollector(pipeline: pipeline, labels: given, input: try input.delimitedOptions(), augmentation: aug)
@@ -87,6 +90,7 @@ struct Train: ParsableCommand {
             let command = "motus train " + CommandLine.arguments.dropFirst(2).joined(separator: " ")
             var m = try MotionModel.train(data, labels: labels, features: features, estimator: model, seed: seed,
                                           sources: paths, command: command, augmentation: aug)
+            if fusion == .offline { m.fusionMode = .offline }
             if let cv = crossValidate {
                 let folds = try Evaluate.folds(cv)
                 m.crossValidation = try MotionModel.crossValidate(data, labels: labels, estimator: model, folds: folds, seed: seed) { i, n in
@@ -124,6 +128,9 @@ struct Evaluate: ParsableCommand {
 
     @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Cross-validate instead: 'subjects' or a number of subject folds.", valueName: "subjects|K"))
     var crossValidate: String?
+
+    @Option(help: ArgumentHelp("How gravity is fused for recordings without it: live (causal, as a session does it) or offline (OrientationFilter forwards and backwards over the whole recording; recordings on disk only, not what an app sees live). Default: the model's own (live for the shipped model) and live with --cross-validate.", valueName: "live|offline"))
+    var fusion: FusionPipeline.Mode?
 
     @Option(name: .customLong("estimator"), help: "With --cross-validate: logistic or mlp.")
     var estimator: EstimatorKind = .logistic
@@ -173,13 +180,14 @@ struct Evaluate: ParsableCommand {
             if let cv = crossValidate {
                 if model != nil { throw CLIError("give --model or --cross-validate, not both") }
                 let labels = try LabelMap(parsing: maps)
-                let pipeline = MotionPipeline(features: features.configuration)
+                let pipeline = MotionPipeline(features: features.configuration, fusionMode: fusion ?? .live)
                 let data = try WindowCollector(pipeline: pipeline, labels: labels, input: options, augmentation: try Train.augmentation(augment)).collect(paths, what: "reading")
                 report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, folds: try Self.folds(cv), seed: seed) { i, n in
                     printError("motus: fold \(i)/\(n)")
                 }
             } else {
-                let m = try DefaultModel.load(model)
+                var m = try DefaultModel.load(model)
+                if let fusion { m.fusionMode = fusion == .offline ? .offline : nil }
                 var labels = m.labelMap
                 if !maps.isEmpty {
                     let given = try LabelMap(parsing: maps)
@@ -188,7 +196,7 @@ struct Evaluate: ParsableCommand {
                     }
                     labels = LabelMap(classes: m.classes, classOfLabel: given.classOfLabel.mapValues { m.classes.firstIndex(of: given.classes[$0])! })
                 }
-                if paths.allSatisfy({ StreamedScoring.streams($0, options: options) }) {
+                if m.pipeline.fusionMode == .live && paths.allSatisfy({ StreamedScoring.streams($0, options: options) }) {
                     // Recording files (native or delimited) are scored as they are read: memory
                     // does not grow with their length. Same windows and figures as below.
                     var scoring = StreamedScoring(model: m, labels: labels)
@@ -263,6 +271,9 @@ struct Classify: ParsableCommand {
     @Flag(help: "Merge consecutive windows with the same label into segments.")
     var segments = false
 
+    @Option(help: ArgumentHelp("How gravity is fused for recordings without it: live (causal, as a session does it) or offline (OrientationFilter forwards and backwards over the whole recording; recordings on disk only, not what an app sees live).", valueName: "live|offline"))
+    var fusion: FusionPipeline.Mode = .live
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -271,8 +282,16 @@ struct Classify: ParsableCommand {
             // Streamed: windows are classified as the file is read, and CSV rows are printed as
             // they come, so memory does not grow with the recording's length (table and JSON
             // output are held until the end).
-            var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: FrameBuilder.inputKinds)
-            var classifier = try WindowClassifier(model: m, kinds: reader.declaredKinds, path: path)
+            // Offline fusion needs the whole recording: it is read whole, completed with the
+            // offline gravity, and its samples go through the same classifier.
+            var offline: Recording? = nil
+            if fusion == .offline {
+                var r = try RecordingLoader.load(path: path, options: try input.delimitedOptions())
+                if r.stream(.gravity)?.isEmpty ?? true { FusionPipeline.complete(&r, mode: .offline) }
+                offline = r
+            }
+            var reader = offline == nil ? try SampleReader(path: path, options: try input.delimitedOptions(), kinds: FrameBuilder.inputKinds) : nil
+            var classifier = try WindowClassifier(model: m, kinds: offline.map { Set($0.streams.map(\.kind)) } ?? reader!.declaredKinds, path: path)
             var t0 = Double.nan
             var windows: [WindowPrediction] = []
             var runs: [LabelRun] = []
@@ -282,7 +301,7 @@ struct Classify: ParsableCommand {
             func emit(_ s: LabelRun) {
                 if streaming { print("\(Fmt.csv(s.start, "start_s")),\(Fmt.csv(s.end, "end_s")),\(s.label),\(Fmt.csv(s.meanProbability, "mean_probability")),\(s.windows)") } else { runs.append(s) }
             }
-            try reader.forEach { sample in
+            func push(_ sample: SensorSample) {
                 if t0.isNaN { t0 = sample.time }
                 classifier.push(sample) { w in
                     if segments {
@@ -293,6 +312,11 @@ struct Classify: ParsableCommand {
                         windows.append(w)
                     }
                 }
+            }
+            if let offline {
+                offline.forEachSample(kinds: FrameBuilder.inputKinds) { push($0) }
+            } else {
+                try reader!.forEach { push($0) }
             }
             if segments, let last = merger.finish() { emit(last) }
             if t0.isNaN { t0 = 0 }
@@ -323,6 +347,7 @@ enum JSONValue: Encodable {
 }
 
 extension EstimatorKind: ExpressibleByArgument {}
+extension FusionPipeline.Mode: ExpressibleByArgument {}
 
 /// The feature sets the commands offer.
 enum FeatureSet: String, ExpressibleByArgument, CaseIterable {
