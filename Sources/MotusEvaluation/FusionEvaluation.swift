@@ -98,10 +98,10 @@ public enum FusionEvaluation {
         let n = times.count
         precondition(acceleration.count == 3 * n, "acceleration must hold 3 values per time")
         var out = [Double](repeating: 0, count: 3 * n)
-        switch method {
-        case .orientationFilter(let settings):
+        /// One filter of accelerometer and gyroscope over the recording.
+        func run<F: GyroscopeGravityFilter>(_ filter: F) {
             precondition(rotationRate.count == 3 * n, "rotationRate must hold 3 values per time")
-            var f = OrientationFilter(settings: settings)
+            var f = filter
             for i in 0..<n {
                 let dt = i == 0 ? 0 : times[i] - times[i - 1]
                 let b = 3 * i
@@ -110,19 +110,14 @@ public enum FusionEvaluation {
                 let g = f.gravity
                 out[b] = g.x; out[b + 1] = g.y; out[b + 2] = g.z
             }
+        }
+        switch method {
+        case .orientationFilter(let settings):
+            run(OrientationFilter(settings: settings))
         case .offline(let settings):
             out = OfflineOrientation.estimate(times: times, acceleration: acceleration, rotationRate: rotationRate, settings: settings).gravity
         case .attitudeFilter(let settings):
-            precondition(rotationRate.count == 3 * n, "rotationRate must hold 3 values per time")
-            var f = AttitudeFilter(settings: settings)
-            for i in 0..<n {
-                let dt = i == 0 ? 0 : times[i] - times[i - 1]
-                let b = 3 * i
-                f.update(acceleration: Vector3(acceleration[b], acceleration[b + 1], acceleration[b + 2]),
-                         rotationRate: Vector3(rotationRate[b], rotationRate[b + 1], rotationRate[b + 2]), dt: dt)
-                let g = f.gravity
-                out[b] = g.x; out[b + 1] = g.y; out[b + 2] = g.z
-            }
+            run(AttitudeFilter(settings: settings))
         case .lowPass(let settings):
             var f = LowPassGravity(settings: settings)
             for i in 0..<n {

@@ -129,17 +129,7 @@ extension FusionEvaluation {
                                          source: SourceLocation) throws(InputError) -> [Double] {
         // Reference-frame error rotations d = q_ref ⊗ q_est⁻¹ at the scored samples.
         var errors: [Quaternion] = []
-        var i = 0, segment = 0
-        let segments = scored.sorted { $0.start < $1.start }
-        for j in 0..<reference.count {
-            let t = reference.times[j]
-            while i < times.count && times[i] < t { i += 1 }
-            guard i < times.count, times[i] == t else {
-                throw InputError(.badValue, at: source, found: "a reference orientation at \(t) s with no estimate at that time",
-                                 expected: "reference timestamps that are acceleration timestamps")
-            }
-            while segment < segments.count && segments[segment].end <= t { segment += 1 }
-            guard segment < segments.count, segments[segment].contains(t) else { continue }
+        try forEachScoredReference(times: times, reference: reference, scored: scored, source: source) { j, i, _ in
             let b = 4 * i
             let q = Quaternion(w: estimate[b], x: estimate[b + 1], y: estimate[b + 2], z: estimate[b + 3])
             errors.append(reference.quaternion(j) * q.conjugate)
@@ -172,24 +162,33 @@ extension FusionEvaluation {
                                            source: SourceLocation) throws(InputError) -> (errors: [Double], times: [Double]) {
         var out: [Double] = [], outTimes: [Double] = []
         out.reserveCapacity(reference.count)
-        var i = 0
-        var segment = 0
-        let segments = scored.sorted { $0.start < $1.start }
-        for j in 0..<reference.count {
-            let t = reference.times[j]
-            while i < times.count && times[i] < t { i += 1 }
-            guard i < times.count, times[i] == t else {
-                throw InputError(.badValue, at: source, found: "a reference orientation at \(t) s with no acceleration sample at that time",
-                                 expected: "reference timestamps that are acceleration timestamps")
-            }
-            while segment < segments.count && segments[segment].end <= t { segment += 1 }
-            guard segment < segments.count, segments[segment].contains(t) else { continue }
+        try forEachScoredReference(times: times, reference: reference, scored: scored, source: source) { j, i, t in
             let up = reference.quaternion(j).inverseRotate(Vector3(0, 0, 1))
             let b = 3 * i
             out.append(Vector3(estimate[b], estimate[b + 1], estimate[b + 2]).angle(to: up) * Math.degreesPerRadian)
             outTimes.append(t)
         }
         return (out, outTimes)
+    }
+
+    /// Calls `body(j, i, t)` for each reference sample j inside `scored`, with i the index of
+    /// the same timestamp t in `times` (both sorted). Throws when a reference time is not one of
+    /// `times`.
+    static func forEachScoredReference(times: [Double], reference: SensorStream, scored: [LabelSegment], source: SourceLocation,
+                                       _ body: (Int, Int, Double) -> Void) throws(InputError) {
+        var i = 0, segment = 0
+        let segments = scored.sorted { $0.start < $1.start }
+        for j in 0..<reference.count {
+            let t = reference.times[j]
+            while i < times.count && times[i] < t { i += 1 }
+            guard i < times.count, times[i] == t else {
+                throw InputError(.badValue, at: source, found: "a reference orientation at \(t) s with no estimate at that time",
+                                 expected: "reference timestamps that are acceleration timestamps")
+            }
+            while segment < segments.count && segments[segment].end <= t { segment += 1 }
+            guard segment < segments.count, segments[segment].contains(t) else { continue }
+            body(j, i, t)
+        }
     }
 
     // MARK: - Other devices: still phases and zero-mean user acceleration

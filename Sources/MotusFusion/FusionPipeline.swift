@@ -114,3 +114,15 @@ public enum FusionPipeline {
         return j
     }
 }
+
+/// A filter of accelerometer and gyroscope that gives gravity: what evaluation loops need of
+/// `OrientationFilter` and `AttitudeFilter`.
+public protocol GyroscopeGravityFilter {
+    /// One sample: acceleration (m/s², gravity included), rotation rate (rad/s), time step (s).
+    mutating func update(acceleration: Vector3, rotationRate: Vector3, dt: Double)
+    /// Gravity in the device frame (m/s², pointing up).
+    var gravity: Vector3 { get }
+}
+
+extension OrientationFilter: GyroscopeGravityFilter {}
+extension AttitudeFilter: GyroscopeGravityFilter {}
