@@ -205,16 +205,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
             guard let s = r.stream(k) else { continue }
             for i in 0..<s.count {
                 let t = s.times[i]
-                let v: SensorSample
-                switch k {
-                case .acceleration: v = .acceleration(VectorSample(time: t, value: s.vector(i)))
-                case .userAcceleration: v = .userAcceleration(VectorSample(time: t, value: s.vector(i)))
-                case .gravity: v = .gravity(VectorSample(time: t, value: s.vector(i)))
-                case .rotationRate: v = .rotationRate(VectorSample(time: t, value: s.vector(i)))
-                case .stepCounter: v = .stepCounter(s.stepCounterSample(i))
-                case .location: v = .location(s.locationSample(i))
-                default: continue
-                }
+                let v = s.sample(i)
                 out.append((t, p, v))
             }
         }
