@@ -166,8 +166,8 @@ public struct OrientationFilter: Sendable {
     /// measurements (the bias changes over tens of seconds; a Kalman step per sample would
     /// cost more than all the rest of the filter). Sums over the current block:
     @usableFromInline var blockElapsed: Double = 0
-    @usableFromInline var blockMotionRate: Vector3 = .zero
-    @usableFromInline var blockMotionSamples: Double = 0
+    @usableFromInline var blockMotionAngle: Vector3 = .zero
+    @usableFromInline var blockMotionTime: Double = 0
     @usableFromInline var blockRestRate: Vector3 = .zero
     @usableFromInline var blockRestSamples: Double = 0
     /// The block-rate low-passes of the attitude's rotation matrix (rows) and of the bias seen
@@ -349,14 +349,15 @@ public struct OrientationFilter: Sendable {
         let rest = detectRest(a, w, dt)
         _flags.atRest = rest
         if estimatesBias {
-            // The correction rate (−u.y, u.x)/dt is the horizontal bias error seen in the
-            // reference frame (through the low-pass); collected over the block.
+            // The correction (−u.y, u.x) over its time step is the horizontal bias error seen in
+            // the reference frame (through the low-pass); the block's mean rate is the sum of the
+            // corrections over the time they took.
             if rest {
                 blockRestRate += restGyroMean
                 blockRestSamples += 1
             } else {
-                blockMotionRate += Vector3(-u.y / dt, u.x / dt, 0)
-                blockMotionSamples += 1
+                blockMotionAngle += Vector3(-u.y, u.x, 0)
+                blockMotionTime += dt
             }
             blockElapsed += dt
             if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
@@ -459,8 +460,8 @@ public struct OrientationFilter: Sendable {
             innovation = blockRestRate * (1 / blockRestSamples) - bias
             let v = variance(s.restBiasUncertainty)
             w = Vector3(v, v, v)
-        } else if blockMotionSamples > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
-            let mean = blockMotionRate * (1 / blockMotionSamples)
+        } else if blockMotionTime > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
+            let mean = blockMotionAngle * (1 / blockMotionTime)
             h = rotationMean
             innovation = Vector3(mean.x + rotatedBiasMean.x - rotationMean.r0.dot(bias),
                                  mean.y + rotatedBiasMean.y - rotationMean.r1.dot(bias),
@@ -470,7 +471,7 @@ public struct OrientationFilter: Sendable {
         } else {
             h = .scaledIdentity(0); innovation = .zero; w = .zero
         }
-        blockElapsed = 0; blockMotionRate = .zero; blockMotionSamples = 0; blockRestRate = .zero; blockRestSamples = 0
+        blockElapsed = 0; blockMotionAngle = .zero; blockMotionTime = 0; blockRestRate = .zero; blockRestSamples = 0
         guard w != .zero else { biasCovariance = p; return }
 
         let m = s.maximumBias
