@@ -15,10 +15,11 @@ struct ReportCommand: ParsableCommand {
 
         A folder (a dataset Motus knows, or a folder of recordings): every recording is loaded \
         once with its ground truth and scored by each evaluation it has the truth for, as the \
-        `evaluate*` commands score it: steps against reference steps (evaluate-steps), the \
-        session's pause and resume against still → moving → still labels (evaluate-motion; \
-        --map as there), and the gravity estimate against an orientation reference \
-        (evaluate-fusion). The page holds their tables and pictures, and lists every recording \
+        `evaluate*` commands score it: steps against reference steps (evaluate-steps), moving \
+        or still by the classifier on every window inside a label the model's map names \
+        (evaluate; --map names others), the session's pause and resume against still → moving \
+        → still labels (evaluate-motion; --map as there), and the gravity estimate against an \
+        orientation reference (evaluate-fusion). The page holds their tables and pictures, and lists every recording \
         that none of them could score, with the reason. Progress goes to stderr.
 
         The page loads nothing from the network (inline style and SVG, no scripts, no fonts to \
@@ -26,7 +27,7 @@ struct ReportCommand: ParsableCommand {
         renamed once complete. Examples:
           motus report datasets/lowback-straight-walk.motus --out walk.html
           motus report datasets --out bundled.html
-          motus report ../shared/datasets/ipol/voisard2023_ipol497 --out ipol.html
+          motus report ../shared/datasets/ipol/voisard2023_ipol497 --map moving=walk --map still=still --out ipol.html
         """)
 
     @Argument(help: "A recording, or a folder: a dataset Motus knows or a folder of recordings.")
@@ -47,7 +48,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A recording: split distance in metres.", valueName: "M"))
     var split: Double = 1000
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("A dataset: which labels are still and which moving for the pause/resume evaluation, as in evaluate-motion: still=LABEL,LABEL… and moving=LABEL,LABEL….", valueName: "CLASS=LABELS"))
+    @Option(name: .customLong("map"), help: ArgumentHelp("A dataset: which labels are still and which moving, still=LABEL,LABEL… and moving=LABEL,LABEL…, for the classifier (as in evaluate; default: the model's own map) and for pause and resume (as in evaluate-motion; default: 'still' still, every other label moving).", valueName: "CLASS=LABELS"))
     var maps: [String] = []
 
     @OptionGroup var input: InputOptions
@@ -185,6 +186,8 @@ struct ReportCommand: ParsableCommand {
         var steps: StepEvaluation.Row?
         var motion: MotionEvaluation.Row?
         var fusion: FusionEvaluation.RecordingResult?
+        /// Windows the classifier was scored on.
+        var windows = 0
         /// Evaluations the recording has the truth for but that could not run on it, each with
         /// the error (listed on the page, never dropped).
         var problems: [String] = []
@@ -192,7 +195,17 @@ struct ReportCommand: ParsableCommand {
 
     func datasetPage() throws -> (HTMLPage, String) {
         let m = try DefaultModel.load(model)
-        let labelMap = try EvaluateMotion.labelMap(maps)
+        let motionMap = try EvaluateMotion.labelMap(maps)
+        // The classifier's classes from the recordings' labels: --map (still=…, moving=…) when
+        // given, else the model's own map, as `motus evaluate` takes them.
+        var classMap = m.labelMap
+        if !maps.isEmpty {
+            let given = try LabelMap(parsing: maps)
+            let index = Dictionary(uniqueKeysWithValues: m.classes.enumerated().map { ($1, $0) })
+            guard Set(given.classes).isSubset(of: Set(m.classes)) else { throw CLIError("--map names classes \(given.classes) but the model has \(m.classes)") }
+            classMap = LabelMap(classes: m.classes, classOfLabel: given.classOfLabel.compactMapValues { index[given.classes[$0]] })
+        }
+        var windows = LabelledWindows(configuration: m.pipeline.features)
         let datasets = try Datasets.open([path], options: try input.delimitedOptions())
         let run = try Evaluation.run(datasets, progress: Self.progress, outcome: { e -> Evaluation.Outcome<Scores> in
             var s = Scores()
@@ -202,7 +215,22 @@ struct ReportCommand: ParsableCommand {
             case .skipped(let why): reasons.append("steps: \(why)")
             case .excluded: break
             }
-            do { s.motion = try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(e.id): \(error)") }
+            // The classifier on every window wholly inside a label the map names (what
+            // `motus evaluate` scores); recordings without such a label are not windowed.
+            if e.truth.labels.contains(where: { classMap.classOfLabel[$0.label] != nil }) {
+                var r = e.recording
+                r.metadata.subject = e.subject
+                let before = windows.count
+                do { try windows.add(r, id: e.entry.path, pipeline: m.pipeline, labels: classMap) } catch {
+                    s.problems.append("classifier: \(error)")
+                    reasons.append("classifier: \(error)")
+                }
+                s.windows = windows.count - before
+                if s.windows == 0 && s.problems.isEmpty { reasons.append("classifier: no window lies wholly inside one mapped label") }
+            } else {
+                reasons.append("classifier: no label the map names (\(classMap.description))")
+            }
+            do { s.motion = try MotionEvaluation.evaluate(e, labelMap: motionMap, model: m) } catch { throw CLIError("\(e.id): \(error)") }
             if s.motion == nil { reasons.append("pause/resume: no still → moving → still labels") }
             // A recording whose streams the fusion evaluation cannot take (the gyroscope on
             // other timestamps than the accelerometer) stops `evaluate-fusion`; here the other
@@ -211,8 +239,8 @@ struct ReportCommand: ParsableCommand {
                 s.problems.append("fusion: \(error)")
                 reasons.append("fusion: \(error)")
             }
-            if s.fusion == nil && s.problems.isEmpty { reasons.append("fusion: no orientation reference") }
-            guard s.steps != nil || s.motion != nil || s.fusion != nil else { return .skipped(reasons.joined(separator: "; ")) }
+            if s.fusion == nil && !s.problems.contains(where: { $0.hasPrefix("fusion:") }) { reasons.append("fusion: no orientation reference") }
+            guard s.steps != nil || s.windows > 0 || s.motion != nil || s.fusion != nil else { return .skipped(reasons.joined(separator: "; ")) }
             s.id = e.id
             return .scored(s)
         })
@@ -221,10 +249,12 @@ struct ReportCommand: ParsableCommand {
         let folder = ((path as NSString).standardizingPath as NSString).lastPathComponent
         var page = HTMLPage(title: folder == ds.name ? folder : "\(folder) (\(ds.name))",
                             subtitle: ["motus report of \(path)", "\(entries) recording\(entries == 1 ? "" : "s"); motus \(MotusCommand.configuration.version)"])
+        let classified = run.rows.filter { $0.windows > 0 }.count
         let steps = run.rows.compactMap(\.steps), motion = run.rows.compactMap(\.motion), fusion = run.rows.compactMap(\.fusion)
         page.heading("Contents", id: "contents")
         page.table([["evaluation", "recordings scored", "as in"],
                     ["steps against reference steps", "\(steps.count)", "motus evaluate-steps"],
+                    ["moving or still (classifier) against labels", "\(classified)", "motus evaluate"],
                     ["pause and resume against still → moving → still labels", "\(motion.count)", "motus evaluate-motion"],
                     ["gravity against an orientation reference", "\(fusion.count)", "motus evaluate-fusion"],
                     ["none of these (listed at the end)", "\(run.skipped.count)", ""]])
@@ -243,6 +273,26 @@ struct ReportCommand: ParsableCommand {
             }
             page.table(t, caption: "Per recording")
             page.figure(EvaluationPlot.steps(steps, summary: s).draw(), title: "Steps counted and true, per recording")
+        }
+
+        if windows.count > 0 {
+            let name = model ?? "the shipped moving-vs-still model"
+            let report: EvaluationReport
+            let predicted: [Int]
+            do {
+                report = try m.evaluate(windows, scheme: "\(name) on \(windows.recordings) recordings")
+                predicted = argmaxRows(try m.probabilities(windows.features))
+            } catch { throw CLIError("\(path): \(error)") }
+            page.heading("Moving or still (classifier)", id: "classifier")
+            page.list(["\(report.scheme): \(report.windows) windows wholly inside one mapped label (\(classMap.description))",
+                       "accuracy \(Fmt.f(report.accuracy * 100, 2)) %, balanced accuracy \(Fmt.f(report.balancedAccuracy * 100, 2)) %, macro F1 \(Fmt.f(report.macroF1, 4)), ROC AUC \(report.rocAUC.map { Fmt.f($0, 4) } ?? "-"), log loss \(Fmt.f(report.logLoss, 4))"])
+            var t = [["class", "precision", "recall", "F1", "support"]]
+            for (c, x) in zip(report.classes, report.perClass) { t.append([c, Fmt.f(x.precision, 4), Fmt.f(x.recall, 4), Fmt.f(x.f1, 4), "\(x.support)"]) }
+            page.table(t, caption: "Per class")
+            page.table([["true \\ predicted"] + report.classes] + zip(report.classes, report.confusion).map { [$0] + $1.map(String.init) },
+                       caption: "Confusion (rows: true, columns: predicted)")
+            let scores = EvaluationPlot.recordingScores(ids: windows.recordingIDs, yTrue: windows.classes, predicted: predicted)
+            page.figure(EvaluationPlot.evaluation(report, recordings: scores), title: "Confusion matrix and scores")
         }
 
         if !motion.isEmpty {
@@ -287,10 +337,10 @@ struct ReportCommand: ParsableCommand {
             page.heading("Not scored", id: "skipped")
             page.table([["recording", "why"]] + run.skipped.map { [$0.id, $0.reason] }, numeric: false)
         }
-        if steps.isEmpty && motion.isEmpty && fusion.isEmpty {
-            printError("motus: \(path): no recording has reference steps, still → moving → still labels or an orientation reference; the page lists why for each")
+        if steps.isEmpty && classified == 0 && motion.isEmpty && fusion.isEmpty {
+            printError("motus: \(path): no recording has reference steps, labels the model's map names, still → moving → still labels or an orientation reference; the page lists why for each")
         }
-        let what = "\(entries) recordings: steps \(steps.count), pause/resume \(motion.count), fusion \(fusion.count), not scored \(run.skipped.count)"
+        let what = "\(entries) recordings: steps \(steps.count), classifier \(classified), pause/resume \(motion.count), fusion \(fusion.count), not scored \(run.skipped.count)"
         return (page, what)
     }
 

@@ -44,14 +44,14 @@ import MotusIO
         let r = try CLI.run(["report", "datasets", "--out", out])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("report: 1/4 recordings\n") && r.stderr.contains("report: 4/4 recordings\n"))
-        #expect(r.stderr.hasSuffix("motus: wrote \(out) (4 recordings: steps 2, pause/resume 0, fusion 0, not scored 2; 1 picture)\n"), "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("motus: wrote \(out) (4 recordings: steps 2, classifier 0, pause/resume 0, fusion 0, not scored 2; 1 picture)\n"), "\(r.stderr)")
         let html = Self.page(out)
         // evaluate-steps' figures: 9 of 9 and 61 of 63.
         #expect(html.contains("<td>lowback-straight-walk.motus</td><td class=\"num\">lower-back</td><td class=\"num\">9</td><td class=\"num\">9</td>"))
         #expect(html.contains("<td>lowback-daily-activities.motus</td><td class=\"num\">lower-back</td><td class=\"num\">63</td><td class=\"num\">61</td>"))
         #expect(html.contains("Steps counted and true, per recording"))
         // Recordings without truth are listed with the reason of each evaluation.
-        #expect(html.contains("<td>iphone-belt-stand-then-walk.motus</td><td>steps: no step events in its ground truth; pause/resume: no still → moving → still labels; fusion: "))
+        #expect(html.contains("<td>iphone-belt-stand-then-walk.motus</td><td>steps: no step events in its ground truth; classifier: no label the map names (moving=dws,jog,ups,wlk still=sit,std); pause/resume: no still → moving → still labels; fusion: "))
         #expect(html.contains("<td>mobgap/MS001_TimeMeasure1_Test5_Trial1.csv</td>"))
     }
 
@@ -92,14 +92,23 @@ import MotusIO
     @Test(.enabled(if: shared != nil, "shared datasets absent: skipping the report on IPOL and BROAD"))
     func theSharedDatasetsGiveStepsPauseResumeAndFusion() throws {
         let ipol = Self.folder() + "/ipol.html"
-        let r = try CLI.run(["report", Self.shared! + "/ipol/voisard2023_ipol497", "--out", ipol])
+        let map = ["--map", "moving=walk", "--map", "still=still"]
+        let r = try CLI.run(["report", Self.shared! + "/ipol/voisard2023_ipol497", "--out", ipol] + map)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.hasSuffix("(41 recordings: steps 41, pause/resume 41, fusion 0, not scored 0; 1 picture)\n"), "\(r.stderr)")
-        #expect(Self.page(ipol).contains("id=\"motion\">Pause and resume</h2>"))
+        #expect(r.stderr.hasSuffix("(41 recordings: steps 41, classifier 41, pause/resume 41, fusion 0, not scored 0; 2 pictures)\n"), "\(r.stderr)")
+        let page = Self.page(ipol)
+        #expect(page.contains("id=\"motion\">Pause and resume</h2>") && page.contains("id=\"classifier\">Moving or still (classifier)</h2>"))
+        // The classifier's figures are `motus evaluate`'s on the same data and map.
+        let ev = try CLI.run(["evaluate", Self.shared! + "/ipol/voisard2023_ipol497"] + map)
+        let accuracy = ev.stdout.split(separator: "\n").first { $0.hasPrefix("accuracy ") }.map { $0.split(separator: " ") }
+        #expect(accuracy != nil)
+        if let a = accuracy, a.count > 5 {
+            #expect(page.contains("accuracy \(a[1]) %, balanced accuracy \(a[5]) %"), "\(a)")
+        }
         let broad = Self.folder() + "/broad.html"
         let b = try CLI.run(["report", Self.shared! + "/broad", "--out", broad])
         #expect(b.status == 0, "\(b.stderr)")
-        #expect(b.stderr.hasSuffix("(15 recordings: steps 0, pause/resume 0, fusion 15, not scored 0; 1 picture)\n"), "\(b.stderr)")
+        #expect(b.stderr.hasSuffix("(15 recordings: steps 0, classifier 0, pause/resume 0, fusion 15, not scored 0; 1 picture)\n"), "\(b.stderr)")
         // The overall figures are evaluate-fusion's on BROAD (the CI bar: median <= 0.45°).
         let e = try CLI.run(["evaluate-fusion", Self.shared! + "/broad"])
         let all = e.stdout.split(separator: "\n").first { $0.hasPrefix("  all ") }.map { $0.split(separator: " ") }
