@@ -37,22 +37,39 @@ public struct HTMLPage: Sendable {
         body.append("<ul>" + items.map { "<li>\(escapeXML($0))</li>" }.joined() + "</ul>")
     }
 
-    /// A table: the first row is the header; columns after the first are right-aligned when
-    /// `numeric` (figures line up). Rows shorter than the header are padded with empty cells.
+    /// A table: the first row is the header. With `numeric`, columns after the first whose
+    /// cells all read as figures ("12", "-3.2", "0/12", "0:14", or "-" for none) are
+    /// right-aligned, so figures line up; text columns stay left. Rows shorter than the header
+    /// are padded with empty cells.
     public mutating func table(_ rows: [[String]], caption: String? = nil, numeric: Bool = true, cls: String? = nil) {
         guard let header = rows.first else { return }
+        let body = rows.dropFirst()
+        let right = header.indices.map { i in
+            numeric && i > 0 && body.contains { i < $0.count && Self.isFigure($0[i]) && $0[i] != "-" }
+                && body.allSatisfy { i >= $0.count || Self.isFigure($0[i]) }
+        }
         var s = "<table\(cls.map { " class=\"\(escapeXML($0))\"" } ?? "")>"
         if let caption { s += "<caption>\(escapeXML(caption))</caption>" }
-        s += "<thead><tr>" + header.map { "<th>\(escapeXML($0))</th>" }.joined() + "</tr></thead><tbody>"
-        for r in rows.dropFirst() {
+        s += "<thead><tr>" + header.enumerated().map { "<th\(right[$0.offset] ? " class=\"num\"" : "")>\(escapeXML($0.element))</th>" }.joined() + "</tr></thead><tbody>"
+        for r in body {
             s += "<tr>"
             for i in 0..<max(header.count, r.count) {
                 let c = i < r.count ? r[i] : ""
-                s += i > 0 && numeric ? "<td class=\"num\">\(escapeXML(c))</td>" : "<td>\(escapeXML(c))</td>"
+                s += i < right.count && right[i] ? "<td class=\"num\">\(escapeXML(c))</td>" : "<td>\(escapeXML(c))</td>"
             }
             s += "</tr>"
         }
-        body.append(s + "</tbody></table>")
+        self.body.append(s + "</tbody></table>")
+    }
+
+    /// A cell that holds a figure: a number with an optional sign, possibly with `/`, `:` or
+    /// `.` inside and a unit after a space, or "-", "n/j" for none.
+    static func isFigure(_ c: String) -> Bool {
+        if c == "-" || c == "n/j" || c.isEmpty { return true }
+        var u = c.unicodeScalars.makeIterator()
+        guard var first = u.next() else { return true }
+        if first == "-" || first == "+" { guard let n = u.next() else { return false }; first = n }
+        return first.properties.numericType != nil && ("0"..."9").contains(first)
     }
 
     /// Names and values, two columns (a summary).
@@ -102,8 +119,10 @@ public struct HTMLPage: Sendable {
     p.note { color: #555555; font-size: 12.5px; margin: 2px 0; }
     table { border-collapse: collapse; margin: 8px 0 12px; font-size: 12.5px; }
     caption { text-align: left; font-weight: bold; padding: 4px 0; }
+    caption { white-space: nowrap; }
     th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
     thead th { border-bottom: 2px solid #bbbbbb; background: #fafafa; }
+    th.num { text-align: right; }
     td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
     table.kv th { font-weight: normal; color: #555555; }
     figure { margin: 12px 0 20px; }

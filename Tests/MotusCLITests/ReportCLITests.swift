@@ -47,8 +47,8 @@ import MotusIO
         #expect(r.stderr.hasSuffix("motus: wrote \(out) (4 recordings: steps 2, classifier 0, pause/resume 0, fusion 0, not scored 2; 1 picture)\n"), "\(r.stderr)")
         let html = Self.page(out)
         // evaluate-steps' figures: 9 of 9 and 61 of 63.
-        #expect(html.contains("<td>lowback-straight-walk.motus</td><td class=\"num\">lower-back</td><td class=\"num\">9</td><td class=\"num\">9</td>"))
-        #expect(html.contains("<td>lowback-daily-activities.motus</td><td class=\"num\">lower-back</td><td class=\"num\">63</td><td class=\"num\">61</td>"))
+        #expect(html.contains("<td>lowback-straight-walk.motus</td><td>lower-back</td><td class=\"num\">9</td><td class=\"num\">9</td>"))
+        #expect(html.contains("<td>lowback-daily-activities.motus</td><td>lower-back</td><td class=\"num\">63</td><td class=\"num\">61</td>"))
         #expect(html.contains("Steps counted and true, per recording"))
         // Recordings without truth are listed with the reason of each evaluation.
         #expect(html.contains("<td>iphone-belt-stand-then-walk.motus</td><td>steps: no step events in its ground truth; classifier: no label the map names (moving=dws,jog,ups,wlk still=sit,std); pause/resume: no still → moving → still labels; fusion: "))

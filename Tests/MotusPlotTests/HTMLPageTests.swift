@@ -22,6 +22,20 @@ import Testing
         #expect(p2.render().contains("a\u{FFFD}b") && p2.render().contains("c\u{FFFD}d"))
     }
 
+    @Test func figuresAlignRightAndTextLeft() {
+        var page = HTMLPage(title: "p")
+        page.table([["recording", "placement", "error %", "outside", "at"],
+                    ["a", "lower-back", "-3.17", "0/12", "0:14"],
+                    ["b", "wrist", "-", "-", "1:02:03"]])
+        let html = page.render()
+        #expect(html.contains("<tr><td>a</td><td>lower-back</td><td class=\"num\">-3.17</td><td class=\"num\">0/12</td><td class=\"num\">0:14</td></tr>"))
+        #expect(html.contains("<th>placement</th><th class=\"num\">error %</th>"))
+        // A column of nothing but "-" is not a figure column.
+        var p2 = HTMLPage(title: "p")
+        p2.table([["a", "b"], ["x", "-"]])
+        #expect(p2.render().contains("<td>x</td><td>-</td>"))
+    }
+
     @Test func picturesAreInlineAndWellFormed() throws {
         let chart = Chart(title: "t <1>", xLabel: "time (s)", panels: [
             Panel(yLabel: "y (m)", lines: [LineSeries(name: "line", color: Palette.blue, xs: [0, 1, 2], ys: [0, 1, 0])]),
