@@ -45,8 +45,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "A recording: session mode, foot or ride.")
     var mode: SessionMode = .foot
 
-    @Option(help: ArgumentHelp("A recording: split distance in metres.", valueName: "M"))
-    var split: Double = 1000
+    @Option(help: ArgumentHelp("A recording: split distance in metres (default 1000).", valueName: "M"))
+    var split: Double?
 
     @Option(name: .customLong("map"), help: ArgumentHelp("A dataset: which labels are still and which moving, still=LABEL,LABEL… and moving=LABEL,LABEL…, for the classifier (as in evaluate; default: the model's own map) and for pause and resume (as in evaluate-motion; default: 'still' still, every other label moving).", valueName: "CLASS=LABELS"))
     var maps: [String] = []
@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
         let ext = (out as NSString).pathExtension.lowercased()
         guard ext == "html" || ext == "htm" else { throw ValidationError("--out must name an .html file, not '\(out)'") }
         if let h = height, !(h >= 0.5 && h <= 2.5) { throw ValidationError("--height is in metres, 0.5…2.5 (e.g. 1.75), not \(h)") }
-        if !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
+        if let split, !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
     }
 
     func run() throws {
@@ -68,9 +68,16 @@ struct ReportCommand: ParsableCommand {
             let page: HTMLPage
             let what: String
             if isFolder.boolValue {
+                for (given, flag) in [(height != nil, "--height"), (mode != .foot, "--mode"), (split != nil, "--split")] where given {
+                    throw CLIError("\(flag) applies to one recording, not to a dataset folder (\(path))")
+                }
                 (page, what) = try datasetPage()
             } else {
                 if !maps.isEmpty { throw CLIError("--map applies to a dataset folder, not to one recording (\(path))") }
+                let ext = (path as NSString).pathExtension.lowercased()
+                if PlotCommand.trackExtensions.contains(ext) {
+                    throw CLIError("\(path): a ride or route file, not a recording of motion sensors; `motus ride \(path) --plot ride.svg` or `motus route … --plot route.svg` draws it")
+                }
                 page = try recordingPage()
                 what = "recording"
             }
@@ -100,11 +107,15 @@ struct ReportCommand: ParsableCommand {
         let options = try input.delimitedOptions()
         let summary = try RecordingLoader.summarize(path: path, options: options)
         if let left = summary.leftOut { printError("motus: \(left)") }
+        // The second read posts the same notices as the first (columns left out, units that
+        // look wrong): they are said once.
+        InputNotices.setHandler(nil)
+        defer { InputNotices.setHandler { printError("motus: \($0)") } }
         let recording = try RecordingLoader.load(path: path, options: options)
         guard recording.timeRange != nil else { throw CLIError("\(path): no samples to report on") }
         var settings = SessionSettings()
         settings.mode = mode
-        settings.splitMeters = split
+        settings.splitMeters = split ?? 1000
         settings.heightMeters = height ?? recording.metadata.heightMeters
         let trace: RecordingPlot.SessionTrace
         do { trace = try RecordingPlot.trace(recording, settings: settings, model: try DefaultModel.load(model)) }

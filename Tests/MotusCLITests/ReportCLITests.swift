@@ -66,7 +66,19 @@ import MotusIO
         #expect(r3.status == 1 && r3.stderr.hasPrefix("motus: \(bad):4:") && r3.stderr.split(separator: "\n").count == 1, "\(r3.stderr)")
         let r4 = try CLI.run(["report", "datasets/lowback-straight-walk.motus", "--map", "still=still", "--out", dir + "/m.html"])
         #expect(r4.status == 1 && r4.stderr.contains("--map applies to a dataset folder"))
+        let r5 = try CLI.run(["report", "datasets", "--height", "1.7", "--out", dir + "/h.html"])
+        #expect(r5.status == 1 && r5.stderr == "motus: --height applies to one recording, not to a dataset folder (datasets)\n")
+        let gpx = CLI.temp("route.gpx", "<gpx></gpx>")
+        let r6 = try CLI.run(["report", gpx, "--out", dir + "/g.html"])
+        #expect(r6.status == 1 && r6.stderr.contains("a ride or route file, not a recording of motion sensors"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func aNoticeIsSaidOnce() throws {
+        let out = Self.folder() + "/mobgap.html"
+        let r = try CLI.run(["report", "datasets/mobgap/MS001_TimeMeasure1_Test5_Trial1.csv", "--out", out])
+        #expect(r.status == 0)
+        #expect(r.stderr == "motus: datasets/mobgap/MS001_TimeMeasure1_Test5_Trial1.csv: left out columns: samples (Motus reads no stream from them)\nmotus: wrote \(out) (recording; 1 picture)\n")
     }
 
     @Test func labelsAndNamesFromTheFileAreEscaped() throws {
