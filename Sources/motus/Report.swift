@@ -63,6 +63,9 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         try Self.reportingErrors {
             try OutputPaths.file(out)
+            if path == "-" || InputSpool.needsSpooling(path) {
+                throw CLIError("\(path): report reads a recording file or a folder, not standard input or a pipe (save it first: motus convert - --out recording.motus)")
+            }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CLIError("\(path): no such file or folder") }
             let page: HTMLPage
