@@ -13,7 +13,7 @@ struct MotusCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [Inspect.self, Convert.self, Fuse.self, TrackCommand.self, Classify.self, Train.self, Evaluate.self, EvaluateSteps.self,
-                      EvaluateMotion.self, EvaluateFusion.self, Ride.self, Route.self, PlotCommand.self, Compare.self, Rank.self, Record.self, Import.self])
+                      EvaluateMotion.self, EvaluateFusion.self, Ride.self, Route.self, PlotCommand.self, ReportCommand.self, Compare.self, Rank.self, Record.self, Import.self])
 }
 
 /// Errors the CLI prints as one line on stderr before exiting with status 1.
