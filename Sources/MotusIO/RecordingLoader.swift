@@ -4,7 +4,8 @@ import MotusCore
 /// 1. the native format (first line `#motus,1`);
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
-///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold);
+///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold), or a
+///    phyphox export folder (`PhyphoxExport`, its sensor files merged into one recording);
 /// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
 ///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
@@ -35,6 +36,9 @@ public enum RecordingLoader {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         if native {
             return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: options.incompleteLastLine, kinds: kinds))
+        }
+        if options.isEmpty && PhyphoxExport.isExport(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
@@ -81,6 +85,11 @@ public enum RecordingLoader {
         if native {
             return try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(incompleteLastLine: policy))
         }
+        if options.isEmpty && PhyphoxExport.isExport(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
+        }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
             RecordingBuilder.replay(r, into: &sink)
@@ -102,8 +111,8 @@ public enum RecordingLoader {
         return s
     }
 
-    /// The recordings under `path`: the file itself; every recording of a dataset folder Motus
-    /// knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
+    /// The recordings under `path`: the file itself; a phyphox export folder (one recording);
+    /// every recording of a dataset folder Motus knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
     /// and licences left out), sorted. A folder with none (empty, or only other files) is an
     /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
@@ -124,6 +133,8 @@ public enum RecordingLoader {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing there", expected: "a recording file or folder")
         }
         if !DatasetLocator.isDirectory(path) { return [path] }
+        // A phyphox export is one recording, its sensor files merged.
+        if PhyphoxExport.isExport(path) { return [path] }
         if let probe = DatasetFormat.probe(path: path) {
             if !probe.isDataset { return [path] }
             return try probe.format.openDataset(root: path).entries.map(\.path)

@@ -69,8 +69,9 @@ public struct SampleReader {
             source = .native
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
-            metadata = options.metadata(source: path)
-            declaredKinds = Set(try DelimitedReader(path: path, options: options).headerKinds()).intersection(kinds)
+            let reader = DelimitedReader(path: path, options: options)
+            metadata = reader.recordingMetadata()
+            declaredKinds = Set(try reader.headerKinds()).intersection(kinds)
             source = .delimited(options)
         } else {
             let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
@@ -328,7 +329,7 @@ extension DelimitedReader {
     func headerKinds() throws(InputError) -> [StreamKind] {
         var cursor = try LineCursor(path: path)
         while let line = try cursor.next() {
-            if Self.isComment(line) { continue }
+            if Self.isPreamble(line) { continue }
             return try firstLinePlan(line, number: cursor.lineNumber, notify: false).plan.streams.map(\.kind)
         }
         throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")
