@@ -695,7 +695,11 @@ public struct DelimitedReader {
         if options.accelUnit != nil && kinds.isDisjoint(with: [.acceleration, .gravity, .userAcceleration]) { throw noStream("acceleration", "--accel-unit") }
         if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
         if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
-        let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty }.map { names[$0] }
+        // Ground-truth columns are read by `GroundTruthInput`, not left out.
+        let truthNames = [options.labelColumn, options.eventColumn, options.stepColumn].compactMap { c -> String? in
+            switch c { case .name(let n)?: n.lowercased(); case .index(let i)? where i < names.count: names[i].lowercased(); default: nil }
+        }
+        let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty && !truthNames.contains(names[$0].lowercased()) }.map { names[$0] }
         if notify && p.timeField < 0 && options.rateHz == nil, let r = preamble.nominalRateHz {
             InputNotices.post("\(path): no time column; rows taken at \(preamble.app ?? "the app")'s nominal \(r) Hz (the app does not keep it exactly; --rate sets another)")
         }

@@ -23,7 +23,7 @@ public enum RecordingLoader {
     static func loadReadable(path: String, options given: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
-        let r = try loadUnchecked(path: path, native: native, options: options, kinds: kinds)
+        let r = try GroundTruthInput.adding(to: try loadUnchecked(path: path, native: native, options: options, kinds: kinds), path: path, options: options)
         if options.plausibility != .off {
             var check = PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native)
             check.add(r)
@@ -68,13 +68,22 @@ public enum RecordingLoader {
                                                allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
+        func groundTruth() throws(InputError) {
+            guard GroundTruthInput.applies(to: path, options: options) else { return }
+            let (labels, events) = try GroundTruthInput.read(path: path, options: options)
+            for l in labels { sink.label(l) }
+            for e in events.sorted(by: { $0.time < $1.time }) { sink.event(e) }
+        }
         guard options.plausibility != .off else {
-            return try scanUnchecked(path: path, native: native, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+            let left = try scanUnchecked(path: path, native: native, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+            try groundTruth()
+            return left
         }
         var checked = CheckedSink(inner: sink, check: PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native))
-        defer { sink = checked.inner }
         let left = try scanUnchecked(path: path, native: native, options: options, into: &checked, allowTruncatedTail: allowTruncatedTail)
+        sink = checked.inner
         try checked.check.report(file: path, policy: options.plausibility)
+        try groundTruth()
         return left
     }
 
@@ -149,7 +158,7 @@ public enum RecordingLoader {
             }
             let lower = name.lowercased()
             let ext = lower.split(separator: ".").last.map(String.init) ?? ""
-            guard ["motus", "csv", "txt", "json"].contains(ext), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
+            guard ["motus", "csv", "txt", "json"].contains(ext), !GroundTruthInput.isSidecar(lower), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
             out.append(p)
         }
         return out.sorted()

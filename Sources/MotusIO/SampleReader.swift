@@ -67,12 +67,20 @@ public struct SampleReader {
             events = directives.events
             declaredKinds = directives.kinds
             source = .native
+            if GroundTruthInput.applies(to: path, options: options) {
+                let truth = try GroundTruthInput.read(path: path, options: options)
+                labels += truth.labels
+                events = (events + truth.events).sorted { $0.time < $1.time }
+            }
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
             let reader = DelimitedReader(path: path, options: options)
             metadata = reader.recordingMetadata()
             declaredKinds = Set(try reader.headerKinds()).intersection(kinds)
             source = .delimited(options)
+            let truth = try GroundTruthInput.read(path: path, options: options)
+            labels = truth.labels
+            events = truth.events.sorted { $0.time < $1.time }
         } else {
             let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
             metadata = r.metadata
