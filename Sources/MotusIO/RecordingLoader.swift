@@ -40,6 +40,9 @@ public enum RecordingLoader {
         if options.isEmpty && PhyphoxExport.isExport(path) {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
         }
+        if options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(zip: path) }
+        }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
         }
@@ -96,6 +99,11 @@ public enum RecordingLoader {
         }
         if options.isEmpty && PhyphoxExport.isExport(path) {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
+        }
+        if options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try PhyphoxExport.read(zip: path) }
             RecordingBuilder.replay(r, into: &sink)
             return nil
         }

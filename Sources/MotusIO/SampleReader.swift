@@ -73,7 +73,8 @@ public struct SampleReader {
                 events = (events + truth.events).sorted { $0.time < $1.time }
             }
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
-                    && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
+                    && !(options.isEmpty && DatasetFormat.probe(path: path) != nil)
+                    && !(options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path)) {
             let reader = DelimitedReader(path: path, options: options)
             metadata = reader.recordingMetadata()
             declaredKinds = Set(try reader.headerKinds()).intersection(kinds)

@@ -116,4 +116,49 @@ struct AppExportTests {
         let e = inputError { _ = try RecordingLoader.load(path: bad) }
         #expect(e?.reason == .badValue && e?.location.line == 3 && e?.location.column == 3 && e?.found == "95.0")
     }
+
+    /// A ZIP archive of `files`, stored (no compression), as the APPNOTE lays it out.
+    static func storedZip(_ files: [(String, [UInt8])]) -> [UInt8] {
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        var out: [UInt8] = [], directory: [UInt8] = []
+        for (name, data) in files {
+            let crc = Int(ZipArchive.crc32(data)), offset = out.count, n = Array(name.utf8)
+            out += le(0x0403_4B50, 4) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4) + le(data.count, 4)
+                + le(n.count, 2) + le(0, 2) + n + data
+            directory += le(0x0201_4B50, 4) + le(20, 2) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(crc, 4) + le(data.count, 4) + le(data.count, 4)
+                + le(n.count, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + n
+        }
+        let start = out.count
+        return out + directory + le(0x0605_4B50, 4) + le(0, 2) + le(0, 2) + le(files.count, 2) + le(files.count, 2)
+            + le(directory.count, 4) + le(start, 4) + le(0, 2)
+    }
+
+    @Test("phyphox export as a .zip: the same recording as the folder; a damaged entry is an error at its byte", .enabled(if: ReadersData.available, ReadersData.skipMessage))
+    func phyphoxZip() throws {
+        let t = TempDir()
+        let names = ["Accelerometer.csv", "Gyroscope.csv", "Location.csv"]
+        let files = try names.map { n in (n, Array(try Data(contentsOf: URL(fileURLWithPath: ReadersData.path("apps/phyphox/" + n))))) }
+        let zip = t.path + "/phyphox export.zip"
+        FileManager.default.createFile(atPath: zip, contents: Data(Self.storedZip(files + [("meta/device.csv", Array("property,value\n".utf8))])))
+        let folder = try load(ReadersData.path("apps/phyphox"))
+        let r = try load(zip)
+        #expect(r.streams == folder.streams && r.metadata.source == "phyphox export phyphox export.zip")
+        // The deflated archive Python's zipfile writes, when python3 is there.
+        let deflated = t.path + "/deflated.zip"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    [z.write(sys.argv[2] + '/' + n, n) for n in sys.argv[3:]]",
+                       deflated, ReadersData.path("apps/phyphox")] + names
+        if (try? p.run()) != nil {
+            p.waitUntilExit()
+            if p.terminationStatus == 0 { #expect(try load(deflated).streams == folder.streams) }
+        }
+        // One byte of the accelerometer's data changed: its CRC-32 no longer matches.
+        var damaged = Self.storedZip(files)
+        damaged[30 + 17 + 1000] ^= 0x01
+        let bad = t.path + "/bad.zip"
+        FileManager.default.createFile(atPath: bad, contents: Data(damaged))
+        let e = inputError { _ = try RecordingLoader.load(path: bad) }
+        #expect(e?.reason == .badValue && e?.location.column == 47 && e?.found.hasPrefix("CRC-32") == true && e?.found.hasSuffix("'Accelerometer.csv'") == true)
+    }
 }

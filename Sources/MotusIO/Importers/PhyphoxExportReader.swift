@@ -65,3 +65,53 @@ public enum PhyphoxExport {
         return out
     }
 }
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension PhyphoxExport {
+    /// Reads a phyphox export shared as one `.zip`: its top-level CSV files (the `meta/` folder
+    /// and other folders are passed over) are unpacked into a temporary folder, read as an export
+    /// folder, and the folder removed. Errors name the file inside the archive
+    /// (`export.zip:Accelerometer.csv:12:3`).
+    public static func read(zip: String) throws(InputError) -> Recording {
+        let archive = try ZipArchive(path: zip)
+        let base = (getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        var template = Array((base + "/motus-zip-XXXXXX").utf8CString)
+        guard let dirPointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw InputError(.unreadable, at: SourceLocation(file: zip), found: String(cString: strerror(errno)), expected: "a temporary folder to unpack into")
+        }
+        let dir = String(cString: dirPointer)
+        var written: [String] = []
+        defer {
+            for f in written { _ = unlink(f) }
+            _ = rmdir(dir)
+        }
+        for entry in archive.entries where !entry.name.contains("/") && entry.name.lowercased().hasSuffix(".csv") && !entry.name.hasPrefix(".") {
+            let data = try archive.contents(of: entry)
+            let target = dir + "/" + entry.name
+            guard let f = fopen(target, "wb") else {
+                throw InputError(.unreadable, at: SourceLocation(file: target), found: String(cString: strerror(errno)), expected: "a file to unpack into")
+            }
+            written.append(target)
+            let n = data.withUnsafeBytes { fwrite($0.baseAddress, 1, data.count, f) }
+            fclose(f)
+            guard n == data.count else { throw InputError(.unreadable, at: SourceLocation(file: target), found: "a short write", expected: "\(data.count) bytes") }
+        }
+        do {
+            var r = try read(folder: dir)
+            r.metadata.source = "phyphox export " + ReaderFiles.lastComponent(zip)
+            return r
+        } catch {
+            var e = error
+            if e.location.file.hasPrefix(dir + "/") { e.location.file = zip + ":" + String(e.location.file.dropFirst(dir.count + 1)) }
+            else if e.location.file == dir { e.location.file = zip }
+            throw e
+        }
+    }
+}
