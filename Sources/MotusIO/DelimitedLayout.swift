@@ -6,7 +6,7 @@ extension DelimitedOptions {
     /// Flags that take a value, by their long name without the dashes.
     public static let valueFlags: [String] = [
         "time-column", "time-unit", "rate", "accel-columns", "accel-unit", "gyro-columns", "gyro-unit",
-        "gravity-columns", "user-accel-columns", "mag-columns", "delimiter",
+        "gravity-columns", "user-accel-columns", "mag-columns", "delimiter", "label-column", "event-column", "step-column",
     ]
     /// Flags that take no value.
     public static let switchFlags: [String] = ["no-header", "coremotion-sign"]
@@ -40,6 +40,9 @@ extension DelimitedOptions {
         case "gravity-columns": guard let c = triple() else { return columnsWanted }; gravityColumns = c
         case "user-accel-columns": guard let c = triple() else { return columnsWanted }; userAccelColumns = c
         case "mag-columns": guard let c = triple() else { return columnsWanted }; magColumns = c
+        case "label-column": labelColumn = ColumnRef(parsing: v)
+        case "event-column": eventColumn = ColumnRef(parsing: v)
+        case "step-column": stepColumn = ColumnRef(parsing: v)
         case "accel-unit":
             guard let a = AccelerationUnit(rawValue: v) else { return "g or mps2" }
             accelUnit = a
@@ -75,6 +78,9 @@ extension DelimitedOptions {
         o.gravityColumns = o.gravityColumns ?? layout.gravityColumns
         o.userAccelColumns = o.userAccelColumns ?? layout.userAccelColumns
         o.magColumns = o.magColumns ?? layout.magColumns
+        o.labelColumn = o.labelColumn ?? layout.labelColumn
+        o.eventColumn = o.eventColumn ?? layout.eventColumn
+        o.stepColumn = o.stepColumn ?? layout.stepColumn
         o.noHeader = o.noHeader || layout.noHeader
         o.delimiter = o.delimiter ?? layout.delimiter
         o.coreMotionSign = o.coreMotionSign ?? layout.coreMotionSign

@@ -32,6 +32,13 @@ public struct DelimitedOptions: Sendable, Equatable {
     public var userAccelColumns: [ColumnRef]?
     /// Magnetic-field columns, in µT.
     public var magColumns: [ColumnRef]?
+    /// Ground truth in columns (`GroundTruthInput`): labels, events, step events.
+    public var labelColumn: ColumnRef?
+    public var eventColumn: ColumnRef?
+    public var stepColumn: ColumnRef?
+    /// A sidecar file of label segments or events for the recording (`GroundTruthInput`);
+    /// nil: `REC.truth.csv` beside the recording when there is one.
+    public var groundTruthFile: String?
     /// The file has no header line (columns then must be given as indexes).
     public var noHeader: Bool = false
     /// Field delimiter; nil: detected from the first line (comma, tab, semicolon, else space).
@@ -58,13 +65,14 @@ public struct DelimitedOptions: Sendable, Equatable {
     public init() {}
 
     /// True when no column flag was given, so the header alone must say what the columns are
-    /// (the incomplete-line and plausibility policies and the layout file's name are not about
-    /// columns and do not count).
+    /// (the incomplete-line and plausibility policies, the layout file's name and the ground
+    /// truth's columns and sidecar do not count).
     public var isEmpty: Bool {
         var o = self
         o.incompleteLastLine = .error
         o.layoutFile = nil
         o.plausibility = .warn
+        o.labelColumn = nil; o.eventColumn = nil; o.stepColumn = nil; o.groundTruthFile = nil
         return o == DelimitedOptions()
     }
 

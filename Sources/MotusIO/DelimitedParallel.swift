@@ -46,7 +46,7 @@ extension DelimitedReader {
         while pos < size {
             let (line, next) = Self.line(base, pos, size)
             lineNumber += 1
-            if Self.isComment(line) { pos = next; continue }
+            if Self.isPreamble(line) { pos = next; continue }
             let first = try firstLinePlan(line, number: lineNumber)
             delimiter = first.delimiter
             plan = first.plan
@@ -211,7 +211,7 @@ extension DelimitedReader {
         }
         if let failure { throw failure }
 
-        var out = Recording(metadata: options.metadata(source: path))
+        var out = Recording(metadata: recordingMetadata())
         for (si, s) in plan.streams.enumerated() {
             out.streams.append(SensorStream(kind: s.kind, name: s.kind.rawValue, times: columns[0], values: columns[1 + si]))
         }

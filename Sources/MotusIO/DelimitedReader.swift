@@ -27,9 +27,12 @@ import MotusCore
 public struct DelimitedReader {
     public let path: String
     public let options: DelimitedOptions
+    /// What an app's lines before the header say (HyperIMU's `@` lines).
+    let preamble: AppPreamble
 
     public init(path: String, options: DelimitedOptions = .init()) {
         self.path = path; self.options = options
+        preamble = AppPreamble(path: path)
     }
 
     /// Reads the whole file: a regular file is mapped and parsed in place, on all cores when
@@ -51,6 +54,15 @@ public struct DelimitedReader {
         var b = RecordingBuilder()
         if let left = try scan(into: &b) { InputNotices.post(left.description) }
         return b.recording
+    }
+
+    /// The metadata of the recording read: the options' (declared rate, file, layout), with
+    /// the app's nominal rate when its preamble gives one.
+    func recordingMetadata() -> RecordingMetadata {
+        var m = options.metadata(source: path)
+        if let app = preamble.app { m.extra["app"] = app }
+        if m.nominalRateHz == nil, let r = preamble.nominalRateHz { m.nominalRateHz = r }
+        return m
     }
 
     /// True when the file's last byte is LF (or it is empty).
@@ -114,10 +126,10 @@ public struct DelimitedReader {
         var tail = TailCheck()
         var pending: UnsafeBufferPointer<UInt8>? = nil   // with --no-header: the first line, a row
         while let line = try cursor.next() {
-            if Self.isComment(line) { continue }
+            if Self.isPreamble(line) { continue }
             let (p, delimiter, fieldCount) = try firstLinePlan(line, number: cursor.lineNumber)
             splitter = FieldSplitter(delimiter: delimiter)
-            sink.metadata(options.metadata(source: path))
+            sink.metadata(recordingMetadata())
             for (i, s) in p.streams.enumerated() { sink.declare(stream: i, name: s.kind.rawValue, kind: s.kind) }
             if p.attitudeFromEuler != nil { sink.declare(stream: p.streams.count, name: StreamKind.attitude.rawValue, kind: .attitude) }
             parser = RowParser(plan: p, file: path, delimiter: delimiter, backwardsTolerance: options.backwardsTolerance)
@@ -181,6 +193,12 @@ public struct DelimitedReader {
         }
     }
 
+    /// A line before the header that is not read: a comment, or an app's `@` line (HyperIMU
+    /// writes its banner and start date so). After the header, `@` lines are errors.
+    static func isPreamble(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        isComment(line) || line[0] == UInt8(ascii: "@")
+    }
+
     @inline(__always)
     static func isComment(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.isEmpty || line[0] == UInt8(ascii: "#") || (line.count > 1 && line[0] == UInt8(ascii: "/") && line[1] == UInt8(ascii: "/"))
@@ -222,12 +240,15 @@ public struct DelimitedReader {
             used = .allocate(capacity: plan.needed)
             used.initialize(repeating: false, count: plan.needed)
             if plan.timeField >= 0 { used[plan.timeField] = true }
-            for s in plan.streams { for f in s.fields { used[f] = true } }
+            for s in plan.streams { for f in s.fields where f < plan.needed { used[f] = true } }
             if let e = plan.attitudeFromEuler { for f in e { used[f] = true } }
-            fieldValue = .allocate(capacity: plan.needed)
+            // One slot past the fields: NaN, what a component the header has no column for
+            // (a location's altitude, a step counter's distance) reads.
+            fieldValue = .allocate(capacity: plan.needed + 1)
             fieldValue.initialize(repeating: 0, count: plan.needed)
-            fieldStart = .allocate(capacity: plan.needed)
-            fieldStart.initialize(repeating: 0, count: plan.needed)
+            (fieldValue + plan.needed).initialize(to: .nan)
+            fieldStart = .allocate(capacity: plan.needed + 1)
+            fieldStart.initialize(repeating: 0, count: plan.needed + 1)
             scratch = .allocate(capacity: 8)
             scratch.initialize(repeating: 0, count: 8)
             streamCount = plan.streams.count
@@ -258,6 +279,7 @@ public struct DelimitedReader {
         /// be done (a field feeding two places, or attitude computed from Euler angles).
         func setDestinations(times: UnsafeMutablePointer<Double>, columns: [UnsafeMutablePointer<Double>]) -> Bool {
             if plan.attitudeFromEuler != nil { return false }
+            if plan.streams.contains(where: { $0.fields.contains(plan.needed) }) { return false }
             var uses = [Int](repeating: 0, count: plan.needed)
             if plan.timeField >= 0 { uses[plan.timeField] += 1 }
             for s in plan.streams { for f in s.fields { uses[f] += 1 } }
@@ -673,7 +695,14 @@ public struct DelimitedReader {
         if options.accelUnit != nil && kinds.isDisjoint(with: [.acceleration, .gravity, .userAcceleration]) { throw noStream("acceleration", "--accel-unit") }
         if options.gyroUnit != nil && !kinds.contains(.rotationRate) { throw noStream("rotation-rate", "--gyro-unit") }
         if options.timeUnit != nil && p.timeField < 0 { throw noStream("time", "--time-unit") }
-        let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty }.map { names[$0] }
+        // Ground-truth columns are read by `GroundTruthInput`, not left out.
+        let truthNames = [options.labelColumn, options.eventColumn, options.stepColumn].compactMap { c -> String? in
+            switch c { case .name(let n)?: n.lowercased(); case .index(let i)? where i < names.count: names[i].lowercased(); default: nil }
+        }
+        let left = names.indices.filter { !read.contains($0) && !names[$0].isEmpty && !truthNames.contains(names[$0].lowercased()) }.map { names[$0] }
+        if notify && p.timeField < 0 && options.rateHz == nil, let r = preamble.nominalRateHz {
+            InputNotices.post("\(path): no time column; rows taken at \(preamble.app ?? "the app")'s nominal \(r) Hz (the app does not keep it exactly; --rate sets another)")
+        }
         if notify && !left.isEmpty {
             InputNotices.post("\(path): left out columns: \(left.joined(separator: ", ")) (Motus reads no stream from them)")
         }
@@ -683,7 +712,11 @@ public struct DelimitedReader {
     func makePlan(header: [String]?, fieldCount: Int, line: Int) throws(InputError) -> Plan {
         var p = Plan()
         let names = header?.map { $0.trimmingSpaces() } ?? []
-        let lower = names.map { $0.lowercased() }
+        let exactLower = names.map { $0.lowercased() }
+        // Header keys without units and with spaces as `_` (`Linear Acceleration x (m/s^2)` is
+        // `linear_acceleration_x`, unit `m/s^2`): what names are matched on.
+        let parsed = names.map(HeaderName.init)
+        let lower = parsed.map(\.key)
         func resolve(_ c: ColumnRef, _ role: String) throws(InputError) -> Int {
             switch c {
             case .index(let i):
@@ -695,7 +728,7 @@ public struct DelimitedReader {
                 guard header != nil else {
                     throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: n, expected: "a 0-based column index for \(role) (the file has no header)")
                 }
-                if let i = names.firstIndex(of: n) ?? lower.firstIndex(of: n.lowercased()) { return i }
+                if let i = names.firstIndex(of: n) ?? exactLower.firstIndex(of: n.lowercased()) ?? lower.firstIndex(of: HeaderName(n).key) { return i }
                 throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: n,
                                  expected: "a column named for \(role); the header has \(names.prefix(12).joined(separator: ", "))")
             }
@@ -711,14 +744,53 @@ public struct DelimitedReader {
         func axes(_ stems: [String], _ seps: [String] = ["_", ".", ""]) -> [[String]] {
             var out: [[String]] = []
             for s in stems { for sep in seps { out.append(["x", "y", "z"].map { s + sep + $0 }) } }
+            // Axis first (`x_acc`, `x_gyro`), for stems long enough not to be a unit or a letter.
+            for s in stems where s.count >= 3 { out.append(["x", "y", "z"].map { $0 + "_" + s }) }
             return out
+        }
+        /// A triple named `<sensor>_<stem>.x` or `<sensor>.<stem>_x` as Android loggers and
+        /// HyperIMU write it (`MPL_Accelerometer.x`, `lsm6dsr_accelerometer.x`): any prefix
+        /// ending in `_` or `.`, the same for the three axes.
+        func prefixed(_ stems: [String]) -> [Int]? {
+            for stem in stems {
+                for sep in [".", "_"] {
+                    let tail = stem + sep + "x"
+                    for (i, k) in lower.enumerated() where k.hasSuffix(tail) {
+                        let prefix = String(k.dropLast(tail.count))
+                        guard prefix.isEmpty || prefix.hasSuffix("_") || prefix.hasSuffix(".") else { continue }
+                        guard let y = lower.firstIndex(of: prefix + stem + sep + "y"), let z = lower.firstIndex(of: prefix + stem + sep + "z") else { continue }
+                        return [i, y, z]
+                    }
+                }
+            }
+            return nil
+        }
+        func first(_ keys: [String]) -> Int? { lower.firstIndex { keys.contains($0) } }
+        /// The factor into SI the header's unit names for these fields, or nil when it names none.
+        func headerScale(_ fields: [Int], _ kind: StreamKind) throws(InputError) -> Double? {
+            guard let f = fields.first(where: { $0 >= 0 && $0 < parsed.count && parsed[$0].unit != nil }), let u = parsed[f].unit else { return nil }
+            guard let s = HeaderName.scale(unit: u, for: kind) else {
+                throw InputError(.badHeader, at: SourceLocation(file: path, line: line), found: names[f],
+                                 expected: "a unit Motus knows for \(kind.title) (\(kind == .rotationRate ? "rad/s or deg/s" : kind == .magneticField ? "µT" : kind == .pressure ? "Pa, hPa or kPa" : "m/s^2 or g")), or the unit flag")
+            }
+            return s
         }
         // CoreMotion names.
         let cmUser = find(axes(["useracceleration"])), cmGrav = find(axes(["gravity"])), cmRot = find(axes(["rotationrate"]))
         let cmEuler = find([["attitude.roll", "attitude.pitch", "attitude.yaw"], ["roll", "pitch", "yaw"]])
         let isCoreMotion = cmUser != nil && cmGrav != nil
-        let accelScale = (options.accelUnit ?? (isCoreMotion ? .g : .metersPerSecondSquared)).toSI * ((options.coreMotionSign ?? isCoreMotion) ? -1 : 1)
-        let gyroScale = (options.gyroUnit ?? .radiansPerSecond).toSI
+        let sign: Double = (options.coreMotionSign ?? isCoreMotion) ? -1 : 1
+        let accelDefault = (options.accelUnit ?? (isCoreMotion ? .g : .metersPerSecondSquared)).toSI * sign
+        let gyroDefault = (options.gyroUnit ?? .radiansPerSecond).toSI
+        /// The scale of an acceleration-like stream: the flag's unit, else the header's, else the default.
+        func accelScale(_ fields: [Int]) throws(InputError) -> Double {
+            if options.accelUnit != nil { return accelDefault }
+            return try headerScale(fields, .acceleration).map { $0 * sign } ?? accelDefault
+        }
+        func gyroScale(_ fields: [Int]) throws(InputError) -> Double {
+            if options.gyroUnit != nil { return gyroDefault }
+            return try headerScale(fields, .rotationRate) ?? gyroDefault
+        }
 
         func columns(_ given: [ColumnRef]?, _ auto: [Int]?, _ role: String) throws(InputError) -> [Int]? {
             if let given {
@@ -732,21 +804,52 @@ public struct DelimitedReader {
             return auto
         }
         let explicit = options.accelColumns != nil || options.gyroColumns != nil || options.gravityColumns != nil || options.userAccelColumns != nil || options.magColumns != nil
+        // A single-sensor export (phyphox's `Accelerometer.csv`: `Time (s)`, `X (m/s^2)` …):
+        // the file's name says which sensor its bare X, Y, Z columns hold.
+        let bare = explicit ? nil : find([["x", "y", "z"]])
+        let fileKind = bare == nil ? nil : SensorFileName.kind(path: path)
+        func byFile(_ kind: StreamKind) -> [Int]? { fileKind == kind ? bare : nil }
         let accAuto = explicit ? nil : find(axes(["acc", "accel", "acceleration", "accelerometer", "a"], ["_", ".", ""]) + axes(["accelerometeracceleration"]))
+            ?? prefixed(["accelerometer"]) ?? byFile(.acceleration)
         let gyroAuto = explicit ? nil : find(axes(["gyr", "gyro", "gyroscope", "g", "rotationrate", "rot", "omega"], ["_", ".", ""]))
-        if let acc = try columns(options.accelColumns, accAuto, "acceleration") { p.streams.append((.acceleration, acc, accelScale)) }
-        if let g = try columns(options.gravityColumns, explicit ? nil : cmGrav, "gravity") { p.streams.append((.gravity, g, accelScale)) }
-        if let u = try columns(options.userAccelColumns, explicit ? nil : cmUser, "user acceleration") { p.streams.append((.userAcceleration, u, accelScale)) }
+            ?? prefixed(["gyroscope", "gyro"]) ?? byFile(.rotationRate)
+        // Gravity-free acceleration: CoreMotion's user acceleration, Android's and phyphox's
+        // linear acceleration.
+        let userAuto = cmUser ?? prefixed(["linear_acceleration", "linearacceleration", "user_acceleration", "useracceleration"]) ?? byFile(.userAcceleration)
+        let gravAuto = cmGrav ?? prefixed(["gravity"]) ?? byFile(.gravity)
+        if let acc = try columns(options.accelColumns, accAuto, "acceleration") { p.streams.append((.acceleration, acc, try accelScale(acc))) }
+        if let g = try columns(options.gravityColumns, explicit ? nil : gravAuto, "gravity") { p.streams.append((.gravity, g, try accelScale(g))) }
+        if let u = try columns(options.userAccelColumns, explicit ? nil : userAuto, "user acceleration") { p.streams.append((.userAcceleration, u, try accelScale(u))) }
         let gyroAutoPick = explicit ? nil : (cmRot ?? gyroAuto)
-        if let r = try columns(options.gyroColumns, gyroAutoPick, "rotation rate") { p.streams.append((.rotationRate, r, gyroScale)) }
+        if let r = try columns(options.gyroColumns, gyroAutoPick, "rotation rate") { p.streams.append((.rotationRate, r, try gyroScale(r))) }
         let magAuto = explicit ? nil : find(axes(["mag", "magnetometer", "magneticfield", "m"], ["_", ".", ""]))
-        if let m = try columns(options.magColumns, magAuto, "magnetic field") { p.streams.append((.magneticField, m, 1)) }
+            ?? prefixed(["magnetic_field", "magneticfield", "magnetometer"]) ?? byFile(.magneticField)
+        if let m = try columns(options.magColumns, magAuto, "magnetic field") { p.streams.append((.magneticField, m, try headerScale(m, .magneticField) ?? 1)) }
         if !explicit, let e = cmEuler, isCoreMotion { p.attitudeFromEuler = e }
+        if !explicit {
+            // Location, barometer and step counter, by the names apps give them; a component
+            // without a column reads NaN (-1 here, the slot past the fields once `needed` is known).
+            if let lat = first(["latitude", "lat"]), let lon = first(["longitude", "lon", "lng"]) {
+                let rest = [["altitude", "height", "alt", "elevation"], ["speed", "velocity"], ["course", "direction", "bearing"],
+                            ["horizontal_accuracy", "horizontalaccuracy", "hacc", "accuracy"], ["vertical_accuracy", "verticalaccuracy", "vacc"]]
+                p.streams.append((.location, [lat, lon] + rest.map { first($0) ?? -1 }, 1))
+            }
+            if let b = first(["pressure", "pressure_hpa", "pressure_pa", "pressure_kpa", "air_pressure", "barometer", "baro"]) {
+                // Android's TYPE_PRESSURE and phyphox give hPa; a `_pa`/`_kpa` name or a unit says otherwise.
+                let k = lower[b]
+                let byName: Double = k.hasSuffix("_kpa") ? 1000 : k.hasSuffix("_pa") ? 1 : 100
+                p.streams.append((.pressure, [b], try headerScale([b], .pressure) ?? byName))
+            }
+            if let st = first(["steps", "step_count", "stepcount", "step_counter", "stepcounter"]) {
+                p.streams.append((.stepCounter, [st, first(["distance", "distance_m"]) ?? -1], 1))
+            }
+        }
         if p.streams.isEmpty {
             throw InputError(.badHeader, at: SourceLocation(file: path, line: line), found: header.map { $0.prefix(8).joined(separator: ",") } ?? "no header",
                              expected: "columns Motus knows (acc_x…, userAcceleration.x…) or --accel-columns / --gyro-columns / --gravity-columns / --user-accel-columns")
         }
         // Time.
+        var headerTimeUnit: TimeUnit? = nil
         if let tc = options.timeColumn {
             p.timeField = try resolve(tc, "time")
         } else if header != nil {
@@ -755,25 +858,35 @@ public struct DelimitedReader {
             for cand in ["time", "timestamp", "t", "time_s", "timestamp_s", "time_ms", "timestamp_ms", "time_us", "timestamp_us", "time_ns", "timestamp_ns", "seconds_elapsed"] {
                 if let i = lower.firstIndex(of: cand) { p.timeField = i; break }
             }
+            if p.timeField >= 0, let u = parsed[p.timeField].unit {
+                guard let t = HeaderName.timeUnit(u) else {
+                    throw InputError(.badHeader, at: SourceLocation(file: path, line: line), found: names[p.timeField], expected: "a time unit s, ms, us or ns (or --time-unit)")
+                }
+                headerTimeUnit = t
+            } else if p.timeField >= 0 && lower[p.timeField] == "timestamp" {
+                headerTimeUnit = preamble.timestampUnit
+            }
         }
         if p.timeField >= 0 {
             let n = p.timeField < lower.count ? lower[p.timeField] : ""
             let suffixUnit: TimeUnit? = n.hasSuffix("_ns") ? .nanoseconds : n.hasSuffix("_us") ? .microseconds : n.hasSuffix("_ms") ? .milliseconds : nil
-            p.timeScale = (options.timeUnit ?? suffixUnit ?? .seconds).toSI
-        } else {
-            guard let r = options.rateHz, r > 0, r.isFinite else {
-                throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "no time column",
-                                 expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows (as flags, or in a motus-layout file beside it)")
-            }
+            p.timeScale = (options.timeUnit ?? suffixUnit ?? headerTimeUnit ?? .seconds).toSI
+        } else if let r = options.rateHz, r > 0, r.isFinite {
             p.rate = r
+        } else if let r = preamble.nominalRateHz {
+            p.rate = r
+        } else {
+            throw InputError(.missingColumn, at: SourceLocation(file: path, line: line), found: "no time column",
+                             expected: "--time-column C (with --time-unit) or --rate HZ for equally spaced rows (as flags, or in a motus-layout file beside it)")
         }
         var maxField = p.timeField
         for s in p.streams { maxField = max(maxField, s.fields.max() ?? 0) }
-        if let e = p.attitudeFromEuler { maxField = max(maxField, e.max()!) }
+        if let e = p.attitudeFromEuler { maxField = max(maxField, e.max() ?? 0) }
         if maxField >= 64 {
             throw InputError(.badValue, at: SourceLocation(file: path, line: line), found: "column \(maxField)", expected: "columns among the first 64")
         }
         p.needed = maxField + 1
+        for i in p.streams.indices { p.streams[i].fields = p.streams[i].fields.map { $0 < 0 ? p.needed : $0 } }
         return p
     }
 }

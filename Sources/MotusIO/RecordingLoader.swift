@@ -4,7 +4,8 @@ import MotusCore
 /// 1. the native format (first line `#motus,1`);
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
-///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold);
+///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold), or a
+///    phyphox export folder (`PhyphoxExport`, its sensor files merged into one recording);
 /// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
 ///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
@@ -22,7 +23,7 @@ public enum RecordingLoader {
     static func loadReadable(path: String, options given: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
-        let r = try loadUnchecked(path: path, native: native, options: options, kinds: kinds)
+        let r = try GroundTruthInput.adding(to: try loadUnchecked(path: path, native: native, options: options, kinds: kinds), path: path, options: options)
         if options.plausibility != .off {
             var check = PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native)
             check.add(r)
@@ -35,6 +36,12 @@ public enum RecordingLoader {
         if let e = TrackLoader.emptyFileError(path: path, expectedDefault: nil) { throw e }
         if native {
             return try NativeFormat.read(path: path, options: NativeReadOptions(incompleteLastLine: options.incompleteLastLine, kinds: kinds))
+        }
+        if options.isEmpty && PhyphoxExport.isExport(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
+        }
+        if options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(zip: path) }
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
@@ -64,13 +71,22 @@ public enum RecordingLoader {
                                                allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
         let native = NativeFormat.isNative(path: path)
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
+        func groundTruth() throws(InputError) {
+            guard GroundTruthInput.applies(to: path, options: options) else { return }
+            let (labels, events) = try GroundTruthInput.read(path: path, options: options)
+            for l in labels { sink.label(l) }
+            for e in events.sorted(by: { $0.time < $1.time }) { sink.event(e) }
+        }
         guard options.plausibility != .off else {
-            return try scanUnchecked(path: path, native: native, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+            let left = try scanUnchecked(path: path, native: native, options: options, into: &sink, allowTruncatedTail: allowTruncatedTail)
+            try groundTruth()
+            return left
         }
         var checked = CheckedSink(inner: sink, check: PlausibilityCheck(declaredRateHz: native ? nil : options.rateHz, native: native))
-        defer { sink = checked.inner }
         let left = try scanUnchecked(path: path, native: native, options: options, into: &checked, allowTruncatedTail: allowTruncatedTail)
+        sink = checked.inner
         try checked.check.report(file: path, policy: options.plausibility)
+        try groundTruth()
         return left
     }
 
@@ -80,6 +96,16 @@ public enum RecordingLoader {
         let policy: IncompleteLinePolicy = allowTruncatedTail ? .drop : options.incompleteLastLine
         if native {
             return try NativeFormat.scan(path: path, into: &sink, options: NativeReadOptions(incompleteLastLine: policy))
+        }
+        if options.isEmpty && PhyphoxExport.isExport(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try PhyphoxExport.read(folder: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
+        }
+        if options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try PhyphoxExport.read(zip: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
@@ -102,8 +128,8 @@ public enum RecordingLoader {
         return s
     }
 
-    /// The recordings under `path`: the file itself; every recording of a dataset folder Motus
-    /// knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
+    /// The recordings under `path`: the file itself; a phyphox export folder (one recording);
+    /// every recording of a dataset folder Motus knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
     /// and licences left out), sorted. A folder with none (empty, or only other files) is an
     /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
@@ -124,6 +150,8 @@ public enum RecordingLoader {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "nothing there", expected: "a recording file or folder")
         }
         if !DatasetLocator.isDirectory(path) { return [path] }
+        // A phyphox export is one recording, its sensor files merged.
+        if PhyphoxExport.isExport(path) { return [path] }
         if let probe = DatasetFormat.probe(path: path) {
             if !probe.isDataset { return [path] }
             return try probe.format.openDataset(root: path).entries.map(\.path)
@@ -138,7 +166,7 @@ public enum RecordingLoader {
             }
             let lower = name.lowercased()
             let ext = lower.split(separator: ".").last.map(String.init) ?? ""
-            guard ["motus", "csv", "txt", "json"].contains(ext), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
+            guard ["motus", "csv", "txt", "json"].contains(ext), !GroundTruthInput.isSidecar(lower), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
             out.append(p)
         }
         return out.sorted()

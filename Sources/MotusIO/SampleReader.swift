@@ -67,11 +67,21 @@ public struct SampleReader {
             events = directives.events
             declaredKinds = directives.kinds
             source = .native
+            if GroundTruthInput.applies(to: path, options: options) {
+                let truth = try GroundTruthInput.read(path: path, options: options)
+                labels += truth.labels
+                events = (events + truth.events).sorted { $0.time < $1.time }
+            }
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
-                    && !(options.isEmpty && DatasetFormat.probe(path: path) != nil) {
-            metadata = options.metadata(source: path)
-            declaredKinds = Set(try DelimitedReader(path: path, options: options).headerKinds()).intersection(kinds)
+                    && !(options.isEmpty && DatasetFormat.probe(path: path) != nil)
+                    && !(options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path)) {
+            let reader = DelimitedReader(path: path, options: options)
+            metadata = reader.recordingMetadata()
+            declaredKinds = Set(try reader.headerKinds()).intersection(kinds)
             source = .delimited(options)
+            let truth = try GroundTruthInput.read(path: path, options: options)
+            labels = truth.labels
+            events = truth.events.sorted { $0.time < $1.time }
         } else {
             let r = try RecordingLoader.load(path: path, options: options, kinds: Set(kinds))
             metadata = r.metadata
@@ -328,7 +338,7 @@ extension DelimitedReader {
     func headerKinds() throws(InputError) -> [StreamKind] {
         var cursor = try LineCursor(path: path)
         while let line = try cursor.next() {
-            if Self.isComment(line) { continue }
+            if Self.isPreamble(line) { continue }
             return try firstLinePlan(line, number: cursor.lineNumber, notify: false).plan.streams.map(\.kind)
         }
         throw InputError(.emptyFile, at: SourceLocation(file: path), found: "", expected: options.noHeader ? "rows of numbers" : "a header line and rows of numbers")

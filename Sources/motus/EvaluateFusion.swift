@@ -40,6 +40,8 @@ struct EvaluateFusion: ParsableCommand {
     @Argument(help: "Dataset folders or recordings with an orientation reference (with --check-still: any recordings).")
     var paths: [String]
 
+    @OptionGroup var input: InputOptions
+
     @Option(help: ArgumentHelp("Also draw the error per recording and the error over time of one recording (--plot-recording, else the one with the largest 95th percentile): FILE.svg or FILE.png.", valueName: "FILE"))
     var plot: String?
 
@@ -112,7 +114,7 @@ struct EvaluateFusion: ParsableCommand {
 
     func runReference() throws {
         if let p = plot { try OutputPaths.file(p) }
-        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
+        let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
             case .motus: offline ? e.truth.orientation.map { FusionEvaluation.offlineMethod(for: $0) } : nil
@@ -193,7 +195,7 @@ struct EvaluateFusion: ParsableCommand {
         var thresholds = FusionEvaluation.CheckThresholds()
         thresholds.stillAngleDegrees = maxStillDeg; thresholds.stillAfterWalkAngleDegrees = maxStillAfterWalkDeg
         thresholds.walkVerticalMean = maxVerticalMean; thresholds.walkHorizontalMean = maxHorizontalMean
-        let run = try Evaluation.run(try Datasets.open(paths), progress: Datasets.progress("evaluate-fusion")) { e in
+        let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion")) { e in
             try FusionEvaluation.checkStillAndWalk(e.recording, name: e.id)
         }
         let checks = run.rows

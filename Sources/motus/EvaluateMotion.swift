@@ -32,6 +32,8 @@ struct EvaluateMotion: ParsableCommand {
     @Argument(help: "Dataset folders or recordings.")
     var paths: [String]
 
+    @OptionGroup var input: InputOptions
+
     @Option(help: "Model file (default: the shipped moving-vs-still model).")
     var model: String?
 
@@ -79,7 +81,7 @@ struct EvaluateMotion: ParsableCommand {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let labelMap = try Self.labelMap(maps)
-            let run = try Evaluation.run(try Datasets.open(paths), skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
+            let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
                 do { return try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(error)") }
             }
             let rows = run.rows, skipped = run.skipped

@@ -32,6 +32,8 @@ struct EvaluateSteps: ParsableCommand {
     @Argument(help: "Dataset folders or recordings.")
     var paths: [String]
 
+    @OptionGroup var input: InputOptions
+
     @Option(name: .customLong("max-mape"), help: ArgumentHelp("Fail when the step MAPE (%) is above X.", valueName: "X"))
     var maxMAPE: Double?
 
@@ -67,7 +69,7 @@ struct EvaluateSteps: ParsableCommand {
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
             if let p = plot { try OutputPaths.file(p) }
-            let datasets = try Datasets.open(paths)
+            let datasets = try Datasets.open(paths, options: try input.delimitedOptions())
             let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e -> Evaluation.Outcome<StepEvaluation.Row> in
                 if timing, let acc = e.recording.stream(.acceleration) {
                     let t0 = DispatchTime.now().uptimeNanoseconds

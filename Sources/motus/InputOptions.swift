@@ -34,6 +34,14 @@ struct InputOptions: ParsableArguments {
     @Option(name: .customLong("mag-columns"), help: ArgumentHelp("Magnetic-field columns, in µT.", valueName: "X,Y,Z"))
     var magColumns: String?
 
+    @Option(name: .customLong("label-column"), help: ArgumentHelp("Column whose text labels the rows: each run of rows with the same label is a label segment.", valueName: "NAME"))
+    var labelColumn: String?
+    @Option(name: .customLong("event-column"), help: ArgumentHelp("Column of events: a cell that is not empty or 0 is an event at its row (kind: the cell's text, or NAME for a number).", valueName: "NAME"))
+    var eventColumn: String?
+    @Option(name: .customLong("step-column"), help: ArgumentHelp("Column of reference steps: a cell that is not empty or 0 is a step event at its row.", valueName: "NAME"))
+    var stepColumn: String?
+    @Option(name: .customLong("ground-truth"), help: ArgumentHelp("Sidecar CSV of label segments (start,end,label) or events (time,kind[,detail]), in seconds on the recording's clock (default: REC.truth.csv beside the recording, when there is one).", valueName: "FILE"))
+    var groundTruth: String?
     @Flag(name: .customLong("no-header"), help: "The file has no header line; give columns as 0-based indexes.")
     var noHeader = false
 
@@ -67,7 +75,7 @@ struct InputOptions: ParsableArguments {
             ("time-column", timeColumn), ("time-unit", timeUnit), ("rate", rate.map { "\($0)" }),
             ("accel-columns", accelColumns), ("accel-unit", accelUnit), ("gyro-columns", gyroColumns), ("gyro-unit", gyroUnit),
             ("gravity-columns", gravityColumns), ("user-accel-columns", userAccelColumns), ("mag-columns", magColumns),
-            ("delimiter", delimiter),
+            ("delimiter", delimiter), ("label-column", labelColumn), ("event-column", eventColumn), ("step-column", stepColumn),
         ]
         for case let (flag, value?) in given {
             if let wanted = o.set(flag: flag, value: value) { throw ValidationError("--\(flag) must be \(wanted), not '\(value)'") }
@@ -76,6 +84,7 @@ struct InputOptions: ParsableArguments {
         if coreMotionSign { _ = o.set(flag: "coremotion-sign", value: nil) }
         if dropIncompleteLine { o.incompleteLastLine = .drop }
         if strict { o.plausibility = .error }
+        o.groundTruthFile = groundTruth
         return o
     }
 }

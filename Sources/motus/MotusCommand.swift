@@ -12,7 +12,7 @@ struct MotusCommand: ParsableCommand {
         input flags (see `motus help inspect`). Units inside are SI: m/s², rad/s, s, m.
         """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Convert.self, Fuse.self, TrackCommand.self, Classify.self, Train.self, Evaluate.self, EvaluateSteps.self,
+        subcommands: [Inspect.self, Convert.self, Fuse.self, TrackCommand.self, Classify.self, Train.self, Evaluate.self, Features.self, EvaluateSteps.self,
                       EvaluateMotion.self, EvaluateFusion.self, Ride.self, Route.self, PlotCommand.self, ReportCommand.self, Compare.self, Rank.self, Record.self, Import.self])
 }
 

@@ -129,6 +129,11 @@ struct TrackCommand: ParsableCommand {
             let kinds = reader.declaredKinds
             guard kinds.contains(.acceleration) || kinds.isSuperset(of: [.userAcceleration, .gravity])
                     || kinds.contains(.stepCounter) || kinds.contains(.location) else {
+                if kinds.contains(.userAcceleration) {
+                    // Linear acceleration alone (phyphox's, Android's): without gravity its direction
+                    // to the vertical is unknown, and the pedometer needs it.
+                    throw CLIError("\(path): user acceleration without gravity or acceleration: track needs gravity with it (or the accelerometer's acceleration)")
+                }
                 throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
             }
             if timing {

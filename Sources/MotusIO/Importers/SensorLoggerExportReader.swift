@@ -31,6 +31,7 @@ public enum SensorLoggerExportReader {
 
     /// True when `folder` looks like a Sensor Logger export.
     public static func isExport(_ folder: String) -> Bool {
+        if PhyphoxExport.isExport(folder) { return false }   // phyphox also writes Accelerometer.csv
         let names = ReaderFiles.list(folder).map { $0.lowercased() }
         return names.contains("metadata.csv") || names.contains("accelerometer.csv") && names.contains("gyroscope.csv")
             || names.contains("accelerometer.json")

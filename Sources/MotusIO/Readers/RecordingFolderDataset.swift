@@ -3,7 +3,8 @@ import MotusCore
 /// Any recordings as a dataset: one file, or every recording under a folder
 /// (`RecordingLoader.recordings(under:)`: `.motus`, `.csv`, `.txt`, `.json` files, READMEs and
 /// licences left out). Their ground truth is what the files carry: `@label` and `@event` lines
-/// of the native format, label columns, or a dataset reader's labels and events. Ids are the
+/// of the native format, label, event and step columns and sidecar files (`GroundTruthInput`),
+/// or a dataset reader's labels and events. Ids are the
 /// paths relative to `root`; the subject is read when a recording is loaded
 /// (`metadata.subject`), since listing does not open the files.
 public struct RecordingFolderDataset: Dataset {
@@ -28,5 +29,11 @@ public struct RecordingFolderDataset: Dataset {
 
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try RecordingLoader.load(path: entry.path, options: options)
+    }
+
+    /// The recording, its ground-truth sidecar (`GroundTruthInput`; may be absent) and the
+    /// one `options` names.
+    public func files(of entry: DatasetEntry) -> [String] {
+        [entry.path, entry.path + GroundTruthInput.sidecarSuffix] + (options.groundTruthFile.map { [$0] } ?? [])
     }
 }

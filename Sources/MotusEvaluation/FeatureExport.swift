@@ -1,0 +1,132 @@
+import MotusCore
+import MotusIO
+import MotusClassifier
+
+/// The feature rows of recordings and datasets, written out for pandas, scikit-learn or any
+/// tool that reads CSV or JSON Lines: one row per window, with its recording, subject, label
+/// and start and end (s), then one column per feature, in `FeatureConfiguration.featureNames`
+/// order.
+///
+/// The windows and features are those `train` and `evaluate` use: the same evaluation loop
+/// (`Evaluation.run`, so set-aside entries fail as in `LabelledWindows.collect`), the same
+/// `MotionPipeline.windows`, the same subject (`EvaluationRecording.subject`), recording id
+/// (the entry's path) and label rule (`LabelledWindows.windowClass`: a window's label is the
+/// class of the one run of mapped labels that holds it wholly). With `labelledOnly` the rows
+/// are exactly `LabelledWindows.collect`'s; without it the windows no label covers are
+/// written too, with an empty label.
+///
+/// Rows go to `write` one recording at a time, as they are made: memory holds one
+/// recording's windows, however many recordings there are.
+public enum FeatureExport {
+    public enum Format: String, Sendable, CaseIterable {
+        case csv, jsonl
+
+        /// The format a file name's extension names (`.csv`, `.jsonl` or `.ndjson`), nil for others.
+        public init?(path: String) {
+            let lower = path.lowercased()
+            if lower.hasSuffix(".csv") { self = .csv } else if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { self = .jsonl } else { return nil }
+        }
+    }
+
+    /// The columns before the features.
+    public static let leadingColumns = ["recording", "subject", "label", "start_s", "end_s"]
+
+    public struct Summary: Sendable, Equatable {
+        public var recordings = 0
+        public var rows = 0
+        /// Windows written without a label (0 with `labelledOnly`), and windows left out
+        /// because none covered them (0 without it).
+        public var unlabelledRows = 0
+        public var leftOut = 0
+    }
+
+    /// Writes the header (CSV) and every row of every entry of `datasets` through `write`.
+    /// `labels` maps label names to classes as `--map` does (nil: every label is its own class).
+    @discardableResult
+    public static func run(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?, format: Format,
+                           labelledOnly: Bool = false, progress: ((Int, Int) -> Void)? = nil,
+                           write: (String) throws -> Void) throws -> Summary {
+        let names = pipeline.features.featureNames
+        if format == .csv { try write((leadingColumns + names).map(csvField).joined(separator: ",") + "\n") }
+        var summary = Summary()
+        _ = try Evaluation.run(datasets, setAside: .fail, progress: progress) { e -> Bool? in
+            var r = e.recording
+            r.metadata.subject = e.subject
+            let m = try pipeline.windows(of: r, path: e.entry.path)
+            // Without a map every label of the recording is its own class, named by itself.
+            let map = labels ?? LabelMap.identity(r.labels.map(\.label))
+            let runs = LabelledWindows.classRuns(r.labels, map)
+            let subject = r.metadata.subject ?? e.entry.path
+            var text = ""
+            for row in 0..<m.rows {
+                let s = m.startTimes[row], t = m.endTimes[row]
+                let c = LabelledWindows.windowClass(start: s, end: t, runs: runs)
+                if c == nil {
+                    if labelledOnly { summary.leftOut += 1; continue }
+                    summary.unlabelledRows += 1
+                }
+                let label = c.map { map.classes[$0] } ?? ""
+                let values = m.values[(row * m.columns)..<((row + 1) * m.columns)]
+                switch format {
+                case .csv:
+                    text += [e.entry.path, subject, label].map(csvField).joined(separator: ",")
+                    text += "," + number(s) + "," + number(t)
+                    for v in values { text += "," + (v.isFinite ? number(v) : "") }
+                    text += "\n"
+                case .jsonl:
+                    text += "{\"recording\":" + jsonString(e.entry.path) + ",\"subject\":" + jsonString(subject)
+                        + ",\"label\":" + (c == nil ? "null" : jsonString(label))
+                        + ",\"start_s\":" + number(s) + ",\"end_s\":" + number(t)
+                    for (k, v) in zip(names, values) { text += "," + jsonString(k) + ":" + (v.isFinite ? number(v) : "null") }
+                    text += "}\n"
+                }
+                summary.rows += 1
+            }
+            try write(text)
+            summary.recordings += 1
+            return true
+        }
+        return summary
+    }
+
+    /// A double as the shortest text that reads back to the same double.
+    static func number(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+        return "\(v)"
+    }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line end (RFC 4180).
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingQuotes() + "\""
+    }
+
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    fileprivate func replacingQuotes() -> String {
+        var out = ""
+        for c in self { if c == "\"" { out += "\"\"" } else { out.append(c) } }
+        return out
+    }
+}
