@@ -1,5 +1,3 @@
-import MotusCore
-
 /// A GPS track or a planned route, as read from FIT, GPX, TCX, an encoded polyline or a
 /// native recording: one column per quantity, one row per point, SI units.
 ///
