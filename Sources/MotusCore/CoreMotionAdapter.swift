@@ -38,7 +38,11 @@ public enum CoreMotionAdapter {
 
     /// `CMAccelerometerData`: the raw accelerometer, gravity included (g, CoreMotion's sign),
     /// as an ``SensorSample/acceleration(_:)`` sample (m/s², gravity up).
-    /// - Parameter timestamp: `CMLogItem.timestamp`, seconds since boot.
+    /// - Parameters:
+    ///   - timestamp: `CMLogItem.timestamp`, seconds since boot.
+    ///   - xG: `acceleration.x` (g).
+    ///   - yG: `acceleration.y` (g).
+    ///   - zG: `acceleration.z` (g; face up reads −1).
     @inlinable
     public static func accelerometerSample(timestamp: Double, xG: Double, yG: Double, zG: Double) -> SensorSample {
         .acceleration(VectorSample(time: timestamp, value: acceleration(xG: xG, yG: yG, zG: zG)))

@@ -52,6 +52,8 @@ public protocol Classifier: Sendable {
 
     /// Learns from `x` (`n × d`) and labels `y` (n integers in `0..<classCount`).
     /// - Parameters:
+    ///   - x: the features, one row per example (`n × d`).
+    ///   - y: the class of each row, n integers in `0..<classCount`.
     ///   - classCount: number of classes; nil means `max(y) + 1`. Must be ≥ 2.
     ///   - sampleWeights: n finite weights ≥ 0 (multiplied with the class weights), nil for all 1.
     mutating func fit(_ x: Matrix, _ y: [Int], classCount: Int?, sampleWeights: [Double]?) throws
