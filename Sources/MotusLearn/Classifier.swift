@@ -38,7 +38,9 @@ public enum ClassWeighting: Codable, Equatable, Hashable, Sendable {
 /// Every estimator is deterministic: the same configuration (including its seed) and the same data
 /// give a bit-for-bit identical `state`.
 public protocol Classifier: Sendable {
+    /// The hyperparameters, set before fitting (seed included).
     associatedtype Configuration: Codable & Equatable & Sendable
+    /// The learnt parameters.
     associatedtype State: Codable & Equatable & Sendable
 
     /// The hyperparameters.
@@ -89,6 +91,7 @@ extension Classifier {
         return argmaxRows(p)
     }
 
+    /// True once `fit` has run (or a state was given).
     public var isFitted: Bool { state != nil }
 
     /// The batch prediction as a loop of one-row predictions (what every estimator's
