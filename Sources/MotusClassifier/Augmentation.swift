@@ -10,8 +10,10 @@ public struct Augmentation: Codable, Equatable, Sendable {
     /// Factors applied to user acceleration and rotation rate; empty: no augmentation.
     public var dynamicScales: [Double]
 
+    /// Augmentation by these factors of the dynamic part.
     public init(dynamicScales: [Double]) { self.dynamicScales = dynamicScales }
 
+    /// No augmentation: the recordings as recorded.
     public static let none = Augmentation(dynamicScales: [])
     /// Half the recorded motion: the shipped model's setting (see models/README.md).
     public static let carryPositions = Augmentation(dynamicScales: [0.5])

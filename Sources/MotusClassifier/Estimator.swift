@@ -2,14 +2,21 @@ import MotusLearn
 
 /// The estimators a model file can hold.
 public enum EstimatorKind: String, Codable, Sendable, CaseIterable {
-    case logistic, mlp
+    /// Multinomial logistic regression (MotusLearn's `LogisticRegression`).
+    case logistic
+    /// A multilayer perceptron (MotusLearn's `MLPClassifier`).
+    case mlp
 }
 
 /// One fitted (or unfitted) estimator of either kind, Codable for the model file.
 public enum Estimator: Sendable, Equatable {
+    /// A logistic regression.
     case logistic(LogisticRegression)
+    /// A multilayer perceptron.
     case mlp(MLPClassifier)
 
+    /// An unfitted estimator of `kind` with Motus' hyperparameters (balanced class weights;
+    /// the MLP has one hidden layer of 32 and draws its initial weights from `seed`).
     public static func make(_ kind: EstimatorKind, seed: UInt64 = 0) -> Estimator {
         switch kind {
         case .logistic: .logistic(LogisticRegression(l2: 1e-3, classWeighting: .balanced))
@@ -17,10 +24,12 @@ public enum Estimator: Sendable, Equatable {
         }
     }
 
+    /// Which kind it is.
     public var kind: EstimatorKind {
         switch self { case .logistic: .logistic; case .mlp: .mlp }
     }
 
+    /// Fits on the rows of `x` (scaled features) with classes `y` in `0..<classCount`.
     public mutating func fit(_ x: Matrix, _ y: [Int], classCount: Int) throws {
         switch self {
         case .logistic(var m): try m.fit(x, y, classCount: classCount, sampleWeights: nil); self = .logistic(m)
@@ -28,6 +37,7 @@ public enum Estimator: Sendable, Equatable {
         }
     }
 
+    /// Class probabilities, one row per row of `x`, each summing to 1.
     public func predictProbabilities(_ x: Matrix) throws -> Matrix {
         switch self {
         case .logistic(let m): try m.predictProbabilities(x)
@@ -49,10 +59,12 @@ public enum Estimator: Sendable, Equatable {
         }
     }
 
+    /// Number of classes, nil before fitting.
     public var classCount: Int? {
         switch self { case .logistic(let m): m.classCount; case .mlp(let m): m.classCount }
     }
 
+    /// Number of features per row, nil before fitting.
     public var featureCount: Int? {
         switch self { case .logistic(let m): m.featureCount; case .mlp(let m): m.featureCount }
     }

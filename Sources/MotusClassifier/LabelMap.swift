@@ -6,6 +6,7 @@ public struct LabelMap: Codable, Equatable, Sendable {
     /// Recording label → class index.
     public var classOfLabel: [String: Int]
 
+    /// A map from labels to indices into `classes`.
     public init(classes: [String], classOfLabel: [String: Int]) {
         self.classes = classes; self.classOfLabel = classOfLabel
     }
@@ -36,6 +37,7 @@ public struct LabelMap: Codable, Equatable, Sendable {
         return LabelMap(classes: sorted, classOfLabel: Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0) }))
     }
 
+    /// The class of a recording label, nil when the label is left out.
     public func classIndex(of label: String) -> Int? { classOfLabel[label] }
 
     /// `moving=dws,jog,… still=sit,std` for model cards and logs.

@@ -8,37 +8,59 @@ import MotusLearn
 /// configuration (so a model always computes its own features), the scaler, the estimator,
 /// a description of the training data and the cross-validated metrics.
 public struct MotionModel: Codable, Sendable, Equatable {
+    /// The `format` every model file carries.
     public static let formatName = "motus-model"
+    /// The newest model-file version this build writes and reads.
     public static let currentVersion = 1
 
+    /// `formatName`, so a wrong file is named as such.
     public var format: String
+    /// The model-file version.
     public var version: Int
+    /// Class names, in the estimator's order.
     public var classes: [String]
+    /// How the training recordings' labels became the classes.
     public var labelMap: LabelMap
+    /// The features the model reads: a model always computes its own.
     public var features: FeatureConfiguration
     /// Sensor fusion used when a recording has no gravity stream.
     public var fusion: AttitudeFilter.Settings
+    /// Standardises each feature as in training.
     public var scaler: StandardScaler
+    /// The fitted estimator.
     public var estimator: Estimator
+    /// What it was trained on and how.
     public var training: TrainingDescription
+    /// Cross-validated figures recorded at training, when they were computed.
     public var crossValidation: EvaluationReport?
     /// How gravity was fused for recordings without it when the model was trained (nil: live,
     /// the only mode a session has). A model trained offline still runs live in a session.
     public var fusionMode: FusionPipeline.Mode?
 
+    /// The training data and the command, for the model card.
     public struct TrainingDescription: Codable, Sendable, Equatable {
+        /// The datasets or files trained on.
         public var sources: [String]
+        /// Recordings read.
         public var recordings: Int
+        /// Distinct subjects among them.
         public var subjects: Int
+        /// Training windows per class name.
         public var windowsPerClass: [String: Int]
+        /// Windows left out because no single mapped label covered them.
         public var windowsLeftOut: Int
+        /// The command line that trained it, when known.
         public var command: String?
+        /// The seed of every random choice in training.
         public var seed: UInt64
+        /// The augmentation used, nil for none.
         public var augmentation: Augmentation?
+        /// A description without augmentation.
         public init(sources: [String], recordings: Int, subjects: Int, windowsPerClass: [String: Int], windowsLeftOut: Int, command: String?, seed: UInt64) {
             self.sources = sources; self.recordings = recordings; self.subjects = subjects
             self.windowsPerClass = windowsPerClass; self.windowsLeftOut = windowsLeftOut; self.command = command; self.seed = seed
         }
+        /// A description with augmentation.
         public init(sources: [String], recordings: Int, subjects: Int, windowsPerClass: [String: Int], windowsLeftOut: Int, command: String?, seed: UInt64,
                     augmentation: Augmentation) {
             self.init(sources: sources, recordings: recordings, subjects: subjects, windowsPerClass: windowsPerClass,
@@ -47,6 +69,7 @@ public struct MotionModel: Codable, Sendable, Equatable {
         }
     }
 
+    /// The road from a recording to this model's feature windows (frames, fusion, features).
     public var pipeline: MotionPipeline { MotionPipeline(features: features, fusion: fusion, fusionMode: fusionMode ?? .live) }
 
     // MARK: Training
@@ -242,6 +265,7 @@ public struct MotionModel: Codable, Sendable, Equatable {
         }
     }
 
+    /// Writes the model file (`encoded()`) to `path`.
     public func write(to path: String) throws(ClassifierError) {
         do { try encoded().write(to: URL(fileURLWithPath: path)) } catch {
             throw .badArgument("\(path): cannot write: \(error.localizedDescription)")
@@ -258,21 +282,31 @@ public struct MotionModel: Codable, Sendable, Equatable {
 
 /// A window's predicted class and probability.
 public struct WindowPrediction: Sendable, Equatable, Codable {
+    /// Start of the window (s, on the recording's clock).
     public var start: Double
+    /// End of the window (s).
     public var end: Double
+    /// Index of the predicted class.
     public var classIndex: Int
+    /// Name of the predicted class.
     public var label: String
     /// Probability of `label`.
     public var probability: Double
+    /// Every class's probability, in model order.
     public var probabilities: [Double]
 }
 
 /// A run of consecutive windows with the same label.
 public struct LabelRun: Sendable, Equatable, Codable {
+    /// Start of the run (s).
     public var start: Double
+    /// End of the run (s).
     public var end: Double
+    /// The class of every window in it.
     public var label: String
+    /// Mean probability of `label` over its windows.
     public var meanProbability: Double
+    /// Windows in the run.
     public var windows: Int
 
     /// Merges consecutive windows of the same label. Windows overlap; the boundary between two
@@ -288,6 +322,7 @@ public struct LabelRun: Sendable, Equatable, Codable {
     /// `merge` one window at a time: a run is complete when a window of another label comes.
     public struct Merger: Sendable {
         var current: LabelRun?
+        /// A merger that has seen no window.
         public init() {}
 
         /// Adds the next window; returns the run it completed, if any.

@@ -8,6 +8,7 @@ import MotusFeatures
 /// the feature extractor (windows restart at every segment, as a live session's do). Training,
 /// evaluation and classification all run this.
 public struct MotionPipeline: Sendable {
+    /// The features each window gets.
     public var features: FeatureConfiguration
     /// Filter used when a recording lacks gravity.
     public var fusion: AttitudeFilter.Settings
@@ -19,6 +20,7 @@ public struct MotionPipeline: Sendable {
     /// figure from this mode is not what an app sees live. Default `.live`.
     public var fusionMode: FusionPipeline.Mode
 
+    /// A pipeline; the defaults are the shipped models'.
     public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default,
                 maximumGapSeconds: Double = FrameBuilder.Settings.defaultMaximumGapSeconds, fusionMode: FusionPipeline.Mode = .live) {
         self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds; self.fusionMode = fusionMode

@@ -9,6 +9,7 @@ import MotusFeatures
 /// Push the samples of `FrameBuilder.inputKinds` in time order (`SampleMerge` order, as
 /// MotusIO's `SampleReader` gives them); each completed window is handed to the caller.
 public struct WindowClassifier {
+    /// The model applied.
     public let model: MotionModel
     var builder: FrameBuilder
     var extractor: StreamingFeatureExtractor

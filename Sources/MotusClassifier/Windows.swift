@@ -6,19 +6,25 @@ import MotusFeatures
 /// that the map gives the same class (so `--map moving=WALKING,TURNING` keeps a window that
 /// spans a walk and the turn after it); every other window is left out (and counted).
 public struct LabelledWindows: Sendable {
+    /// One row of features per window.
     public var features: FeatureMatrix
+    /// The class index of each window.
     public var classes: [Int]
     /// The subject of each window (cross-validation never splits a subject).
     public var subjects: [String]
+    /// The recording each window came from.
     public var recordingIDs: [String]
     /// True for windows computed from an augmented copy of a recording (see `Augmentation`);
     /// evaluation uses only the originals.
     public var augmented: [Bool]
     /// Windows seen in total, and those left out because no single mapped label covers them.
     public var windowsSeen = 0
+    /// Windows left out because no single mapped label covers them.
     public var windowsUnlabelled = 0
+    /// Recordings read.
     public var recordings = 0
 
+    /// No windows yet, with the columns of `configuration`.
     public init(configuration: FeatureConfiguration) {
         features = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
         classes = []; subjects = []; recordingIDs = []; augmented = []
@@ -85,11 +91,13 @@ public struct LabelledWindows: Sendable {
         return out
     }
 
+    /// Number of windows, augmented copies included.
     public var count: Int { classes.count }
 
     /// Number of windows computed from the recordings as recorded.
     public var originalCount: Int { augmented.lazy.filter { !$0 }.count }
 
+    /// Windows per class index, for `k` classes.
     public func countPerClass(_ k: Int) -> [Int] {
         var out = [Int](repeating: 0, count: k)
         for c in classes { out[c] += 1 }

@@ -1,3 +1,4 @@
+/// Escaping of control characters in text that came from outside (files, the network).
 extension String {
     /// The text with every control character written as a visible escape (`\u{1B}`): C0
     /// controls (tab and newline included), DEL, C1 controls and the bidirectional overrides

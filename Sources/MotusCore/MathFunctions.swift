@@ -8,6 +8,7 @@ import Musl
 
 /// The C library's elementary functions under one name, so that hot code needs no Foundation.
 public enum Math {
+    /// Sine of `x` (radians).
     @inlinable public static func sin(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.sin(x)
@@ -15,6 +16,7 @@ public enum Math {
         Glibc.sin(x)
         #endif
     }
+    /// Cosine of `x` (radians).
     @inlinable public static func cos(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.cos(x)
@@ -22,6 +24,7 @@ public enum Math {
         Glibc.cos(x)
         #endif
     }
+    /// Angle of the point (x, y) from the x axis, radians in [−π, π]: `atan2(y, x)`.
     @inlinable public static func atan2(_ y: Double, _ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.atan2(y, x)
@@ -29,6 +32,7 @@ public enum Math {
         Glibc.atan2(y, x)
         #endif
     }
+    /// Arc cosine (radians in [0, π]).
     @inlinable public static func acos(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.acos(Swift.min(1, Swift.max(-1, x)))
@@ -36,6 +40,7 @@ public enum Math {
         Glibc.acos(Swift.min(1, Swift.max(-1, x)))
         #endif
     }
+    /// Arc sine (radians in [−π/2, π/2]).
     @inlinable public static func asin(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.asin(Swift.min(1, Swift.max(-1, x)))
@@ -43,6 +48,7 @@ public enum Math {
         Glibc.asin(Swift.min(1, Swift.max(-1, x)))
         #endif
     }
+    /// e to the power `x`.
     @inlinable public static func exp(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.exp(x)
@@ -50,6 +56,7 @@ public enum Math {
         Glibc.exp(x)
         #endif
     }
+    /// Natural logarithm.
     @inlinable public static func log(_ x: Double) -> Double {
         #if canImport(Darwin)
         Darwin.log(x)
@@ -57,6 +64,7 @@ public enum Math {
         Glibc.log(x)
         #endif
     }
+    /// `x` to the power `y`.
     @inlinable public static func pow(_ x: Double, _ y: Double) -> Double {
         #if canImport(Darwin)
         Darwin.pow(x, y)
@@ -64,7 +72,10 @@ public enum Math {
         Glibc.pow(x, y)
         #endif
     }
+    /// The largest integer not above `x`.
     @inlinable public static func floor(_ x: Double) -> Double { x.rounded(.down) }
+    /// 180/π: multiply radians by it to get degrees.
     public static let degreesPerRadian = 180.0 / Double.pi
+    /// π/180: multiply degrees by it to get radians.
     public static let radiansPerDegree = Double.pi / 180.0
 }

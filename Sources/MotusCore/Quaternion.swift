@@ -5,13 +5,19 @@
 /// use the same convention (x = axisₓ·sin(θ/2), …, w = cos(θ/2)).
 @frozen
 public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Scalar part, cos(θ/2) for a rotation by θ.
     public var w: Double
+    /// Vector part, x: axisₓ·sin(θ/2).
     public var x: Double
+    /// Vector part, y: axis_y·sin(θ/2).
     public var y: Double
+    /// Vector part, z: axis_z·sin(θ/2).
     public var z: Double
 
+    /// The quaternion `w + xi + yj + zk` (not normalised).
     @inlinable public init(w: Double, x: Double, y: Double, z: Double) { self.w = w; self.x = x; self.y = y; self.z = z }
 
+    /// No rotation: (1, 0, 0, 0).
     public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
 
     /// Rotation of `angle` radians about `axis` (need not be normalised; zero axis gives identity).
@@ -21,13 +27,18 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
         self.init(w: Math.cos(angle / 2), x: a.x * s, y: a.y * s, z: a.z * s)
     }
 
+    /// Euclidean length of the four components (1 for a rotation).
     @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
+    /// This quaternion scaled to length 1; the identity for a zero quaternion.
     @inlinable public var normalized: Quaternion {
         let n = norm
         return n > 0 ? Quaternion(w: w / n, x: x / n, y: y / n, z: z / n) : .identity
     }
+    /// (w, −x, −y, −z): the inverse rotation for a unit quaternion.
     @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+    /// The vector part (x, y, z).
     @inlinable public var vector: Vector3 { Vector3(x, y, z) }
+    /// True when every component is finite.
     @inlinable public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
     /// Hamilton product `a ⊗ b` (always inlined: filters call it once per sample).

@@ -6,9 +6,13 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
     public var placement: String?
     /// Subject identifier as the source names it.
     public var subject: String?
+    /// The subject's height (m).
     public var heightMeters: Double?
+    /// The subject's weight (kg).
     public var weightKg: Double?
+    /// The subject's age (years).
     public var age: Double?
+    /// The subject's gender as the source states it.
     public var gender: String?
     /// The rate the source claims (Hz); the measured rate is in `motus inspect`.
     public var nominalRateHz: Double?
@@ -17,6 +21,7 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
     /// Anything else, as key/value text.
     public var extra: [String: String]
 
+    /// Metadata; every field is optional.
     public init(device: String? = nil, placement: String? = nil, subject: String? = nil, heightMeters: Double? = nil,
                 weightKg: Double? = nil, age: Double? = nil, gender: String? = nil, nominalRateHz: Double? = nil,
                 source: String? = nil, extra: [String: String] = [:]) {
@@ -53,32 +58,45 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
 
 /// A labelled time interval `[start, end)` in seconds, on the recording's clock.
 public struct LabelSegment: Sendable, Hashable, Codable {
+    /// Start (s), included.
     public var start: Double
+    /// End (s), excluded.
     public var end: Double
+    /// The label, as the source names it (`walk`, `still`, `static-balance`, …).
     public var label: String
+    /// The span `[start, end)` (s) labelled `label`.
     public init(start: Double, end: Double, label: String) { self.start = start; self.end = end; self.label = label }
+    /// `end − start` (s).
     public var duration: Double { end - start }
+    /// True when `t` (s) is in `[start, end)`.
     public func contains(_ t: Double) -> Bool { t >= start && t < end }
 }
 
 /// A ground-truth event from a dataset's reference system, e.g. a step (heel strike or foot
 /// switch) with `detail` "left"/"right", or a toe-off.
 public struct GroundTruthEvent: Sendable, Hashable, Codable {
+    /// When it happened (s, on the recording's clock).
     public var time: Double
     /// What happened: "step", "toe-off", …
     public var kind: String
     /// Optional qualifier, e.g. which foot; empty when none.
     public var detail: String
+    /// An event of `kind` at `time` (s).
     public init(time: Double, kind: String, detail: String = "") { self.time = time; self.kind = kind; self.detail = detail }
 }
 
 /// Several sensor streams, each on its own clock, with metadata, labels and ground truth.
 public struct Recording: Sendable, Equatable {
+    /// Device, placement, subject and source.
     public var metadata: RecordingMetadata
+    /// The streams, each on its own clock (s); names are unique.
     public var streams: [SensorStream]
+    /// Labelled time spans (activities, test phases), on the recording's clock.
     public var labels: [LabelSegment]
+    /// Reference events (steps from a reference system, instructions), on the recording's clock.
     public var events: [GroundTruthEvent]
 
+    /// A recording; everything optional.
     public init(metadata: RecordingMetadata = RecordingMetadata(), streams: [SensorStream] = [],
                 labels: [LabelSegment] = [], events: [GroundTruthEvent] = []) {
         self.metadata = metadata; self.streams = streams; self.labels = labels; self.events = events
@@ -90,6 +108,7 @@ public struct Recording: Sendable, Equatable {
         streams.first { $0.kind == kind && $0.name == kind.rawValue } ?? streams.first { $0.kind == kind }
     }
 
+    /// The stream with this name (`acc`, `acc.raw`, `reference_attitude`, …).
     public func stream(named name: String) -> SensorStream? { streams.first { $0.name == name } }
 
     /// Adds or replaces the stream with the same name.

@@ -20,6 +20,7 @@ public struct SampleMerge: Sendable {
         self.init(streams: s)
     }
 
+    /// The merge of `streams`, in this order for equal times.
     public init(streams: [SensorStream]) {
         self.streams = streams
         kinds = streams.map(\.kind)

@@ -2,16 +2,22 @@
 /// rotation rate (rad/s) or magnetic field (µT). `time` is in seconds on the stream's clock.
 @frozen
 public struct VectorSample: Hashable, Sendable, Codable {
+    /// Time (s) on the stream's clock.
     public var time: Double
+    /// The three components, in the stream's SI unit (see above).
     public var value: Vector3
+    /// A sample at `time` (s).
     @inlinable public init(time: Double, value: Vector3) { self.time = time; self.value = value }
 }
 
 /// A timestamped attitude.
 @frozen
 public struct AttitudeSample: Hashable, Sendable, Codable {
+    /// Time (s) on the stream's clock.
     public var time: Double
+    /// Unit quaternion rotating device-frame vectors into the reference frame (z up).
     public var attitude: Quaternion
+    /// An attitude at `time` (s).
     @inlinable public init(time: Double, attitude: Quaternion) { self.time = time; self.attitude = attitude }
 }
 
@@ -21,10 +27,13 @@ public struct AttitudeSample: Hashable, Sendable, Codable {
 /// the last step included (Android) or the end of the interval (CMPedometer).
 @frozen
 public struct StepCounterSample: Hashable, Sendable, Codable {
+    /// Time (s) of the reading, as the platform dates it (see above).
     public var time: Double
+    /// Cumulative step count since the platform's origin; it may reset (Android: at reboot).
     public var steps: Double
     /// Cumulative distance in metres, when the platform estimates one.
     public var distanceMeters: Double?
+    /// A reading at `time` (s) of `steps`, with the cumulative distance (m) when known.
     @inlinable public init(time: Double, steps: Double, distanceMeters: Double? = nil) {
         self.time = time; self.steps = steps; self.distanceMeters = distanceMeters
     }
@@ -34,15 +43,23 @@ public struct StepCounterSample: Hashable, Sendable, Codable {
 /// source does not report them.
 @frozen
 public struct LocationSample: Hashable, Sendable, Codable {
+    /// Time (s) of the fix, on the same clock as the motion samples.
     public var time: Double
+    /// Degrees north (WGS84).
     public var latitude: Double
+    /// Degrees east (WGS84).
     public var longitude: Double
+    /// Altitude (m) above mean sea level.
     public var altitudeMeters: Double?
+    /// Speed over ground (m/s) as the receiver measures it.
     public var speedMetersPerSecond: Double?
     /// Course over ground, degrees clockwise from true north.
     public var courseDegrees: Double?
+    /// Horizontal accuracy (m): the radius the platform reports.
     public var horizontalAccuracyMeters: Double?
+    /// Vertical accuracy (m).
     public var verticalAccuracyMeters: Double?
+    /// A fix; the optional fields default to unknown.
     @inlinable public init(time: Double, latitude: Double, longitude: Double, altitudeMeters: Double? = nil,
                            speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil,
                            horizontalAccuracyMeters: Double? = nil, verticalAccuracyMeters: Double? = nil) {
@@ -56,23 +73,36 @@ public struct LocationSample: Hashable, Sendable, Codable {
 /// A timestamped barometric pressure reading in pascals.
 @frozen
 public struct PressureSample: Hashable, Sendable, Codable {
+    /// Time (s) on the stream's clock.
     public var time: Double
+    /// Pressure (Pa); Android's hPa × 100, CoreMotion's kPa × 1000.
     public var pascals: Double
+    /// A reading at `time` (s) of `pascals` (Pa).
     @inlinable public init(time: Double, pascals: Double) { self.time = time; self.pascals = pascals }
 }
 
 /// One sample of any stream, for APIs that take samples as they arrive.
 public enum SensorSample: Hashable, Sendable {
+    /// Raw acceleration, gravity included (m/s², gravity up: face up reads +9.81 on z).
     case acceleration(VectorSample)
+    /// Acceleration with gravity removed (m/s²).
     case userAcceleration(VectorSample)
+    /// Gravity in the device frame, pointing up (m/s²).
     case gravity(VectorSample)
+    /// Rotation rate (rad/s), counter-clockwise positive about each device axis.
     case rotationRate(VectorSample)
+    /// Calibrated magnetic field (µT).
     case magneticField(VectorSample)
+    /// Attitude: device frame into the reference frame.
     case attitude(AttitudeSample)
+    /// A platform step-counter reading (cumulative).
     case stepCounter(StepCounterSample)
+    /// A location fix.
     case location(LocationSample)
+    /// Barometric pressure (Pa).
     case pressure(PressureSample)
 
+    /// The kind of stream the sample belongs to.
     public var kind: StreamKind {
         switch self {
         case .acceleration: .acceleration
@@ -87,6 +117,7 @@ public enum SensorSample: Hashable, Sendable {
         }
     }
 
+    /// The sample's time (s).
     public var time: Double {
         switch self {
         case .acceleration(let s), .userAcceleration(let s), .gravity(let s), .rotationRate(let s), .magneticField(let s): s.time

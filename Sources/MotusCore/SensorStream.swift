@@ -6,10 +6,14 @@
 public struct SensorStream: Sendable, Equatable {
     /// Unique name within a recording; by default the kind's short id (`acc`, `gyro`, …).
     public var name: String
+    /// What the stream measures, which fixes its width and unit.
     public var kind: StreamKind
+    /// Sample times (s), one per sample.
     public private(set) var times: [Double]
+    /// Sample values, `width` per sample, row after row (SI units).
     public private(set) var values: [Double]
 
+    /// A stream; `values` must hold `width × times.count` numbers (a programming error otherwise).
     public init(kind: StreamKind, name: String? = nil, times: [Double] = [], values: [Double] = []) {
         precondition(values.count == times.count * kind.width, "values must hold width × count numbers")
         self.kind = kind
@@ -18,10 +22,14 @@ public struct SensorStream: Sendable, Equatable {
         self.values = values
     }
 
+    /// Values per sample.
     @inlinable public var width: Int { kind.width }
+    /// Number of samples.
     @inlinable public var count: Int { times.count }
+    /// True when the stream has no sample.
     @inlinable public var isEmpty: Bool { times.isEmpty }
 
+    /// Reserves room for `n` samples.
     public mutating func reserveCapacity(_ n: Int) {
         times.reserveCapacity(n)
         values.reserveCapacity(n * kind.width)
@@ -42,12 +50,14 @@ public struct SensorStream: Sendable, Equatable {
         values.append(contentsOf: sample)
     }
 
+    /// Appends a three-axis sample (a stream of width 3).
     public mutating func append(time: Double, _ v: Vector3) {
         precondition(kind.width == 3)
         times.append(time)
         values.append(v.x); values.append(v.y); values.append(v.z)
     }
 
+    /// Appends an attitude sample (an attitude stream), stored w, x, y, z.
     public mutating func append(time: Double, _ q: Quaternion) {
         precondition(kind == .attitude)
         times.append(time)

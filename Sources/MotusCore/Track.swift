@@ -1,5 +1,3 @@
-import MotusCore
-
 /// A GPS track or a planned route, as read from FIT, GPX, TCX, an encoded polyline or a
 /// native recording: one column per quantity, one row per point, SI units.
 ///
@@ -10,6 +8,7 @@ public struct Track: Sendable, Equatable {
     public var times: [Double] = []
     /// Degrees, WGS84; NaN when the point has no position.
     public var latitudes: [Double] = []
+    /// Degrees, WGS84, east positive; NaN when the point has no position.
     public var longitudes: [Double] = []
     /// Metres above mean sea level (the device's altitude: barometric on most bike computers).
     public var elevations: [Double] = []
@@ -42,11 +41,15 @@ public struct Track: Sendable, Equatable {
     /// turns a recording into a track (`Track(recording:source:)`).
     public var stillIntervals: [ClosedRange<Double>] = []
 
+    /// An empty track.
     public init() {}
 
+    /// Number of points.
     public var count: Int { times.count }
+    /// True when the track has no point.
     public var isEmpty: Bool { times.isEmpty }
 
+    /// Reserves room for `n` points in the main columns.
     public mutating func reserveCapacity(_ n: Int) {
         times.reserveCapacity(n); latitudes.reserveCapacity(n); longitudes.reserveCapacity(n)
         elevations.reserveCapacity(n); speeds.reserveCapacity(n); distances.reserveCapacity(n)
@@ -73,7 +76,9 @@ public struct Track: Sendable, Equatable {
 
     /// True when any point has a real time.
     public var hasTimes: Bool { times.contains { !$0.isNaN } }
+    /// True when any point has an elevation.
     public var hasElevation: Bool { elevations.contains { !$0.isNaN } }
+    /// True when any point has a power reading.
     public var hasPower: Bool { powers.contains { !$0.isNaN } }
 
     /// The location stream of a recording (times rebased to the first point), with the
@@ -100,23 +105,40 @@ public struct Track: Sendable, Equatable {
 
 /// A timer start or stop written by the device (auto-pause, the stop button).
 public struct TimerEvent: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable { case start, stop }
+    /// Start or stop of the device's timer.
+    public enum Kind: String, Sendable, Codable {
+        /// The timer started (or resumed).
+        case start
+        /// The timer stopped (paused).
+        case stop
+    }
     /// Unix seconds.
     public var time: Double
+    /// Start or stop.
     public var kind: Kind
+    /// An event at `time` (Unix s).
     public init(time: Double, kind: Kind) { self.time = time; self.kind = kind }
 }
 
 /// The totals a device wrote for the session (FIT `session`, TCX laps, BRouter's comment);
 /// nil when the file does not say. Used as references to compare Motus's figures against.
 public struct DeviceSummary: Sendable, Equatable, Codable {
+    /// Distance (m).
     public var distanceMeters: Double?
+    /// Total ascent (m).
     public var ascentMeters: Double?
+    /// Total descent (m).
     public var descentMeters: Double?
+    /// Elapsed time, pauses included (s).
     public var elapsedSeconds: Double?
+    /// Timer time, auto-pauses excluded (s).
     public var timerSeconds: Double?
+    /// Average speed (m/s), as the device computes it.
     public var averageSpeedMetersPerSecond: Double?
+    /// Maximum speed (m/s).
     public var maxSpeedMetersPerSecond: Double?
+    /// Energy (kcal), as the device estimates it.
     public var calories: Double?
+    /// A summary that says nothing (every field nil).
     public init() {}
 }

@@ -18,7 +18,9 @@ public enum AccelerationUnit: String, Sendable, Codable, CaseIterable {
 
 /// Unit of a rotation-rate column in an input file.
 public enum RotationUnit: String, Sendable, Codable, CaseIterable {
+    /// rad/s (CoreMotion, Android).
     case radiansPerSecond = "rads"
+    /// °/s (many wearables and IMUs).
     case degreesPerSecond = "degs"
 
     /// Factor that turns a value in this unit into rad/s.
@@ -27,9 +29,13 @@ public enum RotationUnit: String, Sendable, Codable, CaseIterable {
 
 /// Unit of a time column in an input file.
 public enum TimeUnit: String, Sendable, Codable, CaseIterable {
+    /// Seconds.
     case seconds = "s"
+    /// Milliseconds (epoch milliseconds of many apps).
     case milliseconds = "ms"
+    /// Microseconds.
     case microseconds = "us"
+    /// Nanoseconds (Android's `SensorEvent.timestamp`).
     case nanoseconds = "ns"
 
     /// Factor that turns a value in this unit into seconds.

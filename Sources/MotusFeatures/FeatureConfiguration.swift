@@ -51,7 +51,9 @@ public enum Feature: String, Codable, Sendable, CaseIterable, Hashable {
     case mean
     /// Population standard deviation (ddof = 0, numpy's default), two-pass.
     case standardDeviation = "std"
+    /// Smallest value in the window.
     case minimum = "min"
+    /// Largest value in the window.
     case maximum = "max"
     /// max − min.
     case range
@@ -98,8 +100,11 @@ public enum Feature: String, Codable, Sendable, CaseIterable, Hashable {
 
 /// Two channels whose Pearson correlation over the window is a feature.
 public struct ChannelPair: Codable, Sendable, Hashable {
+    /// One channel of the pair.
     public var first: FeatureChannel
+    /// The other channel.
     public var second: FeatureChannel
+    /// The pair (first, second).
     public init(_ first: FeatureChannel, _ second: FeatureChannel) { self.first = first; self.second = second }
 }
 
@@ -148,6 +153,7 @@ public struct FeatureConfiguration: Codable, Equatable, Sendable {
     /// Version of the feature definitions; bump when a kernel's meaning changes.
     public static let currentVersion = 1
 
+    /// The feature definitions' version this configuration was made with.
     public var version: Int
     /// Frame rate in Hz.
     public var rateHz: Double
@@ -155,18 +161,22 @@ public struct FeatureConfiguration: Codable, Equatable, Sendable {
     public var windowSeconds: Double
     /// Hop between window starts in seconds.
     public var hopSeconds: Double
+    /// The channels each feature is computed on, in column order.
     public var channels: [FeatureChannel]
+    /// The features computed on each channel, in column order.
     public var features: [Feature]
     /// Band edges in Hz, increasing, at least two; bands are consecutive pairs. An edge above
     /// Nyquist is allowed (the band simply ends at Nyquist).
     public var bandEdgesHz: [Double]
     /// Autocorrelation lag search range in seconds (step 0.25 s … stride 2.5 s by default).
     public var minLagSeconds: Double
+    /// Longest autocorrelation lag searched (s).
     public var maxLagSeconds: Double
     /// Channel pairs whose Pearson correlation (0 when either is constant) is a feature. Both
     /// channels must be in `channels`.
     public var correlations: [ChannelPair]
 
+    /// A configuration; the defaults are the shipped moving/still model's.
     public init(rateHz: Double = 50, windowSeconds: Double = 2.56, hopSeconds: Double = 1.28,
                 channels: [FeatureChannel] = FeatureChannel.orientationIndependent,
                 features: [Feature] = Feature.standard,

@@ -32,12 +32,14 @@ public struct FeatureMatrix: Sendable, Equatable {
     /// `channel.feature` names, in column order.
     public var names: [String]
 
+    /// An empty matrix of `columns` named columns.
     public init(columns: Int, names: [String]) {
         rows = 0; self.columns = columns; values = []; startTimes = []; endTimes = []; self.names = names
     }
 
     /// Row `r` as an array (allocates).
     public func row(_ r: Int) -> [Double] { Array(values[(r * columns)..<((r + 1) * columns)]) }
+    /// The value at `row`, `column`.
     @inlinable public subscript(row: Int, column: Int) -> Double { values[row * columns + column] }
 
     /// Appends the rows of `other` (same columns).
@@ -50,6 +52,7 @@ public struct FeatureMatrix: Sendable, Equatable {
 /// Batch feature extraction over frames at the configured rate. Runs the same per-window
 /// kernel as `StreamingFeatureExtractor`, so both give the same vectors bit for bit.
 public struct FeatureExtractor: Sendable {
+    /// What is computed.
     public let configuration: FeatureConfiguration
     /// Threads the batch extraction may use (1: the calling thread only). The values do not
     /// depend on it. `FeatureExtractor.onlineProcessors` is the number of processors online.
@@ -70,7 +73,9 @@ public struct FeatureExtractor: Sendable {
     /// Number of processors online (at least 1).
     public static var onlineProcessors: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
+    /// `channel.feature` names, in column order.
     public var featureNames: [String] { configuration.featureNames }
+    /// Features per window.
     public var featureCount: Int { configuration.featureCount }
 
     /// Features of every complete window of `frames` (frame i at `startTime + i / rate`):

@@ -56,6 +56,7 @@ public struct FrameBuilder: Sendable {
         /// The accelerometer-only estimate used when neither gravity nor rotation rate is given.
         public var lowPass: LowPassGravity.Settings
 
+        /// Settings; units and defaults as on each property.
         public init(rateHz: Double = 50, maximumGapSeconds: Double = Settings.defaultMaximumGapSeconds, gravityHoldSeconds: Double = 0.5,
                     fusion: AttitudeFilter.Settings = .default, lowPass: LowPassGravity.Settings = .default) {
             self.rateHz = rateHz; self.maximumGapSeconds = maximumGapSeconds; self.gravityHoldSeconds = gravityHoldSeconds
@@ -68,9 +69,17 @@ public struct FrameBuilder: Sendable {
 
     /// Where the gravity of the latest driver sample came from.
     public enum GravitySource: String, Sendable, Hashable {
-        case none, given, attitudeFilter, lowPass
+        /// No driver sample yet.
+        case none
+        /// Given by the device (a gravity stream pushed).
+        case given
+        /// Fused from acceleration and rotation rate (`AttitudeFilter`).
+        case attitudeFilter
+        /// Estimated from the accelerometer alone (`LowPassGravity`).
+        case lowPass
     }
 
+    /// The grid rate, gap policy and fusion settings.
     public let settings: Settings
     private var grid: ResamplerSettings { latest.grid }
     private var attitude: AttitudeFilter
@@ -103,10 +112,15 @@ public struct FrameBuilder: Sendable {
     public private(set) var driverSamples = 0
     /// The latest accepted driver sample: acceleration with gravity (m/s²), gravity (m/s²), time (s).
     @inlinable public var lastAcceleration: Vector3 { latest.hi.0 }
+    /// Gravity (m/s², pointing up) of the latest accepted driver sample.
     @inlinable public var lastGravity: Vector3 { latest.hi.1 }
+    /// Time (s) of the latest accepted driver sample.
     @inlinable public var lastTime: Double { latest.hiTime }
+    /// Where the latest driver sample's gravity came from.
     public private(set) var gravitySource = GravitySource.none
 
+    /// A builder that has seen no sample; traps on a rate that is not finite and positive (a
+    /// programming error, not input).
     public init(settings: Settings) {
         precondition(settings.rateHz.isFinite && settings.rateHz > 0, "FrameBuilder: rateHz must be finite and > 0")
         precondition(settings.maximumGapSeconds > 0, "FrameBuilder: maximumGapSeconds must be > 0")
@@ -257,11 +271,13 @@ public struct FrameBuilder: Sendable {
 /// straight line between the two driver samples around it (the sample itself at its own time).
 @frozen
 public struct FrameRun: Sendable {
+    /// Frames completed.
     public var count = 0
     /// True when the first frame starts a new segment.
     public var startsSegment = false
     /// Grid index and time (s) of the first frame.
     public var firstIndex = 0
+    /// Time (s) of the first frame.
     public var firstTime = 0.0
     /// The builder's grid (origin 0, its rate).
     @usableFromInline let grid: ResamplerSettings
@@ -292,7 +308,9 @@ public struct FrameSegment: Sendable, Equatable {
     public var firstIndex: Int
     /// Time of the first frame (s); frame i is at `startTime + i / rate` on the grid.
     public var startTime: Double
+    /// The frames, one per grid point.
     public var frames: [MotionFrame]
+    /// A segment of `frames` starting at grid index `firstIndex`, time `startTime` (s).
     public init(firstIndex: Int, startTime: Double, frames: [MotionFrame]) {
         self.firstIndex = firstIndex; self.startTime = startTime; self.frames = frames
     }

@@ -11,6 +11,7 @@ public struct MotionFrame: Sendable, Hashable {
     /// Rotation rate (rad/s). Read only by configurations that `requiresRotationRate`.
     public var rotationRate: Vector3
 
+    /// A frame (m/s², m/s², rad/s).
     @inlinable public init(acceleration: Vector3, gravity: Vector3, rotationRate: Vector3 = .zero) {
         self.acceleration = acceleration; self.gravity = gravity; self.rotationRate = rotationRate
     }

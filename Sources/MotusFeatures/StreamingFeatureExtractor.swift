@@ -9,6 +9,7 @@ import MotusCore
 /// it in place. Storage, FFT tables and scratch are allocated at init: `push` and
 /// `features(into:)` allocate nothing. Cost: O(channels) per frame, one kernel run per window.
 public struct StreamingFeatureExtractor: Sendable {
+    /// What is computed.
     public let configuration: FeatureConfiguration
     private var kernel: WindowKernel
     private let channels: [FeatureChannel]
@@ -35,7 +36,9 @@ public struct StreamingFeatureExtractor: Sendable {
         sorted = [Double](repeating: 0, count: 2 * kernel.blockSlotLength)
     }
 
+    /// Features per window.
     public var featureCount: Int { configuration.featureCount }
+    /// `channel.feature` names, in column order.
     public var featureNames: [String] { configuration.featureNames }
 
     /// True between a `push` that completed a window and the next `push`.
@@ -43,6 +46,7 @@ public struct StreamingFeatureExtractor: Sendable {
     /// Index (in frames pushed) of the first frame of the latest completed window.
     public var windowStartFrame: Int { framesSeen - n }
 
+    /// Starts over: the next window begins with the next frame (as after a gap).
     public mutating func reset() { framesSeen = 0; ready = false; sortedBlock = (-1, -1) }
 
     /// Adds one frame; returns true when it completes a window (then call `features(into:)`

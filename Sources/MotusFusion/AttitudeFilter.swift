@@ -93,6 +93,7 @@ public struct AttitudeFilter: Sendable {
         /// Longest time step (s) integrated at once; longer gaps are clipped. Default 0.5 s.
         public var maximumTimeStep: Double
 
+        /// Settings; the defaults and units are given on each property.
         public init(gravityMagnitude: Double = Units.standardGravity,
                     accelerationTimeConstant: Double = 20,
                     motionTimeConstant: Double = 200,
@@ -155,6 +156,7 @@ public struct AttitudeFilter: Sendable {
         public var biasLearning: Bool
         /// The latest sample was skipped (non-finite input or time step).
         public var sampleSkipped: Bool
+        /// The flags before the first sample (initialising).
         public init() { initialising = true; accelerationRejected = false; atRest = false; biasLearning = false; sampleSkipped = false }
     }
 
@@ -171,6 +173,7 @@ public struct AttitudeFilter: Sendable {
         public var restDuration: Double
         /// Current gyroscope bias estimate (rad/s), device frame.
         public var gyroscopeBias: Vector3
+        /// All zero, as before the first sample.
         public init() { correctionAngle = 0; accelerationWeight = 0; motionLevel = 0; restDuration = 0; gyroscopeBias = .zero }
     }
 
@@ -266,6 +269,7 @@ public struct AttitudeFilter: Sendable {
     /// The time step (s) integrated by the latest sample.
     @usableFromInline var lastStep: Double = 0
 
+    /// A filter that has seen no sample (it starts initialising).
     public init(settings: Settings = .default) {
         self.settings = settings
         cacheThresholds()

@@ -45,9 +45,11 @@ public struct HeadingEstimator: Sendable, Hashable {
         /// Time constant (s) with which the reference magnitude and dip follow undisturbed
         /// samples. Default 10 s.
         public var referenceTimeConstant: Double = 10
+        /// The defaults, as given on each property.
         public init() {}
     }
 
+    /// The tolerances and time constants it runs with.
     public var settings: Settings
     /// The heading offset as a unit vector (cos δ, sin δ): filtering on the circle needs no
     /// trigonometry per sample.
@@ -59,8 +61,9 @@ public struct HeadingEstimator: Sendable, Hashable {
     public private(set) var isInitialised = false
     /// The latest sample was disturbed (not used).
     public private(set) var disturbed = false
-    /// Reference magnitude (µT) of the undisturbed field and the sine of its dip.
+    /// Reference magnitude (µT) of the undisturbed field.
     public private(set) var referenceNorm: Double = 0
+    /// Sine of the undisturbed field's dip (its angle below the horizontal).
     public private(set) var referenceDipSine: Double = 0
     @usableFromInline var candidateNorm: Double = 0
     @usableFromInline var candidateDipSine: Double = 0
@@ -72,6 +75,7 @@ public struct HeadingEstimator: Sendable, Hashable {
     @usableFromInline var startCos: Double = 0
     @usableFromInline var startSin: Double = 0
 
+    /// An estimator that has seen no field.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Heading offset δ (rad, in (−π, π]): rotation about the vertical from the 6D reference

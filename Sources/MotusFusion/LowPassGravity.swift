@@ -14,6 +14,7 @@ import MotusCore
 /// `userAcceleration = acceleration − gravity`. One `update` per sample, no allocation.
 @frozen
 public struct LowPassGravity: Sendable {
+    /// What a user sets; units and defaults on each property.
     @frozen
     public struct Settings: Sendable, Hashable, Codable {
         /// Low-pass time constant (s). Default 1 s.
@@ -22,22 +23,28 @@ public struct LowPassGravity: Sendable {
         public var gravityMagnitude: Double
         /// Longest time step (s) taken at once. Default 0.5 s.
         public var maximumTimeStep: Double
+        /// Settings; units and defaults as on each property.
         public init(timeConstant: Double = 1, gravityMagnitude: Double = Units.standardGravity, maximumTimeStep: Double = 0.5) {
             self.timeConstant = timeConstant; self.gravityMagnitude = gravityMagnitude; self.maximumTimeStep = maximumTimeStep
         }
+        /// The defaults (the same as `init()`).
         public static let `default` = Settings()
     }
 
+    /// Diagnostics of the latest sample.
     @frozen
     public struct Flags: Sendable, Hashable {
         /// Less than one time constant of data seen.
         public var initialising: Bool = true
         /// The latest sample was not finite and was skipped.
         public var sampleSkipped: Bool = false
+        /// The flags before the first sample (initialising).
         public init() {}
     }
 
+    /// The settings; a change takes effect at the next sample.
     public var settings: Settings
+    /// Diagnostics of the latest sample.
     public private(set) var flags = Flags()
     /// Low-passed acceleration (m/s²), device frame.
     public private(set) var lowPass: Vector3 = .zero
@@ -46,6 +53,7 @@ public struct LowPassGravity: Sendable {
     @usableFromInline var count: Double = 0
     @usableFromInline var lastAcceleration: Vector3 = .zero
 
+    /// A filter that has seen no sample.
     public init(settings: Settings = .default) { self.settings = settings }
 
     /// Gravity estimate (m/s²), device frame, pointing up; zero before the first sample.
@@ -79,5 +87,6 @@ public struct LowPassGravity: Sendable {
         flags.initialising = seen < tau
     }
 
+    /// Forgets every sample, keeping the settings.
     public mutating func reset() { self = LowPassGravity(settings: settings) }
 }

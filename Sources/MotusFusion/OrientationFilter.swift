@@ -89,6 +89,7 @@ public struct OrientationFilter: Sendable {
         /// The magnetometer's part (heading), used by `update(…magneticField:…)`.
         public var magnetometer = HeadingEstimator.Settings()
 
+        /// The defaults, as given on each property.
         public init() {}
 
         /// The defaults.
@@ -118,6 +119,7 @@ public struct OrientationFilter: Sendable {
         public var sampleSkipped = false
         /// The latest magnetometer sample was disturbed and not used for the heading.
         public var magneticDisturbance = false
+        /// The defaults, as given on each property.
         public init() {}
     }
 
@@ -134,6 +136,7 @@ public struct OrientationFilter: Sendable {
         public var restDuration: Double = 0
         /// The low-passed acceleration (m/s²) in the almost-inertial frame.
         public var inertialAcceleration: Vector3 = .zero
+        /// The defaults, as given on each property.
         public init() {}
     }
 
@@ -202,6 +205,7 @@ public struct OrientationFilter: Sendable {
     /// Length (s) of the blocks the bias update averages over.
     @usableFromInline static let biasBlock = 0.1
 
+    /// A filter that has seen no sample (it starts initialising).
     public init(settings: Settings = .default) {
         self.settings = settings
         headingEstimator = HeadingEstimator(settings: settings.magnetometer)
@@ -261,8 +265,11 @@ public struct OrientationFilter: Sendable {
     /// Gyroscope bias estimate (rad/s).
     @inlinable public var gyroscopeBias: Vector3 { bias }
 
+    /// Diagnostics of the latest sample: initialising, at rest, bias updated, sample skipped,
+    /// magnetic disturbance.
     @inlinable public var flags: Flags { _flags }
 
+    /// Internal quantities of the latest sample, for diagnostics and plots.
     public var internalStates: InternalStates {
         var s = InternalStates()
         s.gyroscopeBias = bias

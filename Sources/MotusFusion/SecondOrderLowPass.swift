@@ -68,6 +68,7 @@ public struct LowPassState3: Sendable, Hashable {
     @usableFromInline var y: LowPassState
     @usableFromInline var z: LowPassState
 
+    /// Three channels settled at `v`.
     @inlinable public init(value v: Vector3 = .zero) {
         x = LowPassState(value: v.x); y = LowPassState(value: v.y); z = LowPassState(value: v.z)
     }
@@ -75,6 +76,7 @@ public struct LowPassState3: Sendable, Hashable {
     /// The filtered vector.
     @inlinable public var value: Vector3 { Vector3(x.value, y.value, z.value) }
 
+    /// Filters one vector sample with coefficients `c`; returns the filtered vector.
     @inlinable @inline(__always)
     public mutating func step(_ v: Vector3, _ c: LowPassCoefficients) -> Vector3 {
         Vector3(x.step(v.x, c), y.step(v.y, c), z.step(v.z, c))
@@ -84,10 +86,14 @@ public struct LowPassState3: Sendable, Hashable {
 /// A 3×3 matrix of doubles by rows, for the filter's small Kalman update (no allocation).
 @frozen
 public struct Matrix3: Sendable, Hashable {
+    /// First row.
     public var r0: Vector3
+    /// Second row.
     public var r1: Vector3
+    /// Third row.
     public var r2: Vector3
 
+    /// The matrix with these rows.
     @inlinable public init(_ r0: Vector3, _ r1: Vector3, _ r2: Vector3) { self.r0 = r0; self.r1 = r1; self.r2 = r2 }
 
     /// The identity times `s`.
@@ -103,14 +109,17 @@ public struct Matrix3: Sendable, Hashable {
         r2 = Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y))
     }
 
+    /// The transpose.
     @inlinable public var transposed: Matrix3 {
         Matrix3(Vector3(r0.x, r1.x, r2.x), Vector3(r0.y, r1.y, r2.y), Vector3(r0.z, r1.z, r2.z))
     }
 
+    /// Matrix × vector.
     @inlinable @inline(__always) public static func * (m: Matrix3, v: Vector3) -> Vector3 {
         Vector3(m.r0.dot(v), m.r1.dot(v), m.r2.dot(v))
     }
 
+    /// Matrix product.
     @inlinable @inline(__always) public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let t = b.transposed
         return Matrix3(Vector3(a.r0.dot(t.r0), a.r0.dot(t.r1), a.r0.dot(t.r2)),
@@ -118,6 +127,7 @@ public struct Matrix3: Sendable, Hashable {
                        Vector3(a.r2.dot(t.r0), a.r2.dot(t.r1), a.r2.dot(t.r2)))
     }
 
+    /// Difference.
     @inlinable @inline(__always) public static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
         Matrix3(a.r0 - b.r0, a.r1 - b.r1, a.r2 - b.r2)
     }

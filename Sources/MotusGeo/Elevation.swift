@@ -22,8 +22,11 @@ public enum ClimbRule: Sendable, Equatable, Codable {
 
 /// Elevation gain and loss (m).
 public struct ElevationGain: Sendable, Equatable, Codable {
+    /// Total climbing (m).
     public var gainMeters: Double
+    /// Total descending (m), positive.
     public var lossMeters: Double
+    /// A gain and a loss (m).
     public init(gainMeters: Double, lossMeters: Double) { self.gainMeters = gainMeters; self.lossMeters = lossMeters }
 
     /// Gain and loss of `elevations` under `rule`; NaN values are skipped.

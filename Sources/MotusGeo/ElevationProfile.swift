@@ -9,15 +9,20 @@ import MotusCore
 /// distance ÷ (`maxPoints` − 1), and `stepMeters` says so (the work stays bounded whatever the
 /// step or the distance).
 public struct ElevationProfile: Sendable, Equatable, Codable {
+    /// The most marks a profile holds.
     public static let maxPoints = 100_000
+    /// One mark of the profile.
     public struct Point: Sendable, Equatable, Codable {
+        /// Distance along the track (m).
         public var distanceMeters: Double
+        /// Elevation there (m), interpolated on distance.
         public var elevationMeters: Double
         /// Grade (%) of the bin that starts here; NaN for the last point.
         public var gradePercent: Double
     }
     /// The distance step of the marks (m): the one asked for, or wider (see `maxPoints`).
     public var stepMeters: Double
+    /// The marks, every `stepMeters` from the start.
     public var points: [Point]
 
     /// `cumulativeDistances` non-decreasing (m); `elevations` (m, NaN = absent), same count.

@@ -16,19 +16,31 @@ import MotusCore
 /// when coasting, then the same efficiency. Known error: ±25 % or worse, since wind, drafting,
 /// tyres, position and braking are unknown; power-meter figures are much better.
 public struct EnergyModel: Sendable, Equatable, Codable {
+    /// The rider's mass (kg).
     public var riderMassKg: Double = 75
+    /// The bike's mass (kg).
     public var bikeMassKg: Double = 9
     /// Rolling resistance coefficient (road tyres on asphalt: 0.004–0.006).
     public var rollingResistance: Double = 0.005
     /// Drag area (m²): about 0.32 on the hoods, 0.25 in the drops, 0.4 upright.
     public var dragAreaSquareMeters: Double = 0.32
+    /// Share of the rider's power that reaches the wheel.
     public var drivetrainEfficiency: Double = 0.976
     /// Gross metabolic efficiency of cycling.
     public var grossEfficiency: Double = 0.24
 
+    /// A model for these masses (kg), with the other constants at their defaults.
     public init(riderMassKg: Double = 75, bikeMassKg: Double = 9) { self.riderMassKg = riderMassKg; self.bikeMassKg = bikeMassKg }
 
-    public enum Method: String, Sendable, Codable { case acsmRunning = "acsm-running", cyclingPower = "cycling-power", cyclingRoadLoad = "cycling-road-load" }
+    /// Which formula gave an energy figure.
+    public enum Method: String, Sendable, Codable {
+        /// ACSM's running equation, from speed and grade.
+        case acsmRunning = "acsm-running"
+        /// Cycling from the power meter's work, at the gross efficiency.
+        case cyclingPower = "cycling-power"
+        /// Cycling from a road-load model of speed and grade (no power meter).
+        case cyclingRoadLoad = "cycling-road-load"
+    }
 
     /// kcal for one running interval of `seconds` at `speed` (m/s) on `gradePercent`.
     public func runningKcal(speed: Double, gradePercent: Double, seconds: Double) -> Double {

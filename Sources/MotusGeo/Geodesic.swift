@@ -86,12 +86,16 @@ public enum Geodesic {
 /// A local east-north tangent plane around an origin, for filters that want metres.
 /// Within a few tens of kilometres of the origin its distortion is below 0.1 %.
 public struct LocalTangentPlane: Sendable {
+    /// Latitude of the origin (degrees).
     public let originLatitude: Double
+    /// Longitude of the origin (degrees).
     public let originLongitude: Double
     /// Metres per degree of latitude and of longitude at the origin (WGS84 radii of curvature).
     public let metersPerDegreeLatitude: Double
+    /// Metres per degree of longitude at the origin.
     public let metersPerDegreeLongitude: Double
 
+    /// The plane tangent at this origin (degrees, WGS84).
     public init(latitude: Double, longitude: Double) {
         originLatitude = latitude; originLongitude = longitude
         let phi = latitude * Math.radiansPerDegree
@@ -104,10 +108,12 @@ public struct LocalTangentPlane: Sendable {
         metersPerDegreeLongitude = n * Math.cos(phi) * Math.radiansPerDegree
     }
 
+    /// Metres east and north of the origin of a position (degrees).
     @inlinable public func project(_ lat: Double, _ lon: Double) -> (east: Double, north: Double) {
         ((lon - originLongitude) * metersPerDegreeLongitude, (lat - originLatitude) * metersPerDegreeLatitude)
     }
 
+    /// The position (degrees) of a point `east` and `north` metres from the origin.
     @inlinable public func unproject(east: Double, north: Double) -> (latitude: Double, longitude: Double) {
         (originLatitude + north / metersPerDegreeLatitude, originLongitude + east / metersPerDegreeLongitude)
     }

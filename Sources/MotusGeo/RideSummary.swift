@@ -15,6 +15,7 @@ public struct RideOptions: Sendable, Equatable {
     /// Distance step of the grade profile (m).
     public var gradeStepMeters: Double
 
+    /// Options; the activity is taken from the file when nil (a ride when the file does not say).
     public init(activity: TrackActivity? = nil, riderMassKg: Double = 75, bikeMassKg: Double = 9,
                 splitMeters: Double = 1000, gradeStepMeters: Double = 100) {
         self.activity = activity; self.riderMassKg = riderMassKg; self.bikeMassKg = bikeMassKg
@@ -34,7 +35,9 @@ public struct RideOptions: Sendable, Equatable {
 /// A recorded session and its summary: what `motus ride` prints, and `motus track` for an
 /// activity file or a ride with positions.
 public struct RideSummary: Sendable {
+    /// The track as read.
     public var track: Track
+    /// Its analysis.
     public var summary: TrackSummary
 
     /// Summarises a track with the settings `options` give for it.

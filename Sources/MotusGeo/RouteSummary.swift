@@ -4,20 +4,31 @@ import MotusCore
 /// grades and the highest point. Distance is the geodesic path length through every point
 /// with a position (segments not joined); no stop detection, since a route has no times.
 public struct RouteSummary: Sendable, Codable {
+    /// Points in the route.
     public var points: Int
+    /// Points with an elevation.
     public var pointsWithElevation: Int
+    /// Geodesic length (m).
     public var distanceMeters: Double
+    /// Gain and loss under each rule, highest and lowest elevation.
     public var elevation: ElevationReport
     /// Net grade (%): (last elevation − first) / distance.
     public var averageGradePercent: Double
     /// Gain / distance climbing (%), over the profile's uphill bins.
     public var averageClimbGradePercent: Double
+    /// Steepest uphill bin of the profile (%).
     public var maxGradePercent: Double
+    /// Steepest downhill bin of the profile (%, negative).
     public var minGradePercent: Double
+    /// The highest point with an elevation, nil without one.
     public var highestPoint: Landmark?
+    /// The lowest point with an elevation, nil without one.
     public var lowestPoint: Landmark?
+    /// Elevation of the first point with one (m).
     public var startElevationMeters: Double
+    /// Elevation of the last point with one (m).
     public var endElevationMeters: Double
+    /// Elevation and grade every `gradeStepMeters`.
     public var profile: ElevationProfile
     /// What the file itself says (BRouter's comment, a FIT session, TCX laps).
     public var reference: DeviceSummary
@@ -34,18 +45,25 @@ public struct RouteSummary: Sendable, Codable {
         /// when the gap opens it) and of the first one after it (the route's end when the gap
         /// closes it).
         public var startMeters: Double
+        /// Distance (m) of the first point with an elevation after the gap.
         public var endMeters: Double
         /// Points without elevation in the gap.
         public var points: Int
     }
 
+    /// A point of the route worth naming (the highest, the lowest).
     public struct Landmark: Sendable, Codable {
+        /// Its elevation (m).
         public var elevationMeters: Double
+        /// Its distance along the route (m).
         public var distanceMeters: Double
+        /// Its latitude (degrees).
         public var latitude: Double
+        /// Its longitude (degrees).
         public var longitude: Double
     }
 
+    /// Summarises `t`: grades every `gradeStepMeters` (m), gain and loss under `climbRule`.
     public init(track t: Track, gradeStepMeters: Double = 100, climbRule: ClimbRule = .standard) {
         points = t.count
         reference = t.deviceSummary

@@ -9,14 +9,25 @@ import MotusCore
 /// distance gap is d − dB(tA(d)), how far B was behind when A passed. By time: at mark t, the
 /// distance gap is dA(t) − dB(t) and the time gap is tB(dA(t)) − t when B reached that point.
 public struct SessionComparison: Sendable {
-    public enum Axis: String, Sendable, Codable { case distance, time }
+    /// What the marks step along.
+    public enum Axis: String, Sendable, Codable {
+        /// Marks every `step` metres.
+        case distance
+        /// Marks every `step` seconds.
+        case time
+    }
 
+    /// Both sessions at one mark.
     public struct Mark: Sendable, Codable, Equatable {
         /// The mark: metres (by distance) or seconds (by time).
         public var at: Double
+        /// A's elapsed time at the mark (s).
         public var timeA: Double
+        /// B's elapsed time at the mark (s).
         public var timeB: Double
+        /// A's distance at the mark (m).
         public var distanceA: Double
+        /// B's distance at the mark (m).
         public var distanceB: Double
         /// "A", "B" or "tie".
         public var leader: String
@@ -26,11 +37,14 @@ public struct SessionComparison: Sendable {
         public var gapMeters: Double
     }
 
+    /// Distance or time.
     public var axis: Axis
     /// The step between marks: the one asked for, or wider when the common length ÷ the step
     /// would give more than `maxMarks` marks (then common length ÷ `maxMarks`).
     public var step: Double
+    /// The marks, every `step`, and one at `commonLength`.
     public var marks: [Mark]
+    /// The most marks a comparison holds.
     public static let maxMarks = 10_000
     /// Where both sessions end being compared (the shorter one's end).
     public var commonLength: Double
@@ -53,6 +67,7 @@ public struct SessionComparison: Sendable {
         if commonLength > 0, marks.last.map({ $0.at < commonLength - 1e-6 }) ?? true { marks.append(mark(commonLength)) }
     }
 
+    /// Compares two summarised sessions (`step` in m or s, as `axis` says).
     public init(a: TrackSummary, b: TrackSummary, axis: Axis = .distance, step: Double = 1000) {
         self.init(a: (a.cumulativeDistances, a.elapsedTimes), b: (b.cumulativeDistances, b.elapsedTimes), axis: axis, step: step)
     }
@@ -113,21 +128,30 @@ public struct SessionComparison: Sendable {
 /// second checkpoint (waiting at the start does not count); the finish is the first fix near
 /// the end. Sessions that miss a checkpoint are "not finished", with how far they got.
 public struct RouteRanking: Sendable {
+    /// One session's result.
     public struct Entry: Sendable, Codable, Equatable {
+        /// The session's name as given.
         public var name: String
         /// 1-based rank among finishers; nil when not finished.
         public var rank: Int?
+        /// True when it passed every checkpoint in order.
         public var finished: Bool
+        /// Time from the start to the finish (s); nil when not finished.
         public var timeSeconds: Double?
         /// Behind the winner (s); nil when not finished.
         public var behindSeconds: Double?
         /// Checkpoints passed in order, and how many there are.
         public var checkpointsPassed: Int
+        /// Checkpoints on the route.
         public var checkpoints: Int
     }
+    /// The route's length (m).
     public var routeLengthMeters: Double
+    /// Finishers by rank, then the others by how far they got.
     public var entries: [Entry]
 
+    /// Ranks `sessions` on `route`: checkpoints every `checkpointSpacingMeters`, passed when a
+    /// fix comes within `toleranceMeters`.
     public init(route: Track, sessions: [(name: String, track: Track)], checkpointSpacingMeters: Double = 250, toleranceMeters: Double = 40) {
         // Checkpoints along the route.
         var cps: [(Double, Double)] = []

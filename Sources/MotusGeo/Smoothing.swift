@@ -11,6 +11,7 @@ public struct OutlierFilter: Sendable {
     /// accepted fix was the wrong one, or the device really moved during a gap).
     public var maxConsecutiveRejections = 10
 
+    /// A filter with these limits (m, m/s).
     public init(maxHorizontalAccuracyMeters: Double = 50, maxSpeedMetersPerSecond: Double = 35) {
         self.maxHorizontalAccuracyMeters = maxHorizontalAccuracyMeters; self.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond
     }
@@ -58,13 +59,16 @@ public struct PositionSmoother: Sendable {
     /// Position standard deviation (m) for fixes without a reported accuracy.
     public var defaultAccuracyMeters: Double = 4
 
+    /// A smoother with this process noise (m²/s³) and default accuracy (m).
     public init(accelerationNoise: Double = 0.5, defaultAccuracyMeters: Double = 4) {
         self.accelerationNoise = accelerationNoise; self.defaultAccuracyMeters = defaultAccuracyMeters
     }
 
+    /// The smoothed track, one value per input point.
     public struct Output: Sendable {
         /// Smoothed positions (degrees; NaN where the input had none or was rejected).
         public var latitudes: [Double]
+        /// Smoothed longitudes (degrees; NaN as for `latitudes`).
         public var longitudes: [Double]
         /// Smoothed speed over ground (m/s; NaN where there was no fix).
         public var speeds: [Double]

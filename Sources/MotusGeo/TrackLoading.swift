@@ -1,6 +1,7 @@
 import MotusCore
 import MotusIO
 
+/// Tracks from recordings.
 extension Track {
     /// A track from a recording's location stream (times as they are), with the altitude from
     /// a pressure stream preferred when the recording has one (see `BarometricAltitude`) and
@@ -24,6 +25,7 @@ extension Track {
     }
 }
 
+/// Loading a track for analysis.
 extension TrackLoader {
     /// Loads any track Motus reads (see `TrackLoader.read(path:)`) for analysis: a track file
     /// as decoded, a recording through `Track(recording:source:)` (barometric altitude, still
@@ -36,6 +38,7 @@ extension TrackLoader {
     }
 }
 
+/// What a track holds.
 extension Track {
     /// How many points have a position (latitude and longitude).
     public var positionCount: Int {

@@ -2,7 +2,12 @@ import MotusCore
 
 /// What kind of session: sets the auto-pause thresholds, plausibility limits and energy model.
 public enum TrackActivity: String, Sendable, Codable, CaseIterable {
-    case ride, run, walk
+    /// Cycling.
+    case ride
+    /// Running.
+    case run
+    /// Walking or hiking.
+    case walk
 
     /// From a file's sport name ("cycling", "running", …); nil when unknown.
     public init?(sport: String?) {
@@ -17,29 +22,39 @@ public enum TrackActivity: String, Sendable, Codable, CaseIterable {
 
 /// Settings of the ride/run analysis. Speeds in m/s, times in s, distances in m.
 public struct TrackSettings: Sendable {
+    /// Ride, run or walk: the defaults of the thresholds below.
     public var activity: TrackActivity
     /// Auto-pause: moving → stopped when the speed falls below `stopSpeed`, stopped → moving
     /// when it rises above `resumeSpeed` (hysteresis, so a speed hovering at one threshold
     /// does not flicker).
     public var stopSpeed: Double
+    /// Auto-pause: the speed (m/s) above which a stopped session moves again.
     public var resumeSpeed: Double
     /// An interval between two points longer than this is a pause unless the distance covered
     /// over it implies at least `resumeSpeed` (the device stopped recording, or lost the fix).
     public var maxGapSeconds: Double = 30
+    /// Which fixes are rejected before anything else.
     public var outliers: OutlierFilter
+    /// The Kalman smoother of the positions and the speed.
     public var smoother = PositionSmoother()
+    /// How elevation gain is counted (a 5 m dead band by default).
     public var climbRule: ClimbRule = .standard
+    /// Length of a split (m).
     public var splitMeters: Double = 1000
     /// At most this many splits are listed (`TrackSummary.splitsNotListed` counts the rest), so
     /// the work stays bounded whatever `splitMeters` is against the distance.
     public var maxSplits = TrackSettings.defaultMaxSplits
+    /// The default of `maxSplits`.
     public static let defaultMaxSplits = 10_000
+    /// Distance step of the grade profile (m).
     public var gradeStepMeters: Double = 100
+    /// Masses and constants of the energy estimate.
     public var energy = EnergyModel()
     /// Times (s, on the track's clock) when an accelerometer said the device was still; those
     /// intervals count as stopped whatever the GPS speed says.
     public var stillIntervals: [ClosedRange<Double>] = []
 
+    /// The settings for `activity`: its auto-pause speeds and outlier limits.
     public init(activity: TrackActivity) {
         self.activity = activity
         switch activity {
@@ -52,24 +67,38 @@ public struct TrackSettings: Sendable {
 
 /// A split: one `splitMeters` stretch of the session.
 public struct TrackSplit: Sendable, Equatable, Codable {
+    /// 1 for the first split.
     public var index: Int
     /// Distance at the end of the split (m).
     public var distanceMeters: Double
     /// Length of this split (m): `splitMeters`, or less for the last.
     public var lengthMeters: Double
+    /// Elapsed time in the split (s), pauses included.
     public var elapsedSeconds: Double
+    /// Moving time in the split (s).
     public var movingSeconds: Double
+    /// Moving time per kilometre (s/km).
     public var paceSecondsPerKm: Double
+    /// Length ÷ moving time (m/s).
     public var averageSpeedMetersPerSecond: Double
+    /// Elevation gained in the split (m).
     public var elevationGainMeters: Double
 }
 
 /// An auto-pause detected by Motus.
 public struct PauseEvent: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable { case pause, resume }
+    /// Pause or resume.
+    public enum Kind: String, Sendable, Codable {
+        /// The session stopped.
+        case pause
+        /// The session moved again.
+        case resume
+    }
+    /// Pause or resume.
     public var kind: Kind
     /// Seconds since the first point.
     public var timeSeconds: Double
+    /// Distance (m) at the event.
     public var distanceMeters: Double
 }
 
@@ -77,13 +106,18 @@ public struct PauseEvent: Sendable, Equatable, Codable {
 public struct ElevationReport: Sendable, Equatable, Codable {
     /// Motus's figure (the settings' rule, by default the 5 m dead band).
     public var motus: ElevationGain
+    /// Every rise and fall summed, no filtering.
     public var raw: ElevationGain
+    /// A 5 m dead band.
     public var deadBand5m: ElevationGain
     /// BRouter's rule with a 10 m buffer.
     public var dipBuffer10m: ElevationGain
+    /// Highest elevation (m); NaN without any.
     public var highestMeters: Double
+    /// Lowest elevation (m); NaN without any.
     public var lowestMeters: Double
 
+    /// The report of `elevations` (m, NaN skipped), Motus' figure under `rule`.
     public init(elevations: [Double], rule: ClimbRule = .standard) {
         motus = ElevationGain.compute(elevations, rule: rule)
         raw = ElevationGain.compute(elevations, rule: .raw)
@@ -98,20 +132,29 @@ public struct ElevationReport: Sendable, Equatable, Codable {
 
 /// The summary of a recorded ride, run or walk.
 public struct TrackSummary: Sendable {
+    /// Ride, run or walk, as analysed.
     public var activity: TrackActivity
+    /// Points in the track.
     public var points: Int
+    /// Fixes the outlier filter rejected.
     public var rejectedFixes: Int
     /// Distance from the positions (m): geodesic steps between accepted fixes while moving.
     public var distanceMeters: Double
     /// Every geodesic step between accepted fixes, stops included (m): the raw path length.
     public var pathLengthMeters: Double
+    /// Time spent moving (s).
     public var movingTimeSeconds: Double
+    /// First to last point (s).
     public var elapsedTimeSeconds: Double
+    /// Distance ÷ moving time (m/s).
     public var averageSpeedMetersPerSecond: Double
+    /// Highest 5-point running median of the moving speed (m/s).
     public var maxSpeedMetersPerSecond: Double
     /// Moving time per km (s); NaN with no distance.
     public var averagePaceSecondsPerKm: Double
+    /// Gain and loss under each rule, highest and lowest elevation.
     public var elevation: ElevationReport
+    /// Elevation and grade every `gradeStepMeters`.
     public var profile: ElevationProfile
     /// Running steps from the cadence field (2 × strides), nil for rides or without cadence.
     public var steps: Double?
@@ -119,18 +162,25 @@ public struct TrackSummary: Sendable {
     public var cadenceStepsPerMinute: Double?
     /// Pedalling cadence (rpm) while moving and pedalling, nil for runs or without cadence.
     public var cadenceRpm: Double?
+    /// Mean heart rate (beats per minute) while moving, nil without heart rate.
     public var averageHeartRate: Double?
+    /// Mean power (W) while moving, nil without a power meter.
     public var averagePowerWatts: Double?
+    /// Energy spent (kcal), by `energyMethod`.
     public var energyKcal: Double
+    /// The formula behind `energyKcal`.
     public var energyMethod: EnergyModel.Method
     /// The splits, the first `settings.maxSplits` of them.
     public var splits: [TrackSplit]
     /// Splits (whole, or the last part) past `settings.maxSplits`, not in `splits`.
     public var splitsNotListed: Int
+    /// Auto-pauses and resumes, in order.
     public var events: [PauseEvent]
+    /// What the device itself reported, for comparison.
     public var device: DeviceSummary
     /// Cumulative distance (m) and elapsed time (s) at every point (for comparisons).
     public var cumulativeDistances: [Double]
+    /// Elapsed time (s) at every point.
     public var elapsedTimes: [Double]
     /// Moving flag per interval ending at each point.
     public var moving: [Bool]

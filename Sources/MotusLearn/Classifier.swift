@@ -38,7 +38,9 @@ public enum ClassWeighting: Codable, Equatable, Hashable, Sendable {
 /// Every estimator is deterministic: the same configuration (including its seed) and the same data
 /// give a bit-for-bit identical `state`.
 public protocol Classifier: Sendable {
+    /// The hyperparameters, set before fitting (seed included).
     associatedtype Configuration: Codable & Equatable & Sendable
+    /// The learnt parameters.
     associatedtype State: Codable & Equatable & Sendable
 
     /// The hyperparameters.
@@ -52,6 +54,8 @@ public protocol Classifier: Sendable {
 
     /// Learns from `x` (`n × d`) and labels `y` (n integers in `0..<classCount`).
     /// - Parameters:
+    ///   - x: the features, one row per example (`n × d`).
+    ///   - y: the class of each row, n integers in `0..<classCount`.
     ///   - classCount: number of classes; nil means `max(y) + 1`. Must be ≥ 2.
     ///   - sampleWeights: n finite weights ≥ 0 (multiplied with the class weights), nil for all 1.
     mutating func fit(_ x: Matrix, _ y: [Int], classCount: Int?, sampleWeights: [Double]?) throws
@@ -87,6 +91,7 @@ extension Classifier {
         return argmaxRows(p)
     }
 
+    /// True once `fit` has run (or a state was given).
     public var isFitted: Bool { state != nil }
 
     /// The batch prediction as a loop of one-row predictions (what every estimator's

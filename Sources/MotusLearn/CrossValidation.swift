@@ -1,7 +1,10 @@
 /// One train/test split: row indices, each list ascending.
 public struct TrainTestSplit: Equatable, Hashable, Sendable, Codable {
+    /// Rows to train on.
     public var train: [Int]
+    /// Rows to test on.
     public var test: [Int]
+    /// A split of these rows.
     public init(train: [Int], test: [Int]) {
         self.train = train
         self.test = test

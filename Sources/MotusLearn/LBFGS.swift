@@ -2,6 +2,7 @@
 /// 2nd ed., Alg. 7.4 two-loop recursion, Alg. 3.5/3.6 bracketing and zoom with cubic interpolation).
 /// Deterministic: no randomness, fixed operation order.
 public struct LBFGS: Sendable {
+    /// Stopping rules and line-search constants; defaults on each property.
     public struct Settings: Codable, Equatable, Hashable, Sendable {
         /// Stop when `max |∇f| ≤ gradientTolerance`.
         public var gradientTolerance: Double = 1e-5
@@ -17,24 +18,43 @@ public struct LBFGS: Sendable {
         public var c2: Double = 0.9
         /// Maximum function evaluations per line search.
         public var maxLineSearchEvaluations: Int = 25
+        /// The defaults, as given on each property.
         public init() {}
     }
 
+    /// Why the minimisation stopped.
     public enum Stop: String, Codable, Sendable {
-        case gradientTolerance, functionTolerance, maxIterations, lineSearchFailed
+        /// The gradient fell below `gradientTolerance`.
+        case gradientTolerance
+        /// The relative decrease fell below `relativeFunctionTolerance`.
+        case functionTolerance
+        /// `maxIterations` were run.
+        case maxIterations
+        /// No step met the Wolfe conditions.
+        case lineSearchFailed
     }
 
+    /// Where the minimisation ended and why.
     public struct Result: Sendable {
+        /// The minimiser found.
         public var x: [Double]
+        /// f at `x`.
         public var value: Double
+        /// Largest |∂f/∂xᵢ| at `x`.
         public var gradientInfinityNorm: Double
+        /// Iterations (line searches) run.
         public var iterations: Int
+        /// Evaluations of f and its gradient.
         public var evaluations: Int
+        /// Why it stopped.
         public var stop: Stop
+        /// True when it stopped on a tolerance, not a limit or a failure.
         public var converged: Bool { stop == .gradientTolerance || stop == .functionTolerance }
     }
 
+    /// The stopping rules and constants.
     public var settings: Settings
+    /// A minimiser with these settings.
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// Minimises `f` from `x0`. `evaluate(x, &gradient)` returns f(x) and writes ∇f(x) into `gradient`.

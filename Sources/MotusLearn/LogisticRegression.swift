@@ -16,17 +16,22 @@ import Musl
 /// Each loss/gradient evaluation streams `X` once, in row blocks that fit in L2 cache, with two
 /// BLAS products per block.
 public struct LogisticRegression: Classifier {
+    /// The hyperparameters.
     public struct Configuration: Codable, Equatable, Hashable, Sendable {
         /// L2 penalty on the weights (not the intercepts). Must be > 0 for multinomial problems to be well posed; ≥ 0.
         public var l2: Double
+        /// How rows are weighted by class (uniform, or balanced against class frequency).
         public var classWeighting: ClassWeighting
+        /// Learn an intercept per class.
         public var fitIntercept: Bool
         /// Stop when the largest gradient component is at most this (the loss is a mean, so this is scale-free).
         public var tolerance: Double
+        /// Most L-BFGS iterations.
         public var maxIterations: Int
         /// L-BFGS memory.
         public var memory: Int
 
+        /// Hyperparameters; defaults as in the signature.
         public init(l2: Double = 1e-4, classWeighting: ClassWeighting = .uniform, fitIntercept: Bool = true,
                     tolerance: Double = 1e-5, maxIterations: Int = 500, memory: Int = 10) {
             self.l2 = l2
@@ -41,10 +46,15 @@ public struct LogisticRegression: Classifier {
     /// Learned parameters. For 2 classes, `coefficients` is `1 × d` and scores class 1 against class 0;
     /// for k > 2 it is `k × d` (one row per class) with `k` intercepts.
     public struct State: Codable, Equatable, Hashable, Sendable {
+        /// Number of classes.
         public var classCount: Int
+        /// Weights: `1 × d` for two classes, `k × d` for k > 2.
         public var coefficients: Matrix
+        /// Intercepts: one for two classes, k for k > 2.
         public var intercepts: [Double]
+        /// Features per row (d).
         public var featureCount: Int { coefficients.cols }
+        /// A state from its parts (as a model file holds them).
         public init(classCount: Int, coefficients: Matrix, intercepts: [Double]) {
             self.classCount = classCount
             self.coefficients = coefficients
@@ -54,17 +64,24 @@ public struct LogisticRegression: Classifier {
 
     /// What the last `fit` did (not part of the model).
     public struct FitSummary: Sendable, Equatable {
+        /// L-BFGS iterations.
         public var iterations: Int
+        /// Loss and gradient evaluations.
         public var evaluations: Int
+        /// Final penalised mean loss.
         public var loss: Double
+        /// Largest gradient component at the end.
         public var gradientInfinityNorm: Double
+        /// Why the optimiser stopped.
         public var stop: LBFGS.Stop
     }
 
     public private(set) var configuration: Configuration
     public private(set) var state: State?
+    /// What the last `fit` did; nil before one.
     public private(set) var lastFit: FitSummary?
 
+    /// An unfitted model with these hyperparameters (see `Configuration`).
     public init(l2: Double = 1e-4, classWeighting: ClassWeighting = .uniform, fitIntercept: Bool = true,
                 tolerance: Double = 1e-5, maxIterations: Int = 500, memory: Int = 10) {
         self.configuration = Configuration(l2: l2, classWeighting: classWeighting, fitIntercept: fitIntercept,

@@ -17,27 +17,40 @@ import Musl
 /// Deterministic: one `SeededGenerator(seed)` draws, in order, the initial weights, the validation
 /// split and each epoch's shuffle.
 public struct MLPClassifier: Classifier {
+    /// The hyperparameters, with scikit-learn's meanings.
     public struct Configuration: Codable, Equatable, Hashable, Sendable {
         /// Widths of the hidden layers (1 or 2 layers are typical; each ≥ 1).
         public var hiddenLayerSizes: [Int]
         /// L2 strength, scikit-learn semantics (penalty `alpha / (2 · batchSize) · ‖W‖²` per batch).
         public var alpha: Double
+        /// Rows per mini-batch.
         public var batchSize: Int
+        /// Adam's step size.
         public var learningRate: Double
+        /// Adam's decay of the first moment.
         public var beta1: Double
+        /// Adam's decay of the second moment.
         public var beta2: Double
+        /// Adam's guard against division by zero.
         public var epsilon: Double
+        /// Most passes over the data.
         public var maxEpochs: Int
         /// Hold out `validationFraction` of the rows (stratified by class) and stop when the
         /// validation loss has not improved by `tolerance` for `patience` epochs; keep the best weights.
         /// When false, the same rule is applied to the training loss and the last weights are kept.
         public var earlyStopping: Bool
+        /// Share of rows held out for validation.
         public var validationFraction: Double
+        /// Epochs without improvement before stopping.
         public var patience: Int
+        /// Smallest improvement of the loss that counts.
         public var tolerance: Double
+        /// How rows are weighted by class.
         public var classWeighting: ClassWeighting
+        /// Seed of the initial weights, the validation split and the shuffles.
         public var seed: UInt64
 
+        /// Hyperparameters; defaults as in the signature.
         public init(hiddenLayerSizes: [Int] = [32], alpha: Double = 1e-4, batchSize: Int = 200, learningRate: Double = 1e-3,
                     beta1: Double = 0.9, beta2: Double = 0.999, epsilon: Double = 1e-8, maxEpochs: Int = 200,
                     earlyStopping: Bool = true, validationFraction: Double = 0.1, patience: Int = 10, tolerance: Double = 1e-4,
@@ -61,8 +74,11 @@ public struct MLPClassifier: Classifier {
 
     /// One dense layer: `out = in · weights + biases`, weights `fanIn × fanOut`.
     public struct Layer: Codable, Equatable, Hashable, Sendable {
+        /// `fanIn × fanOut` weights.
         public var weights: Matrix
+        /// `fanOut` biases.
         public var biases: [Double]
+        /// A layer from its parts.
         public init(weights: Matrix, biases: [Double]) {
             self.weights = weights
             self.biases = biases
@@ -71,32 +87,47 @@ public struct MLPClassifier: Classifier {
 
     /// Learned parameters: hidden layers (ReLU) then the output layer (softmax over `classCount`).
     public struct State: Codable, Equatable, Hashable, Sendable {
+        /// Number of classes.
         public var classCount: Int
+        /// Hidden layers, then the output layer.
         public var layers: [Layer]
+        /// Features per row (the first layer's fan-in).
         public var featureCount: Int { layers.first?.weights.rows ?? 0 }
+        /// A state from its parts (as a model file holds them).
         public init(classCount: Int, layers: [Layer]) {
             self.classCount = classCount
             self.layers = layers
         }
     }
 
-    public enum Stop: String, Sendable, Codable { case noImprovement, maxEpochs }
+    /// Why training stopped.
+    public enum Stop: String, Sendable, Codable {
+        /// The (validation) loss stopped improving for `patience` epochs.
+        case noImprovement
+        /// `maxEpochs` were run.
+        case maxEpochs
+    }
 
     /// What the last `fit` did (not part of the model).
     public struct FitSummary: Sendable, Equatable {
+        /// Epochs run.
         public var epochs: Int
         /// 1-based epoch whose weights were kept.
         public var bestEpoch: Int
+        /// Training loss per epoch.
         public var trainingLoss: [Double]
         /// Per epoch, when early stopping is on (and the split is non-empty).
         public var validationLoss: [Double]
+        /// Why training stopped.
         public var stop: Stop
     }
 
     public private(set) var configuration: Configuration
     public private(set) var state: State?
+    /// What the last `fit` did; nil before one.
     public private(set) var lastFit: FitSummary?
 
+    /// An unfitted network with these hyperparameters (see `Configuration`).
     public init(hiddenLayerSizes: [Int] = [32], alpha: Double = 1e-4, batchSize: Int = 200, learningRate: Double = 1e-3,
                 maxEpochs: Int = 200, earlyStopping: Bool = true, validationFraction: Double = 0.1, patience: Int = 10,
                 tolerance: Double = 1e-4, classWeighting: ClassWeighting = .uniform, seed: UInt64 = 0) {

@@ -3,7 +3,9 @@
 /// Products go through BLAS (OpenBLAS on Linux, Accelerate on Apple) except for small sizes, where a
 /// plain loop is faster. Shape errors throw `LearnError.shapeMismatch`.
 public struct Matrix: Equatable, Hashable, Sendable {
+    /// Number of rows.
     public internal(set) var rows: Int
+    /// Number of columns.
     public internal(set) var cols: Int
     /// Row-major storage, `rows * cols` elements.
     public internal(set) var values: [Double]
@@ -64,15 +66,19 @@ public struct Matrix: Equatable, Hashable, Sendable {
         self.values = values
     }
 
+    /// The `n × n` identity.
     public static func identity(_ n: Int) -> Matrix {
         var m = Matrix(rows: n, cols: n)
         for i in 0..<n { m.values[i * n + i] = 1 }
         return m
     }
 
+    /// Number of elements.
     @inlinable public var count: Int { rows * cols }
+    /// (rows, cols).
     @inlinable public var shape: (rows: Int, cols: Int) { (rows, cols) }
 
+    /// Element (row, col); traps out of range (a programming error).
     public subscript(row: Int, col: Int) -> Double {
         get {
             precondition(row >= 0 && row < rows && col >= 0 && col < cols, "Matrix index out of range")

@@ -8,10 +8,12 @@ import Musl
 
 /// Counts of (true class, predicted class) pairs: `counts[t * classCount + p]`.
 public struct ConfusionMatrix: Codable, Equatable, Hashable, Sendable {
+    /// Number of classes.
     public let classCount: Int
     /// Row-major `classCount × classCount`, rows are true classes, columns predicted classes.
     public private(set) var counts: [Int]
 
+    /// Counts of the pairs; throws on different lengths or a class outside `0..<classCount`.
     public init(yTrue: [Int], yPred: [Int], classCount: Int) throws {
         try checkLabels(yTrue: yTrue, yPred: yPred, classCount: classCount)
         self.classCount = classCount
@@ -20,8 +22,10 @@ public struct ConfusionMatrix: Codable, Equatable, Hashable, Sendable {
         counts = c
     }
 
+    /// How many rows of `trueClass` were predicted `predicted`.
     public subscript(trueClass: Int, predicted: Int) -> Int { counts[trueClass * classCount + predicted] }
 
+    /// Number of rows counted.
     public var total: Int { counts.reduce(0, +) }
     /// Number of samples whose true class is `c`.
     public func support(_ c: Int) -> Int { (0..<classCount).reduce(0) { $0 + self[c, $1] } }
@@ -44,6 +48,7 @@ public struct ConfusionMatrix: Codable, Equatable, Hashable, Sendable {
         let denom = Double(support(c) + predictedCount(c))
         return denom == 0 ? 0 : 2 * tp / denom
     }
+    /// Share of rows predicted right (0 when empty).
     public var accuracy: Double {
         let t = total
         return t == 0 ? 0 : Double((0..<classCount).reduce(0) { $0 + self[$1, $1] }) / Double(t)
@@ -59,10 +64,15 @@ public struct ConfusionMatrix: Codable, Equatable, Hashable, Sendable {
         return present.isEmpty ? 0 : present.reduce(0.0) { $0 + f1($1) } / Double(present.count)
     }
 
+    /// One class's scores.
     public struct ClassScores: Codable, Equatable, Hashable, Sendable {
+        /// Right among those predicted as the class.
         public var precision: Double
+        /// Right among those of the class.
         public var recall: Double
+        /// Harmonic mean of precision and recall.
         public var f1: Double
+        /// Rows of the class.
         public var support: Int
     }
     /// Precision, recall, F1 and support for every class index.
@@ -73,6 +83,7 @@ public struct ConfusionMatrix: Codable, Equatable, Hashable, Sendable {
 
 /// Classification metrics. Labels are class indices `0..<classCount`; inputs of different lengths throw.
 public enum Metrics {
+    /// Share of rows predicted right; throws on different lengths or no rows.
     public static func accuracy(yTrue: [Int], yPred: [Int]) throws -> Double {
         guard yTrue.count == yPred.count else { throw lengthMismatch("accuracy", yTrue.count, yPred.count) }
         guard !yTrue.isEmpty else { throw LearnError.notEnoughData(what: "accuracy", expected: "at least 1 label", found: "0") }
@@ -81,10 +92,12 @@ public enum Metrics {
         return Double(hit) / Double(yTrue.count)
     }
 
+    /// Mean recall over the classes present (see `ConfusionMatrix.balancedAccuracy`).
     public static func balancedAccuracy(yTrue: [Int], yPred: [Int], classCount: Int) throws -> Double {
         try ConfusionMatrix(yTrue: yTrue, yPred: yPred, classCount: classCount).balancedAccuracy
     }
 
+    /// Mean F1 over the classes present (see `ConfusionMatrix.macroF1`).
     public static func macroF1(yTrue: [Int], yPred: [Int], classCount: Int) throws -> Double {
         try ConfusionMatrix(yTrue: yTrue, yPred: yPred, classCount: classCount).macroF1
     }

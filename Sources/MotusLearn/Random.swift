@@ -11,6 +11,7 @@ import Musl
 public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
     @usableFromInline var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
+    /// A generator whose whole sequence is fixed by `seed`.
     public init(seed: UInt64) {
         var sm = seed
         func splitMix(_ x: inout UInt64) -> UInt64 {

@@ -9,6 +9,7 @@ public struct StandardScaler: Codable, Equatable, Hashable, Sendable {
     /// Per-column divisor (standard deviation, or 1 for constant columns).
     public private(set) var scale: [Double]
 
+    /// Number of columns it scales.
     public var featureCount: Int { mean.count }
 
     /// Restores a scaler from its file form through the same checks as `init(mean:scale:)`

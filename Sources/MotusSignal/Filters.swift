@@ -7,7 +7,9 @@ import MotusCore
 public struct RingBuffer: Sendable {
     @usableFromInline var storage: [Double]
     @usableFromInline var head = 0      // index of the oldest value
+    /// Values held.
     public private(set) var count = 0
+    /// The most values it holds; pushing more drops the oldest.
     public let capacity: Int
 
     /// Precondition: `capacity > 0`.
@@ -17,7 +19,9 @@ public struct RingBuffer: Sendable {
         storage = [Double](repeating: 0, count: capacity)
     }
 
+    /// True when `count == capacity`.
     @inlinable public var isFull: Bool { count == capacity }
+    /// True when it holds nothing.
     @inlinable public var isEmpty: Bool { count == 0 }
 
     /// Appends `x`; returns the value pushed out when the buffer was full, else nil.
@@ -60,6 +64,7 @@ public struct RingBuffer: Sendable {
     /// Oldest value (nil when empty).
     @inlinable public var first: Double? { count > 0 ? self[0] : nil }
 
+    /// Empties the buffer, keeping its storage.
     public mutating func removeAll() { head = 0; count = 0 }
 
     /// The contents oldest first (allocates; for tests and batch code).
@@ -70,6 +75,7 @@ public struct RingBuffer: Sendable {
 /// The running sum is recomputed from the buffer every `window` samples, so rounding error
 /// cannot accumulate over long streams. O(1) amortised per sample, no allocation after init.
 public struct MovingAverage: Sendable {
+    /// Number of inputs averaged.
     public let window: Int
     private var buffer: RingBuffer
     private var sum = 0.0
@@ -81,6 +87,7 @@ public struct MovingAverage: Sendable {
         buffer = RingBuffer(capacity: window)
     }
 
+    /// Forgets every input.
     public mutating func reset() { buffer.removeAll(); sum = 0; sinceRefresh = 0 }
 
     /// Feeds `x`, returns the mean of the last `min(window, samples so far)` inputs.
@@ -130,11 +137,14 @@ public struct FirstOrderLowPass: Sendable {
         self.init(alpha: dt / (rc + dt))
     }
 
+    /// Back to the fresh state: the next input passes unchanged.
     public mutating func reset() { y = 0; started = false }
 
+    /// The latest output.
     @inlinable public var state: Double { _state }
     @usableFromInline var _state: Double { y }
 
+    /// Filters one input; returns the output (the first input passes unchanged).
     public mutating func process(_ x: Double) -> Double {
         if !started { started = true; y = x; return y }
         y += alpha * (x - y)
@@ -164,13 +174,16 @@ public struct FirstOrderHighPass: Sendable {
         self.alpha = alpha
     }
 
+    /// The RC high-pass with this cutoff (Hz) at this sample rate (Hz).
     public init(cutoffHz: Double, sampleRateHz: Double) {
         let (rc, dt) = rcAndDt(cutoffHz, sampleRateHz)
         self.init(alpha: rc / (rc + dt))
     }
 
+    /// Back to the fresh state: the next output is 0.
     public mutating func reset() { y = 0; xPrev = 0; started = false }
 
+    /// Filters one input; returns the output (0 for the first).
     public mutating func process(_ x: Double) -> Double {
         if !started { started = true; xPrev = x; y = 0; return 0 }
         y = alpha * (y + x - xPrev)
@@ -178,6 +191,7 @@ public struct FirstOrderHighPass: Sendable {
         return y
     }
 
+    /// Filters a whole signal from a fresh state.
     public func filtered(_ xs: [Double]) -> [Double] {
         var f = FirstOrderHighPass(alpha: alpha)
         return xs.map { f.process($0) }
@@ -189,7 +203,16 @@ public struct FirstOrderHighPass: Sendable {
 /// sets the steady state for a constant input so a signal with an offset (gravity) does
 /// not ring at the start.
 public struct Biquad: Sendable, Hashable {
-    public let b0, b1, b2, a1, a2: Double
+    /// Feed-forward coefficient of x[n].
+    public let b0: Double
+    /// Feed-forward coefficient of x[n−1].
+    public let b1: Double
+    /// Feed-forward coefficient of x[n−2].
+    public let b2: Double
+    /// Feedback coefficient of y[n−1] (a0 = 1).
+    public let a1: Double
+    /// Feedback coefficient of y[n−2].
+    public let a2: Double
     private var s1 = 0.0, s2 = 0.0
 
     /// Coefficients normalised so that a0 = 1.
@@ -237,6 +260,7 @@ public struct Biquad: Sendable, Hashable {
         return (k, k * Math.sin(th) / Math.cos(th))
     }
 
+    /// Back to rest (zero state).
     public mutating func reset() { s1 = 0; s2 = 0 }
 
     /// Sets the state to the steady state for constant input `x` (output = DC gain × x).
@@ -247,6 +271,7 @@ public struct Biquad: Sendable, Hashable {
         s1 = b1 * x - a1 * y + s2
     }
 
+    /// Filters one input; returns the output.
     @inlinable public mutating func process(_ x: Double) -> Double {
         let y = b0 * x + _s1
         _s1 = b1 * x - a1 * y + _s2

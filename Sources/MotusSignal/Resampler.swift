@@ -44,6 +44,8 @@ public struct ResamplerSettings: Sendable, Hashable {
     /// nil: `Interpolation.natural(for:)` of the stream's kind.
     public var interpolation: Interpolation?
 
+    /// Settings; traps on a rate that is not finite and positive, a non-finite origin or a
+    /// non-positive gap (programming errors, not input).
     public init(rateHz: Double, originSeconds: Double = 0, maxGapSeconds: Double = 0.1, interpolation: Interpolation? = nil) {
         precondition(rateHz.isFinite && rateHz > 0, "rateHz must be finite and > 0")
         precondition(originSeconds.isFinite, "originSeconds must be finite")
@@ -76,18 +78,24 @@ public struct ResamplerSettings: Sendable, Hashable {
 /// `firstIndex ..< firstIndex + count`, values flat (`values[i * width + c]`), SI units of the
 /// source stream.
 public struct ResampledSegment: Sendable, Equatable {
+    /// Output rate (Hz).
     public var rateHz: Double
+    /// Origin of the grid (s, source clock).
     public var originSeconds: Double
     /// Grid index of the first sample (see `ResamplerSettings.time(_:)`).
     public var firstIndex: Int
+    /// Values per sample.
     public var width: Int
+    /// The samples' values, `width` per sample.
     public var values: [Double]
 
+    /// A segment; `values.count` must be a multiple of `width`.
     public init(rateHz: Double, originSeconds: Double, firstIndex: Int, width: Int, values: [Double]) {
         precondition(width > 0 && values.count % width == 0)
         self.rateHz = rateHz; self.originSeconds = originSeconds; self.firstIndex = firstIndex; self.width = width; self.values = values
     }
 
+    /// Samples in the segment.
     @inlinable public var count: Int { values.count / width }
     /// One past the grid index of the last sample.
     @inlinable public var endIndex: Int { firstIndex + count }
@@ -95,6 +103,7 @@ public struct ResampledSegment: Sendable, Equatable {
     @inlinable public var start: Double { time(0) }
     /// Time of sample `i`: `origin + (firstIndex + i) / rate`.
     @inlinable public func time(_ i: Int) -> Double { originSeconds + Double(firstIndex + i) / rateHz }
+    /// Component `c` of sample `i`.
     @inlinable public func value(_ i: Int, _ c: Int) -> Double { values[i * width + c] }
     /// Duration covered, seconds: `(count − 1) / rate`.
     public var duration: Double { count > 1 ? Double(count - 1) / rateHz : 0 }
@@ -115,8 +124,11 @@ public struct ResampledSegment: Sendable, Equatable {
 /// allocate nothing. Outputs are computed on demand from the two samples around them, so
 /// there is no output buffer and no limit on outputs per push.
 public struct StreamingResampler: Sendable {
+    /// Rate, origin, gap limit.
     public let settings: ResamplerSettings
+    /// Values per sample.
     public let width: Int
+    /// How outputs are drawn between two samples.
     public let interpolation: Interpolation
     private var lo: [Double]
     private var hi: [Double]

@@ -7,6 +7,7 @@ import MotusCore
 /// which line each sample came from maps it to a file position with
 /// `inputError(file:line:)`; when no line is known the error stands on its own.
 public struct SignalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the sample.
     public enum Reason: String, Sendable, Hashable {
         /// A timestamp earlier than an already seen one by more than the reorder tolerance.
         case timeBackwards
@@ -15,6 +16,7 @@ public struct SignalError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A value that must be finite (see `StreamKind.allowsMissing`) is not, with the policy set to fail.
         case nonFiniteValue
     }
+    /// What is wrong.
     public var reason: Reason
     /// Name of the stream (`SensorStream.name`).
     public var stream: String
@@ -25,6 +27,7 @@ public struct SignalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was expected, for people: e.g. "a time ≥ 12.345 s (tolerance 0.05 s)".
     public var expected: String
 
+    /// An error about sample `sampleIndex` (arrival order) of `stream` at `time` (s).
     public init(_ reason: Reason, stream: String, sampleIndex: Int, time: Double, expected: String) {
         self.reason = reason; self.stream = stream; self.sampleIndex = sampleIndex; self.time = time; self.expected = expected
     }

@@ -2,25 +2,35 @@ import MotusCore
 
 /// One stream's values inside an `AlignedSegment`.
 public struct AlignedChannel: Sendable, Equatable {
+    /// The stream's name.
     public var name: String
+    /// The stream's kind.
     public var kind: StreamKind
+    /// Values per sample.
     public var width: Int
     /// `values[i * width + c]` for grid sample `i` of the segment; SI units of the stream.
     public var values: [Double]
+    /// Component `c` at grid sample `i`.
     @inlinable public func value(_ i: Int, _ c: Int) -> Double { values[i * width + c] }
 }
 
 /// A stretch of the common fixed-rate timeline where every stream has a value.
 public struct AlignedSegment: Sendable, Equatable {
+    /// The common rate (Hz).
     public var rateHz: Double
+    /// Origin of the grid (s, reference clock).
     public var originSeconds: Double
     /// Grid index of the first sample (time = origin + index / rate on the reference clock).
     public var firstIndex: Int
+    /// Grid samples in the segment.
     public var count: Int
     /// One channel per input stream, in input order.
     public var channels: [AlignedChannel]
+    /// One past the grid index of the last sample.
     @inlinable public var endIndex: Int { firstIndex + count }
+    /// Time (s) of grid sample `i` of the segment.
     @inlinable public func time(_ i: Int) -> Double { originSeconds + Double(firstIndex + i) / rateHz }
+    /// Time (s) of the first sample.
     @inlinable public var start: Double { time(0) }
 }
 

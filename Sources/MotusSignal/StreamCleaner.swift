@@ -26,7 +26,9 @@ public struct CleaningPolicy: Sendable, Hashable {
     /// deliver a few milliseconds out of order; anything larger is a clock reset or a
     /// concatenation error, not jitter.
     public var reorderToleranceSeconds: Double
+    /// What to do with samples whose timestamp equals the previous one's.
     public var duplicates: Duplicates
+    /// What to do with a NaN or infinite timestamp.
     public var nonFiniteTimes: NonFinite
     /// For components that must be finite (`StreamKind.allowsMissing` false).
     public var nonFiniteValues: NonFinite
@@ -37,6 +39,7 @@ public struct CleaningPolicy: Sendable, Hashable {
     /// Gap definition used for the report's timing statistics.
     public var gapPolicy: GapPolicy
 
+    /// A policy; defaults as on each property.
     public init(reorderToleranceSeconds: Double = 0.05, duplicates: Duplicates = .keepFirst,
                 nonFiniteTimes: NonFinite = .drop, nonFiniteValues: NonFinite = .drop,
                 dropRepeatedValues: Bool = false, gapPolicy: GapPolicy = GapPolicy()) {
@@ -50,8 +53,11 @@ public struct CleaningPolicy: Sendable, Hashable {
 /// `inputCount − outputCount == nonFiniteTimesDropped + nonFiniteValuesDropped +
 /// duplicatesRemoved + repeatedValuesDropped` always holds (`removedCount`).
 public struct CleaningReport: Sendable, Hashable {
+    /// The stream's name.
     public var stream: String
+    /// Samples given.
     public var inputCount: Int
+    /// Samples kept.
     public var outputCount: Int
     /// Samples dropped because their timestamp was NaN or infinite.
     public var nonFiniteTimesDropped: Int
@@ -78,7 +84,9 @@ public struct CleaningReport: Sendable, Hashable {
 
 /// The cleaned stream and what was done to it.
 public struct CleanedStream: Sendable {
+    /// The stream, cleaned.
     public var stream: SensorStream
+    /// What was found and done.
     public var report: CleaningReport
 }
 

@@ -13,6 +13,7 @@ public struct GapPolicy: Sendable, Hashable {
     public var factor: Double?
     /// Interval in seconds above which an interval is a gap; nil: not used.
     public var maxSeconds: Double?
+    /// A gap is an interval above `factor` × the median, or above `maxSeconds` (s).
     public init(factor: Double? = 2.5, maxSeconds: Double? = nil) { self.factor = factor; self.maxSeconds = maxSeconds }
 
     /// Whether interval `dt` (s) is a gap given the stream's median interval (s).
@@ -35,6 +36,7 @@ public struct Gap: Sendable, Hashable {
     public var duration: Double { end - start }
     /// Samples that would have been there on the median clock: `round(duration / median) − 1`.
     public var missingSamples: Int
+    /// A gap after sample `startIndex`, from `start` to `end` (s).
     public init(startIndex: Int, start: Double, end: Double, missingSamples: Int) {
         self.startIndex = startIndex; self.start = start; self.end = end; self.missingSamples = missingSamples
     }
@@ -60,6 +62,7 @@ public struct TimingStatistics: Sendable, Hashable {
     public var meanRateHz: Double { 1 / meanInterval }
     /// Smallest and largest interval.
     public var minInterval: Double
+    /// Largest interval (s).
     public var maxInterval: Double
     /// Standard deviation (population formula) of the intervals that lose no sample
     /// (≤ 1.5 × median and not a gap): timing noise, not losses.
@@ -68,6 +71,7 @@ public struct TimingStatistics: Sendable, Hashable {
     public var jitterP99: Double
     /// 1st and 99th percentiles of all intervals.
     public var intervalP01: Double
+    /// 99th percentile of all intervals (s).
     public var intervalP99: Double
     /// Intervals ≤ 0 (duplicate or backwards timestamps).
     public var nonPositiveIntervals: Int
@@ -148,6 +152,7 @@ public struct TimingStatistics: Sendable, Hashable {
     }
 }
 
+/// Timing of a stream's timestamps.
 extension SensorStream {
     /// Rate, jitter and gaps of this stream's timestamps (see `TimingStatistics`).
     public func timingStatistics(gapPolicy: GapPolicy = GapPolicy()) -> TimingStatistics {

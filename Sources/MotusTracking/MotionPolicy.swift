@@ -8,9 +8,11 @@ public struct WalkEvidence: Sendable, Hashable {
     public var lastStepTime: Double
     /// The pedometer's current step interval (s).
     public var stepInterval: Double
+    /// Evidence from the pedometer's `isWalking`, `lastStepTime` (s) and `stepInterval` (s).
     public init(isWalking: Bool, lastStepTime: Double, stepInterval: Double) {
         self.isWalking = isWalking; self.lastStepTime = lastStepTime; self.stepInterval = stepInterval
     }
+    /// No walk: not walking, no step yet.
     public static let none = WalkEvidence(isWalking: false, lastStepTime: -.infinity, stepInterval: 0)
 }
 
@@ -81,9 +83,10 @@ public struct MotionPolicy: Sendable {
         /// While the pedometer walks, no pause until this many step intervals (the mean or the
         /// latest, whichever is longer) after the last step: slow walkers are quiet between steps.
         public var stepDueFactor: Double = 2.0
-        /// Ride: speed (m/s) at or above which a ride is moving (a slow cyclist), and at or below
-        /// which it is stopped (walking the bike counts as stopped).
+        /// Ride: speed (m/s) at or above which a ride is moving (a slow cyclist).
         public var rideStartSpeed: Double = 2.0
+        /// Ride: speed (m/s) at or below which a ride is stopped (walking the bike counts as
+        /// stopped).
         public var rideStopSpeed: Double = 0.8
         /// Ride: how long (s) the speed must stay beyond a threshold (GPS speed noise).
         public var rideSpeedSeconds: Double = 2.0
@@ -91,12 +94,15 @@ public struct MotionPolicy: Sendable {
         public var rideClassifierWindows: Int = 2
         /// Ride: a speed older than this (s) is unknown, and the classifier decides.
         public var speedValiditySeconds: Double = 5.0
+        /// The defaults, as given on each property.
         public init() {}
+        /// The defaults (the same as `init()`).
         public static let `default` = Settings()
     }
 
     /// What the policy needs to know about its surroundings, fixed for a session.
     public struct Context: Sendable, Hashable {
+        /// On foot or a ride: which evidence resumes and pauses.
         public var mode: SessionMode
         /// Frame period (s).
         public var framePeriod: Double
@@ -104,11 +110,13 @@ public struct MotionPolicy: Sendable {
         public var stillnessWindowSeconds: Double
         /// The classifier's window and hop (s), from the model.
         public var windowSeconds: Double
+        /// The classifier's hop: time between the starts of consecutive windows (s).
         public var hopSeconds: Double
         /// Longest step interval that still counts as walking (s), from the pedometer.
         public var maximumStepInterval: Double
         /// Time after the last step (s) that the pedometer keeps walking, from the pedometer.
         public var stopTimeout: Double
+        /// The surroundings; all times in seconds.
         public init(mode: SessionMode, framePeriod: Double, stillnessWindowSeconds: Double, windowSeconds: Double, hopSeconds: Double,
                     maximumStepInterval: Double, stopTimeout: Double) {
             self.mode = mode; self.framePeriod = framePeriod; self.stillnessWindowSeconds = stillnessWindowSeconds
@@ -117,9 +125,12 @@ public struct MotionPolicy: Sendable {
         }
     }
 
+    /// The thresholds and delays this policy decides with.
     public let settings: Settings
+    /// The session's fixed surroundings (frame period, windows, pedometer limits).
     public let context: Context
 
+    /// Moving or still now; a session starts still.
     public private(set) var state = MotionState.still
     private var movingSince = 0.0
     private var movingAccumulated = 0.0
@@ -135,11 +146,13 @@ public struct MotionPolicy: Sendable {
     public private(set) var smoothedProbability = Double.nan
     /// Latest speed (m/s) and its time (s).
     public private(set) var lastSpeed = Double.nan
+    /// Time of `lastSpeed` (s; −∞ before the first speed).
     public private(set) var lastSpeedTime = -Double.infinity
     /// Time of the latest counted step (s).
     public private(set) var lastStepTime = -Double.infinity
     private var lastStepInterval = 0.0
 
+    /// A policy in the still state.
     public init(settings: Settings = .default, context: Context) {
         self.settings = settings; self.context = context
     }

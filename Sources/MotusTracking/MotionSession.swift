@@ -28,6 +28,7 @@ import MotusClassifier
 /// Deterministic; `update`s allocate nothing in steady state (storage is allocated at init).
 /// A batch run (`run(_:)`) is a loop over the same calls, so live and offline results are identical.
 public struct MotionSession: Sendable {
+    /// What the app set: mode, height, splits, goal, tuning.
     public let settings: SessionSettings
 
     private var frames: FrameBuilder
@@ -51,7 +52,9 @@ public struct MotionSession: Sendable {
     private var compassTime = Double.nan
 
     // Clock.
+    /// Time of the first sample (s, input clock); NaN before it.
     public private(set) var startTime = Double.nan
+    /// Time of the latest sample (s, input clock); NaN before the first.
     public private(set) var now = Double.nan
 
     /// A session with the shipped moving/still model.
@@ -295,8 +298,11 @@ public struct MotionSession: Sendable {
 
     // MARK: Snapshot
 
+    /// Moving or still now.
     public var state: MotionState { policy.state }
+    /// Steps counted so far.
     public var steps: Int { odometer.steps }
+    /// Distance covered so far (m).
     public var distanceMeters: Double { odometer.distanceMeters }
 
     /// Moving time up to `t` (s).

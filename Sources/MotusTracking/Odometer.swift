@@ -17,15 +17,20 @@ public struct Odometer: Sendable {
         /// GPS distance (m) needed before the stride is calibrated from GPS: over shorter
         /// stretches the GPS error is a large part of the distance.
         public var minimumGPSCalibrationMeters: Double = 50
+        /// The defaults, as given on each property.
         public init() {}
     }
 
+    /// Pace window and GPS calibration limits.
     public let settings: Settings
     /// Metres per split (0: no splits) and the goal (m).
     public let splitMeters: Double
+    /// The goal distance (m), nil without one.
     public let goalMeters: Double?
 
+    /// Steps added so far.
     public private(set) var steps = 0
+    /// Distance so far (m): steps through the (calibrated) stride model, or ride distance.
     public private(set) var distanceMeters = 0.0
     private var stride: StrideModel
     /// The current stride scale (1 = uncalibrated model).
@@ -48,6 +53,7 @@ public struct Odometer: Sendable {
     private var splitStartMoving = 0.0, splitStartTime = Double.nan, splitStartSteps = 0
     private var goalDone = false
 
+    /// An odometer at zero; `splitMeters` 0 turns splits off, `goalMeters` nil means no goal.
     public init(settings: Settings = Settings(), stride: StrideModel, splitMeters: Double, goalMeters: Double?) {
         self.settings = settings; self.stride = stride; self.splitMeters = splitMeters; self.goalMeters = goalMeters
         paceTime = [Double](repeating: 0, count: Self.paceCapacity)

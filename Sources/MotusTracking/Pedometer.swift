@@ -12,6 +12,7 @@ public struct StepEvent: Sendable, Hashable, Codable {
     public var peakToPeak: Double
     /// True for a step credited without its own peak (filled into a gap of weak impacts).
     public var filled: Bool
+    /// A step at `time` (s) with its `peakToPeak` (m/s²).
     @inlinable public init(time: Double, peakToPeak: Double, filled: Bool = false) {
         self.time = time; self.peakToPeak = peakToPeak; self.filled = filled
     }
@@ -41,11 +42,13 @@ public struct StepEvent: Sendable, Hashable, Codable {
 ///
 /// `update` allocates nothing; state is a few dozen numbers and two fixed buffers.
 public struct Pedometer: Sendable {
+    /// What an app may tune; units on each property (Hz, s, m/s²).
     public struct Settings: Sendable, Hashable, Codable {
         /// Internal grid rate (Hz).
         public var internalRateHz: Double = 50
         /// Band of step frequencies kept (Hz).
         public var bandLowHz: Double = 0.5
+        /// Upper edge of the band (Hz).
         public var bandHighHz: Double = 3.0
         /// Hysteresis as a fraction of the running RMS of the band-passed magnitude.
         public var hysteresisFraction: Double = 0.35
@@ -76,10 +79,13 @@ public struct Pedometer: Sendable {
         public var gapMotionFraction: Double = 0.15
         /// Input gaps longer than this (s) restart the internal grid.
         public var maximumInputGap: Double = 1.0
+        /// The defaults, as given on each property.
         public init() {}
+        /// The defaults (the same as `init()`).
         public static let `default` = Settings()
     }
 
+    /// The settings this pedometer runs with.
     public let settings: Settings
     /// Steps counted so far.
     public private(set) var steps = 0
@@ -124,6 +130,8 @@ public struct Pedometer: Sendable {
     static let outCapacity = 128
     var lastP2P = 0.0
 
+    /// A pedometer that has counted nothing. Traps on settings that cannot run (an internal rate
+    /// not above twice the band's upper edge, no confirmation step): a programming error, not input.
     public init(settings: Settings = .default) {
         precondition(settings.internalRateHz > 2 * settings.bandHighHz, "internal rate must exceed twice the band's upper edge")
         precondition(settings.confirmationSteps >= 1, "confirmationSteps must be ≥ 1")

@@ -49,6 +49,7 @@ extension MotionSession {
 /// A session being fed, collecting what `run` returns: push samples in time order (from a
 /// `Recording`, or from MotusIO's `SampleReader` without holding the file), then `finish()`.
 public struct SessionRun {
+    /// The session being fed.
     public private(set) var session: MotionSession
     let keepStepEvents: Bool
     var events: [SessionEvent] = []
@@ -96,7 +97,9 @@ public struct SessionRun {
 
 /// What the asynchronous adapter yields: the events a sample caused, then the snapshot.
 public struct SessionUpdate: Sendable {
+    /// The events the sample caused, oldest first (may be empty).
     public var events: [SessionEvent]
+    /// The live figures after that sample.
     public var snapshot: SessionSnapshot
 }
 
@@ -111,6 +114,7 @@ public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
     let session: MotionSession
     let snapshotInterval: Double
 
+    /// The session over `samples`; an update at least every `snapshotInterval` seconds of input time.
     public init(_ samples: Base, session: MotionSession, snapshotInterval: Double = 1) {
         base = samples; self.session = session; self.snapshotInterval = snapshotInterval
     }

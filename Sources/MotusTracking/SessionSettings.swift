@@ -21,7 +21,9 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// runner or rider, and an app rarely needs to change them.
     public var tuning = SessionTuning()
 
+    /// The defaults, as given on each property.
     public init() {}
+    /// The defaults (the same as `init()`).
     public static let `default` = SessionSettings()
 
     /// The height used when none is given (m).
@@ -44,6 +46,7 @@ public struct SessionTuning: Sendable, Hashable, Codable {
     public var policy = MotionPolicy.Settings()
     /// Pace and stride calibration.
     public var odometer = Odometer.Settings()
+    /// The defaults, as given on each property.
     public init() {}
 }
 
@@ -58,11 +61,13 @@ public struct EventQueue: Sendable {
     /// Events dropped because the queue was full.
     public private(set) var dropped = 0
 
+    /// A queue of `capacity` events, allocated now.
     public init(capacity: Int = 1024) {
         precondition(capacity > 0)
         ring = [SessionEvent](repeating: .goalReached(time: 0, distanceMeters: 0, movingTimeSeconds: 0), count: capacity)
     }
 
+    /// Adds an event, dropping (and counting) the oldest when full.
     public mutating func emit(_ e: SessionEvent) {
         if count == ring.count {
             head += 1

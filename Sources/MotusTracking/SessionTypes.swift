@@ -2,13 +2,19 @@ import MotusCore
 
 /// Moving or still.
 public enum MotionState: String, Sendable, Hashable, Codable {
-    case still, moving
+    /// Not moving: standing, sitting, the phone on a table, a ride stopped.
+    case still
+    /// Walking, running or riding.
+    case moving
 }
 
 /// What kind of session: on foot (steps, stride, pace) or a ride (no steps: moving/still from
 /// the classifier and, with a location stream, speed).
 public enum SessionMode: String, Sendable, Hashable, Codable, CaseIterable {
-    case foot, ride
+    /// Walking or running: steps, stride, cadence and pace.
+    case foot
+    /// Cycling (or any ride): no steps; distance and speed from location fixes.
+    case ride
 }
 
 /// Why the state changed.
@@ -42,7 +48,9 @@ public struct StateChange: Sendable, Hashable, Codable {
     /// When the session decided it (s): the time of the sample that triggered the decision.
     /// `decidedAt − time` is the decision latency.
     public var decidedAt: Double
+    /// What decided the change.
     public var cause: StateChangeCause
+    /// A change at `time`, decided at `decidedAt` (both s, input clock).
     @inlinable public init(time: Double, decidedAt: Double, cause: StateChangeCause) {
         self.time = time; self.decidedAt = decidedAt; self.cause = cause
     }
@@ -67,6 +75,7 @@ public struct Split: Sendable, Hashable, Codable {
     public var paceSecondsPerKm: Double
     /// Steps in this split (0 in ride mode).
     public var steps: Int
+    /// A split; units as on each property.
     public init(index: Int, distanceMeters: Double, time: Double, movingTimeSeconds: Double, elapsedTimeSeconds: Double,
                 paceSecondsPerKm: Double, steps: Int) {
         self.index = index; self.distanceMeters = distanceMeters; self.time = time; self.movingTimeSeconds = movingTimeSeconds
@@ -77,9 +86,13 @@ public struct Split: Sendable, Hashable, Codable {
 /// What a session reports as it goes. Plain values (no references), so a fixed event queue
 /// holds them without allocating.
 public enum SessionEvent: Sendable, Hashable {
+    /// Still → moving: when it happened, when it was decided, and why.
     case resumed(StateChange)
+    /// Moving → still.
     case paused(StateChange)
+    /// One counted step (a session on foot).
     case step(StepEvent)
+    /// A split completed (every `SessionSettings.splitMeters`).
     case split(Split)
     /// The goal distance was reached: (time s, distance m, moving time s).
     case goalReached(time: Double, distanceMeters: Double, movingTimeSeconds: Double)
@@ -112,10 +125,13 @@ public enum SessionEvent: Sendable, Hashable {
 public struct SessionSnapshot: Sendable, Hashable, Codable {
     /// Time of the latest sample (s, input clock).
     public var time: Double
+    /// Moving or still now.
     public var state: MotionState
+    /// Steps counted since the start (the platform counter's when one is pushed).
     public var steps: Int
     /// Steps per minute while moving on foot, 0 otherwise.
     public var cadenceStepsPerMinute: Double
+    /// Distance covered while moving (m): steps × stride on foot, location fixes on a ride.
     public var distanceMeters: Double
     /// Pace over the last `SessionSettings.currentPaceSeconds` of movement (s/km).
     public var currentPaceSecondsPerKm: Double
@@ -123,7 +139,9 @@ public struct SessionSnapshot: Sendable, Hashable, Codable {
     public var averagePaceSecondsPerKm: Double
     /// Current speed (m/s): 1000 / current pace, or the location speed in ride mode.
     public var speedMetersPerSecond: Double
+    /// Time spent moving since the start (s).
     public var movingTimeSeconds: Double
+    /// Time since the first sample (s), pauses included.
     public var elapsedTimeSeconds: Double
     /// Time to the goal distance at the current pace (s); NaN without a goal or a pace, 0 once reached.
     public var remainingTimeSeconds: Double

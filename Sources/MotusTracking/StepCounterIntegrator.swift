@@ -24,6 +24,7 @@ public struct StepCounterIntegrator: Sendable, Hashable {
     var lastRaw = Double.nan
     var lastRawDistance = Double.nan
 
+    /// An integrator that has seen no reading.
     public init() {}
 
     /// Feeds one reading; returns the steps it added.

@@ -11,6 +11,7 @@ import MotusCore
 /// Ring buffer of one window allocated at init; O(1) per frame (running sums, recomputed from
 /// the buffer once per window so rounding cannot drift).
 public struct StillnessDetector: Sendable {
+    /// The window and thresholds; units on each property.
     public struct Settings: Sendable, Hashable, Codable {
         /// Window length (s).
         public var windowSeconds: Double = 0.5
@@ -18,10 +19,13 @@ public struct StillnessDetector: Sendable {
         public var maximumAccelerationStd: Double = 0.2
         /// Largest mean |ω| (rad/s) for a still window (ignored without a gyroscope).
         public var maximumRotationRate: Double = 0.5
+        /// The defaults, as given on each property.
         public init() {}
+        /// The defaults (the same as `init()`).
         public static let `default` = Settings()
     }
 
+    /// The settings this detector runs with.
     public let settings: Settings
     var acc: [Double]
     var gyro: [Double]
@@ -35,6 +39,7 @@ public struct StillnessDetector: Sendable {
     /// True when the latest full window is still.
     public private(set) var isStill = false
 
+    /// A detector for frames at `rateHz` (Hz); it reports still only after one full window.
     public init(rateHz: Double, settings: Settings = .default) {
         precondition(rateHz > 0 && settings.windowSeconds > 0, "rate and window must be > 0")
         self.settings = settings

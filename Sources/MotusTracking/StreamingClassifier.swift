@@ -11,8 +11,11 @@ import MotusClassifier
 ///
 /// Buffers are allocated at init; a frame and a window allocate nothing, for every estimator.
 public struct StreamingClassifier: Sendable {
+    /// Why a model cannot run live.
     public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The model has neither a `moving` nor a `still` class (its classes are given).
         case noMovingOrStillClass(classes: [String])
+        /// The model's feature configuration cannot be computed live (the reason is given).
         case badFeatures(String)
         public var description: String {
             switch self {
@@ -22,6 +25,7 @@ public struct StreamingClassifier: Sendable {
         }
     }
 
+    /// The model run.
     public let model: MotionModel
     /// Frame rate the model expects (Hz).
     public var rateHz: Double { model.features.rateHz }
@@ -43,6 +47,7 @@ public struct StreamingClassifier: Sendable {
     /// Windows classified so far.
     public private(set) var windows = 0
 
+    /// A classifier for `model`, with its buffers allocated.
     public init(model: MotionModel) throws(Failure) {
         self.model = model
         do { extractor = try StreamingFeatureExtractor(configuration: model.features) } catch {
