@@ -58,7 +58,7 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Rotates `v` by the inverse rotation: reference frame into body frame.
-    @inlinable public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
+    @inlinable @inline(__always) public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// Dot product of the four components.
     @inlinable public func dot(_ o: Quaternion) -> Double { w * o.w + x * o.x + y * o.y + z * o.z }

@@ -50,7 +50,17 @@ public struct HeadingEstimator: Sendable, Hashable {
     }
 
     /// The tolerances and time constants it runs with.
-    public var settings: Settings
+    public var settings: Settings {
+        didSet { setInverses() }
+    }
+    /// 1 / `timeConstant` and 1 / `referenceTimeConstant` (1/s; infinite for a time constant
+    /// of 0, which means no low-pass), kept with the settings: no division per sample.
+    @usableFromInline var inverseTimeConstant: Double = 0
+    @usableFromInline var inverseReferenceTimeConstant: Double = 0
+    /// The previous inverse square roots (Newton starting points).
+    @usableFromInline var lastInverseNorm: Double = 0
+    @usableFromInline var lastInverseHorizontal: Double = 0
+    @usableFromInline var offsetInverseHalfCos: Double = 1
     /// The heading offset as a unit vector (cos δ, sin δ): filtering on the circle needs no
     /// trigonometry per sample.
     @usableFromInline var offsetCos: Double = 1
@@ -76,7 +86,15 @@ public struct HeadingEstimator: Sendable, Hashable {
     @usableFromInline var startSin: Double = 0
 
     /// An estimator that has seen no field.
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        setInverses()
+    }
+
+    @usableFromInline mutating func setInverses() {
+        inverseTimeConstant = settings.timeConstant > 0 ? 1 / settings.timeConstant : .infinity
+        inverseReferenceTimeConstant = settings.referenceTimeConstant > 0 ? 1 / settings.referenceTimeConstant : .infinity
+    }
 
     /// Heading offset δ (rad, in (−π, π]): rotation about the vertical from the 6D reference
     /// frame to the magnetic one.
@@ -87,17 +105,21 @@ public struct HeadingEstimator: Sendable, Hashable {
 
     /// Updates the offset with one magnetometer sample `field` (µT, device frame), given the
     /// 6D attitude `attitude` (device → 6D reference frame) at that sample and the time step
-    /// `dt` (s, 0 for the first); `rotationRate` (rad/s) is how fast the device turns. A
-    /// non-finite or zero field is ignored.
-    public mutating func update(field: Vector3, attitude: Quaternion, rotationRate: Double, dt: Double) {
+    /// `dt` (s, 0 for the first); `rotationRate` (rad/s, device frame) is how the device turns.
+    /// A non-finite or zero field is ignored.
+    public mutating func update(field: Vector3, attitude: Quaternion, rotationRate: Vector3, dt: Double) {
         let norm2 = field.squaredNorm
         guard norm2 > 0, norm2.isFinite else { return }
-        let inverseNorm = 1 / norm2.squareRoot()
+        // The field's magnitude and its horizontal part change slowly from sample to sample:
+        // their inverse square roots come from the previous ones by one Newton step.
+        let inverseNorm = Self.inverseSquareRoot(norm2, near: lastInverseNorm)
+        lastInverseNorm = inverseNorm
         let norm = norm2 * inverseNorm
         let m = attitude.rotate(field)
         let h2 = m.x * m.x + m.y * m.y
         guard h2 > 0 else { disturbed = true; return }
-        let inverseHorizontal = 1 / h2.squareRoot()
+        let inverseHorizontal = Self.inverseSquareRoot(h2, near: lastInverseHorizontal)
+        lastInverseHorizontal = inverseHorizontal
         // The rotation about z that takes the horizontal field onto +y, as (cos, sin); the
         // sine of the dip below the horizontal (positive where the field points down).
         let c = m.y * inverseHorizontal, sn = m.x * inverseHorizontal
@@ -119,7 +141,7 @@ public struct HeadingEstimator: Sendable, Hashable {
             // replaces the reference after `newFieldTime`.
             if Swift.abs(norm - candidateNorm) <= s.normTolerance * candidateNorm && Self.sameDip(dipSine, candidateDipSine, s.dipTolerance)
                 && c * candidateCos + sn * candidateSin >= Math.cos(s.dipTolerance) {
-                if rotationRate > s.newFieldMinimumRate { candidateTime += step }
+                if rotationRate.squaredNorm > s.newFieldMinimumRate * s.newFieldMinimumRate { candidateTime += step }
             } else {
                 candidateNorm = norm; candidateDipSine = dipSine; candidateCos = c; candidateSin = sn; candidateTime = 0
             }
@@ -130,7 +152,7 @@ public struct HeadingEstimator: Sendable, Hashable {
             return
         }
         candidateNorm = norm; candidateDipSine = dipSine; candidateCos = c; candidateSin = sn; candidateTime = 0
-        let kr = s.referenceTimeConstant > 0 ? Swift.min(1, step / s.referenceTimeConstant) : 1
+        let kr = inverseReferenceTimeConstant.isFinite ? Swift.min(1, step * inverseReferenceTimeConstant) : 1
         referenceNorm += (norm - referenceNorm) * kr
         referenceDipSine += (dipSine - referenceDipSine) * kr
         elapsed += step
@@ -143,7 +165,7 @@ public struct HeadingEstimator: Sendable, Hashable {
         }
         // The first-order low-pass on the circle: a step of k towards the measured direction,
         // back onto the unit circle by one Newton step (k is small, so the norm stays near 1).
-        let k = s.timeConstant > 0 ? Swift.min(1, step / s.timeConstant) : 1
+        let k = inverseTimeConstant.isFinite ? Swift.min(1, step * inverseTimeConstant) : 1
         let x = offsetCos + k * (c - offsetCos), y = offsetSin + k * (sn - offsetSin)
         let n = 1.5 - 0.5 * (x * x + y * y)
         setOffset(x * n, y * n)
@@ -152,16 +174,26 @@ public struct HeadingEstimator: Sendable, Hashable {
     /// Whether two dips, given by their sines, differ by at most `tolerance` (rad): to first
     /// order the sines differ by the angle times the cosine of the dip.
     @inlinable static func sameDip(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool {
-        Swift.abs(a - b) <= tolerance * Swift.max(0, 1 - b * b).squareRoot()
+        // |a − b| ≤ tolerance·√(1 − b²), squared: no square root.
+        (a - b) * (a - b) <= tolerance * tolerance * Swift.max(0, 1 - b * b)
+    }
+
+    /// 1/√x by one Newton step from `y0`, a value close to it, and exactly when that step does
+    /// not land within 1e-9 (the first sample, a jump).
+    @inlinable static func inverseSquareRoot(_ x: Double, near y0: Double) -> Double {
+        let y = y0 * (1.5 - 0.5 * x * y0 * y0)
+        return Swift.abs(x * y * y - 1) > 1e-9 ? 1 / x.squareRoot() : y
     }
 
     /// Sets the offset direction and its rotation quaternion (the half angle of (c, s)).
     @usableFromInline mutating func setOffset(_ c: Double, _ s: Double) {
         offsetCos = c; offsetSin = s
+        // cos(δ/2) = √((1 + c)/2), sin(δ/2) = s / (2 cos(δ/2)), through 1/cos(δ/2).
         let w2 = (1 + c) / 2
         if w2 > 1e-12 {
-            let w = w2.squareRoot()
-            offsetRotation = Quaternion(w: w, x: 0, y: 0, z: s / (2 * w))
+            let y = Self.inverseSquareRoot(w2, near: offsetInverseHalfCos)
+            offsetInverseHalfCos = y
+            offsetRotation = Quaternion(w: w2 * y, x: 0, y: 0, z: 0.5 * s * y)
         } else {
             offsetRotation = Quaternion(w: 0, x: 0, y: 0, z: 1)
         }

@@ -141,10 +141,11 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { coefficientStep = -1; headingEstimator.settings = settings.magnetometer } }
+    public var settings: Settings { didSet { coefficientStep = -1; heading9D.settings = settings.magnetometer } }
 
     /// The heading part, fed by `update(…magneticField:…)`.
-    public private(set) var headingEstimator = HeadingEstimator()
+    @inlinable public var headingEstimator: HeadingEstimator { heading9D }
+    @usableFromInline var heading9D = HeadingEstimator()
 
     @usableFromInline var _flags = Flags()
     @usableFromInline var strapdownQ: Quaternion = .identity
@@ -208,7 +209,7 @@ public struct OrientationFilter: Sendable {
     /// A filter that has seen no sample (it starts initialising).
     public init(settings: Settings = .default) {
         self.settings = settings
-        headingEstimator = HeadingEstimator(settings: settings.magnetometer)
+        heading9D = HeadingEstimator(settings: settings.magnetometer)
         let s0 = settings.initialBiasUncertainty
         biasCovariance = .scaledIdentity(s0 * s0)
     }
@@ -230,12 +231,12 @@ public struct OrientationFilter: Sendable {
     /// periods ahead. Unit quaternion. With a magnetometer (`update(…magneticField:…)`) the
     /// reference frame is east-north-up (magnetic north); without one its heading is the
     /// device's first heading, followed by the gyroscope.
-    public var attitude: Quaternion {
+    @inlinable public var attitude: Quaternion {
         var q = inclinationQ * strapdownQ
         let r = leadVector
         // Unit quaternions times a unit quaternion: unit to rounding, no normalisation needed.
         if r != .zero { q = q * AttitudeFilter.exponential(r) }
-        return headingEstimator.isInitialised ? headingEstimator.rotation * q : q
+        return heading9D.isInitialised ? heading9D.rotation * q : q
     }
 
     /// Compass heading (rad, clockwise from magnetic north, in [0, 2π)) of the device's +y axis
@@ -285,11 +286,12 @@ public struct OrientationFilter: Sendable {
 
     /// Processes one sample with a magnetometer reading `magneticField` (µT, device frame):
     /// the 6D update, then the heading. A non-finite field is left out (the 6D part still runs).
+    @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Double) {
         update(acceleration: a, rotationRate: w, dt: dt)
         guard !_flags.sampleSkipped, m.isFinite else { return }
-        headingEstimator.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate.norm, dt: lastStep)
-        _flags.magneticDisturbance = headingEstimator.disturbed
+        heading9D.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate, dt: lastStep)
+        _flags.magneticDisturbance = heading9D.disturbed
     }
 
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
