@@ -101,26 +101,8 @@ public enum FeatureExport {
         return "\"" + s.replacingQuotes() + "\""
     }
 
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: the JSON Lines recording writer's escaping.
+    static func jsonString(_ s: String) -> String { RecordingJSONLinesWriter.string(s) }
 }
 
 extension String {
