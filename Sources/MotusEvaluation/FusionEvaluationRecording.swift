@@ -23,25 +23,28 @@ extension FusionEvaluation {
         return Int(String(digits.reversed())) ?? 0
     }
 
+    /// Whether the reference says the rotation rate is already bias-corrected (CoreMotion's
+    /// device motion): the filters are then told so, and learn no bias on top of it.
+    static func biasCorrected(_ reference: GroundTruth.OrientationReference) -> Bool {
+        if case .deviceGravity(_, true) = reference { return true }
+        return false
+    }
+
     /// The filter for a recording whose reference is `reference`, unless `method` is given:
-    /// `OrientationFilter`, told the rotation rate is bias-free when the reference says so
-    /// (CoreMotion's device motion).
+    /// `OrientationFilter`, told the rotation rate is bias-free when the reference says so.
     public static func defaultMethod(for reference: GroundTruth.OrientationReference) -> Method {
-        if case .deviceGravity(_, true) = reference { return .orientationFilter(.biasCorrectedGyroscope) }
-        return .orientationFilter(.default)
+        .orientationFilter(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)
     }
 
     /// `defaultMethod(for:)` in the offline mode (forwards and backwards in time).
     public static func offlineMethod(for reference: GroundTruth.OrientationReference) -> Method {
-        if case .deviceGravity(_, true) = reference { return .offline(.biasCorrectedGyroscope) }
-        return .offline(.default)
+        .offline(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)
     }
 
     /// `AttitudeFilter`, the filter the shipped models' features were computed with, set up for
     /// the reference as `defaultMethod(for:)` sets up `OrientationFilter`.
     public static func legacyMethod(for reference: GroundTruth.OrientationReference) -> Method {
-        if case .deviceGravity(_, true) = reference { return .attitudeFilter(.biasCorrectedGyroscope) }
-        return .attitudeFilter(.default)
+        .attitudeFilter(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)
     }
 
     /// Scores the gravity estimate of `method` (nil: `defaultMethod(for:)`) against the

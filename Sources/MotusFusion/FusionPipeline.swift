@@ -54,14 +54,14 @@ public enum FusionPipeline {
         let method: Method
         if let gyro {
             method = .orientationFilter
-            // The rotation rate (and field) nearest in time to each acceleration sample.
-            var rates = [Double](repeating: 0, count: 3 * n)
-            var j = 0
-            for i in 0..<n {
-                j = nearestIndex(gyro.times, acc.times[i], from: j)
-                rates[3 * i] = gyro.values[3 * j]; rates[3 * i + 1] = gyro.values[3 * j + 1]; rates[3 * i + 2] = gyro.values[3 * j + 2]
-            }
             if mode == .offline {
+                // The rotation rate nearest in time to each acceleration sample, for the two passes.
+                var rates = [Double](repeating: 0, count: 3 * n)
+                var j = 0
+                for i in 0..<n {
+                    j = nearestIndex(gyro.times, acc.times[i], from: j)
+                    rates[3 * i] = gyro.values[3 * j]; rates[3 * i + 1] = gyro.values[3 * j + 1]; rates[3 * i + 2] = gyro.values[3 * j + 2]
+                }
                 let (g, q) = OfflineOrientation.estimate(times: acc.times, acceleration: acc.values, rotationRate: rates, settings: settings)
                 gravity = g
                 for i in 0..<n {
@@ -71,11 +71,13 @@ public enum FusionPipeline {
             } else {
                 let mag = recording.stream(.magneticField).flatMap { $0.isEmpty ? nil : $0 }
                 var f = OrientationFilter(settings: settings)
-                var k = 0
+                var j = 0, k = 0
                 for i in 0..<n {
                     let t = acc.times[i]
                     let dt = i == 0 ? 0 : t - acc.times[i - 1]
-                    let w = Vector3(rates[3 * i], rates[3 * i + 1], rates[3 * i + 2])
+                    // The rotation rate (and field) nearest in time to this acceleration sample.
+                    j = nearestIndex(gyro.times, t, from: j)
+                    let w = gyro.vector(j)
                     if let mag {
                         k = nearestIndex(mag.times, t, from: k)
                         f.update(acceleration: acc.vector(i), rotationRate: w, magneticField: mag.vector(k), dt: dt)

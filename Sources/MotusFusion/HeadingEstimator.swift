@@ -198,12 +198,4 @@ public struct HeadingEstimator: Sendable, Hashable {
             offsetRotation = Quaternion(w: 0, x: 0, y: 0, z: 1)
         }
     }
-
-    /// `a` wrapped into (−π, π].
-    @inlinable static func wrap(_ a: Double) -> Double {
-        var x = a
-        while x > Double.pi { x -= 2 * Double.pi }
-        while x <= -Double.pi { x += 2 * Double.pi }
-        return x
-    }
 }

@@ -103,6 +103,20 @@ private func open(_ name: String) throws -> EvaluationDataset? {
         #expect(att.count > 40_000 && scored.allSatisfy { $0.label == "movement" } && !scored.isEmpty)
     }
 
+    /// Without a magnetometer stream the 9D score is one error naming the file and the streams.
+    @Test func magnetometerScoreNeedsAMagnetometer() throws {
+        guard let ds = try open("broad"), let e = ds.entries.first else { return }
+        var r = try ds.load(e)
+        r.recording.streams.removeAll { $0.kind == .magneticField }
+        do {
+            _ = try FusionEvaluation.evaluateWithMagnetometer(r)
+            Issue.record("no error without a magnetometer")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(r.entry.path) && text.contains("'mag'") && !text.contains("\n"), "\(text)")
+        }
+    }
+
     @Test func weAllWalkAgainstCoreMotionWithItsOwnRotationRate() throws {
         guard let ds = try open("weallwalk") else { return }
         let rows = try Evaluation.run([ds]) { e -> FusionEvaluation.RecordingResult? in
