@@ -146,6 +146,9 @@ public struct OrientationFilter: Sendable {
     /// The heading part, fed by `update(…magneticField:…)`.
     @inlinable public var headingEstimator: HeadingEstimator { heading9D }
     @usableFromInline var heading9D = HeadingEstimator()
+    /// Time (s) and magnetometer samples since the heading was last updated.
+    @usableFromInline var headingElapsed: Double = 0
+    @usableFromInline var headingSkipped: Int = 0
 
     @usableFromInline var _flags = Flags()
     @usableFromInline var strapdownQ: Quaternion = .identity
@@ -159,6 +162,14 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var restGyroLP = LowPassState3()
     @usableFromInline var restAccelerationLP = LowPassState3()
     @usableFromInline var restGyroMean: Vector3 = .zero
+    @usableFromInline var restAccelerationMean: Vector3 = .zero
+    /// Sums of the samples since the rest low-passes last stepped, and how many.
+    @usableFromInline var restGyroSum: Vector3 = .zero
+    @usableFromInline var restAccelerationSum: Vector3 = .zero
+    @usableFromInline var restSumCount: Int = 0
+    @usableFromInline var restSumElapsed: Double = 0
+    /// Samples per step of the rest low-passes (about 10 ms of samples, at least 1).
+    @usableFromInline var restStride: Int = 1
     /// Running mean of the acceleration in I during start-up, and the time it covers.
     @usableFromInline var startAcceleration: Vector3 = .zero
     @usableFromInline var startSamples: Double = 0
@@ -188,6 +199,17 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var lastRate: Vector3 = .zero
     @usableFromInline var lastStep: Double = 0
     @usableFromInline var inertialLP: Vector3 = .zero
+    /// Sum of the accelerations in I since the low-pass last stepped, and how many.
+    @usableFromInline var inertialSum: Vector3 = .zero
+    @usableFromInline var inertialSumCount: Int = 0
+    /// Samples per step of the acceleration low-pass and the inclination correction (about
+    /// 10 ms of samples, at least 1).
+    @usableFromInline var correctionStride: Int = 1
+    /// Up (unit) in I after the latest correction.
+    @usableFromInline var upInertial = Vector3(0, 0, 1)
+    /// The latest correction's horizontal part (rad, reference frame), not yet added to the
+    /// bias block.
+    @usableFromInline var pendingCorrection: Vector3 = .zero
     /// Gravity (unit, up, device frame) after the latest sample, before the delay compensation.
     @usableFromInline var upNow = Vector3(0, 0, 1)
     /// 1 / |low-passed acceleration| (s²/m) at the latest sample; 0 before the first.
@@ -202,6 +224,10 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var estimatesBias = true
     /// Counts samples between renormalisations of the two quaternions.
     @usableFromInline var renormalisationTick: UInt8 = 0
+
+    /// About how often (s) the rest-detection low-passes, the acceleration low-pass and the
+    /// inclination correction step.
+    @usableFromInline static let restStep = 0.01
 
     /// Length (s) of the blocks the bias update averages over.
     @usableFromInline static let biasBlock = 0.1
@@ -290,7 +316,14 @@ public struct OrientationFilter: Sendable {
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Double) {
         update(acceleration: a, rotationRate: w, dt: dt)
         guard !_flags.sampleSkipped, m.isFinite else { return }
-        heading9D.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate, dt: lastStep)
+        // The heading changes over seconds: one magnetometer sample per `correctionStride`
+        // (about every 10 ms; every sample at 100 Hz and below) updates it, with the time
+        // since the previous update.
+        headingElapsed += lastStep
+        headingSkipped += 1
+        guard headingSkipped >= correctionStride || !heading9D.isInitialised else { return }
+        heading9D.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate, dt: headingElapsed)
+        headingElapsed = 0; headingSkipped = 0
         _flags.magneticDisturbance = heading9D.disturbed
     }
 
@@ -313,23 +346,57 @@ public struct OrientationFilter: Sendable {
             strapdownQ = renormalisationTick == 0 ? q.normalized : q
         }
 
-        // The acceleration in I, low-passed there (running mean during start-up).
+        // The acceleration in I, low-passed there (running mean during start-up, then once per
+        // `correctionStride` samples, about every 10 ms, on their mean: the low-pass's time
+        // constant is seconds, so nothing it passes changes within a stride).
         let inertial = strapdownQ.rotate(a)
-        let lp: Vector3
+        var corrected = false
         if startElapsed < settings.accelerationTimeConstant || coefficientStep < 0 {
-            lp = startUp(inertial, dt)
+            corrected = correctInclination(startUp(inertial, dt))
         } else {
-            lp = accelerationLP.step(inertial, accelerationCoefficients)
+            inertialSum += inertial
+            inertialSumCount += 1
+            if inertialSumCount >= correctionStride {
+                let lp = accelerationLP.step(inertialSum * (1 / Double(inertialSumCount)), accelerationCoefficients)
+                inertialSum = .zero; inertialSumCount = 0
+                corrected = correctInclination(lp)
+            }
         }
-        inertialLP = lp
 
-        // Inclination correction: the smallest rotation taking the low-passed vector, seen in
-        // the reference frame, onto +z.
+        // Gravity (up) in the device frame: up in I (the low-passed vector's direction, which
+        // the inclination takes onto +z) turned back by the strapdown rotation.
+        upNow = strapdownQ.inverseRotate(upInertial)
+
+        guard dt > 0 else { return }
+        let rest = detectRest(a, w, dt)
+        _flags.atRest = rest
+        if estimatesBias {
+            // The corrections over their time are the horizontal bias error seen in the
+            // reference frame (through the low-pass); the block's mean rate is the sum of the
+            // corrections over the time they took.
+            if rest {
+                blockRestRate += restGyroMean
+                blockRestSamples += 1
+            } else {
+                if corrected { blockMotionAngle += pendingCorrection }
+                blockMotionTime += dt
+            }
+            if corrected { pendingCorrection = .zero }
+            blockElapsed += dt
+            if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+        }
+    }
+
+    /// Turns the inclination so that it takes `lp` (the low-passed acceleration in I) onto +z;
+    /// false when `lp` is zero (nothing to correct with).
+    @inlinable @inline(__always)
+    mutating func correctInclination(_ lp: Vector3) -> Bool {
+        inertialLP = lp
         let e = inclinationQ.rotate(lp)
         let n2 = e.squaredNorm
-        guard n2 > 0 else { return }
-        // 1/|e| by one Newton step from the previous sample's value (|e| changes slowly: no
-        // square root or division per sample), exact when that step is not close enough.
+        guard n2 > 0 else { return false }
+        // 1/|e| by one Newton step from the previous value (|e| changes slowly: no square root
+        // or division), exact when that step is not close enough.
         var inv = inverseNorm * (1.5 - 0.5 * n2 * inverseNorm * inverseNorm)
         if Swift.abs(n2 * inv * inv - 1) > 1e-9 { inv = 1 / n2.squareRoot() }
         inverseNorm = inv
@@ -347,30 +414,10 @@ public struct OrientationFilter: Sendable {
             inclinationQ = (correction * inclinationQ).normalized
         }
         lastCorrection = Vector3(correction.x, correction.y, 0)
+        pendingCorrection = Vector3(-u.y, u.x, 0)
         if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = strapdownQ.normalized }
-
-        // Gravity (up) in the device frame. After the correction the inclination takes the
-        // low-passed vector onto +z, so up in I is that vector's direction, and in the device
-        // frame it is turned back by the strapdown rotation.
-        upNow = strapdownQ.inverseRotate(lp * inv)
-
-        guard dt > 0 else { return }
-        let rest = detectRest(a, w, dt)
-        _flags.atRest = rest
-        if estimatesBias {
-            // The correction (−u.y, u.x) over its time step is the horizontal bias error seen in
-            // the reference frame (through the low-pass); the block's mean rate is the sum of the
-            // corrections over the time they took.
-            if rest {
-                blockRestRate += restGyroMean
-                blockRestSamples += 1
-            } else {
-                blockMotionAngle += Vector3(-u.y, u.x, 0)
-                blockMotionTime += dt
-            }
-            blockElapsed += dt
-            if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
-        }
+        upInertial = lp * inv
+        return true
     }
 
     /// The start-up low-pass: the running mean of the samples so far; when it has covered one
@@ -390,25 +437,36 @@ public struct OrientationFilter: Sendable {
 
     /// Rest detection: the gyroscope and accelerometer each within their threshold of their
     /// own low-pass, and the low-passed rate within ±`maximumBias`, for `restMinimumDuration`.
+    /// The two low-passes (time constant `restTimeConstant`, far longer than 10 ms) step once
+    /// per `restStride` samples, about every 10 ms, on those samples' mean, and the sample
+    /// that completes the stride is checked against them: rest is judged at about 100 Hz
+    /// whatever the input rate (every sample below it), and holds in between.
     @inlinable @inline(__always)
     mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double) -> Bool {
-        let gyroMean: Vector3, accelerationMean: Vector3
+        restSumElapsed += dt
         if restStartElapsed < settings.restTimeConstant {
-            (gyroMean, accelerationMean) = restStartUp(a, w, dt)
+            (restGyroMean, restAccelerationMean) = restStartUp(a, w, dt)
         } else {
-            gyroMean = restGyroLP.step(w, restCoefficients)
-            accelerationMean = restAccelerationLP.step(a, restCoefficients)
+            restGyroSum += w
+            restAccelerationSum += a
+            restSumCount += 1
+            guard restSumCount >= restStride else { return restDuration >= settings.restMinimumDuration }
+            let k = 1 / Double(restSumCount)
+            restGyroMean = restGyroLP.step(restGyroSum * k, restCoefficients)
+            restAccelerationMean = restAccelerationLP.step(restAccelerationSum * k, restCoefficients)
+            restGyroSum = .zero; restAccelerationSum = .zero; restSumCount = 0
         }
-        restGyroMean = gyroMean
+        let gyroMean = restGyroMean
         // Steady readings, and a mean rate no larger than a bias can be: a steady turn (a
         // turntable, a car's curve) is not rest.
         let m = settings.maximumBias
-        if (w - gyroMean).squaredNorm < restRotation2 && (a - accelerationMean).squaredNorm < restAcceleration2
+        if (w - gyroMean).squaredNorm < restRotation2 && (a - restAccelerationMean).squaredNorm < restAcceleration2
             && Swift.abs(gyroMean.x) <= m && Swift.abs(gyroMean.y) <= m && Swift.abs(gyroMean.z) <= m {
-            restDuration += dt
+            restDuration += restSumElapsed
         } else {
             restDuration = 0
         }
+        restSumElapsed = 0
         return restDuration >= settings.restMinimumDuration
     }
 
@@ -502,8 +560,11 @@ public struct OrientationFilter: Sendable {
     mutating func setCoefficients(_ dt: Double) {
         coefficientStep = dt
         let s = settings
-        accelerationCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.accelerationTimeConstant, dt), dt: dt)
-        restCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.restTimeConstant, dt), dt: dt)
+        restStride = Swift.max(1, Int((Self.restStep / dt).rounded()))
+        correctionStride = restStride
+        let restDt = dt * Double(restStride)
+        accelerationCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.accelerationTimeConstant, restDt), dt: restDt)
+        restCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.restTimeConstant, restDt), dt: restDt)
         restRotation2 = s.restRotationThreshold * s.restRotationThreshold
         restAcceleration2 = s.restAccelerationThreshold * s.restAccelerationThreshold
         estimatesBias = s.motionBiasEstimation || s.restBiasEstimation
