@@ -34,10 +34,14 @@ public enum DatasetLocator {
         return "."
     }
 
+    /// True when `path` names a directory (following symbolic links); false when it is absent,
+    /// unreadable or anything else.
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// True when something exists at `path` (a file, a directory, a device; a symbolic link counts
+    /// only when its target exists).
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }

@@ -25,11 +25,15 @@ import MotusCore
 /// `options.incompleteLastLine == .drop` is left out and reported. Lines may end in LF, CRLF
 /// or CR. Header columns that feed no stream are posted to `InputNotices` in one line.
 public struct DelimitedReader {
+    /// The file read, as given (`-` or `/dev/stdin` for standard input).
     public let path: String
+    /// The flags the file is read with; unset fields come from the header.
     public let options: DelimitedOptions
     /// What an app's lines before the header say (HyperIMU's `@` lines).
     let preamble: AppPreamble
 
+    /// A reader of the file at `path`. Nothing is read until `read()`, except the lines an app
+    /// writes before the header (HyperIMU's `@` lines), which say the time unit and nominal rate.
     public init(path: String, options: DelimitedOptions = .init()) {
         self.path = path; self.options = options
         preamble = AppPreamble(path: path)

@@ -13,12 +13,20 @@ import MotusCore
 /// keeps the size or sets the modification time back). Two equal fingerprints taken before
 /// and after a read mean nobody wrote to the file in between.
 public struct FileFingerprint: Sendable, Hashable, CustomStringConvertible {
+    /// The device holding the file (`st_dev`).
     public var device: UInt64
+    /// The file's inode number on that device (`st_ino`).
     public var inode: UInt64
+    /// The file's size in bytes (`st_size`).
     public var size: Int64
+    /// The last modification time (`st_mtim`): whole seconds since the Unix epoch…
     public var modifiedSeconds: Int64
+    /// …and the nanoseconds (0…999,999,999) past them.
     public var modifiedNanoseconds: Int64
+    /// The last status change (`st_ctim`: a write, a rename, a change of owner or mode), which,
+    /// unlike the modification time, no program can set back: whole seconds since the Unix epoch…
     public var changedSeconds: Int64
+    /// …and the nanoseconds (0…999,999,999) past them.
     public var changedNanoseconds: Int64
 
     /// The fingerprint of the file at `path`, following symbolic links; nil when nothing is there.
@@ -37,6 +45,7 @@ public struct FileFingerprint: Sendable, Hashable, CustomStringConvertible {
         #endif
     }
 
+    /// The inode and size, for messages ("inode 1234, 5678 bytes").
     public var description: String { "inode \(inode), \(size) bytes" }
 
     /// How `after` differs from `self`, in words for a message ("size 120 → 64 bytes").
@@ -55,6 +64,8 @@ public struct FileSnapshot: Sendable, Hashable {
     /// The paths in the order given (for messages that name the first change).
     public private(set) var paths: [String]
 
+    /// Fingerprints each of `paths` now (each once, in the order first given), recording nil
+    /// for a path where nothing is.
     public init(_ paths: [String]) {
         var seen = Set<String>(), order: [String] = []
         var files: [String: FileFingerprint?] = [:]

@@ -81,6 +81,7 @@ public enum Inflate {
         return b << 16 | a
     }
 
+    /// Adler-32 (RFC 1950) of `bytes`, from a fresh checksum (seed 1).
     public static func adler32(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { adler32($0) } }
 }
 

@@ -15,8 +15,16 @@ public enum JSONNumbers {
     /// The string an encoder is told to write for NaN and ±infinity; `tidy` makes it `null`.
     public static let nonFiniteMarker = "\u{1}motus-not-a-number"
 
-    public enum Precision: Equatable, Sendable { case decimals(Int), significant(Int) }
+    /// How a number is rounded for printing.
+    public enum Precision: Equatable, Sendable {
+        /// This many digits after the decimal point (6 for times in s: the microsecond).
+        case decimals(Int)
+        /// This many significant digits, counted from the first; a whole part is never cut.
+        case significant(Int)
+    }
 
+    /// The precision for a number under the JSON key `key`, by the rules above: 7 decimals for
+    /// latitudes and longitudes, 6 for times, else 6 significant digits.
     public static func precision(forKey key: String) -> Precision {
         let k = key.lowercased()
         let words = k.split(whereSeparator: { $0 == "_" || $0 == "." || $0 == "-" }).map(String.init)

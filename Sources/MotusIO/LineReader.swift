@@ -46,7 +46,9 @@ final class LineStorage {
 /// least 32 readable bytes (so parsers may load 8 bytes at a time near its end).
 public struct LineCursor {
     let storage: LineStorage
+    /// The file read, as given ("-" for standard input).
     public let path: String
+    /// The longest line accepted, in bytes; a longer one is an `InputError` at its line.
     public let maxLineBytes: Int
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
@@ -250,6 +252,7 @@ extension LineCursor {
 
 /// Closure-style line iteration on top of `LineCursor`, for code off the hot path.
 public final class LineReader {
+    /// The file read, as given ("-" for standard input).
     public let path: String
     private var cursor: LineCursor
 
@@ -294,7 +297,9 @@ public final class LineReader {
 /// be wrapped in double quotes (the quotes are not part of the range; a doubled quote inside
 /// stays as two bytes). Splitting on spaces treats a run of spaces as one delimiter.
 public struct FieldSplitter {
+    /// The byte that separates fields (`,`, tab, `;` or space).
     public let delimiter: UInt8
+    /// A splitter on `delimiter` (an ASCII byte).
     public init(delimiter: UInt8) { self.delimiter = delimiter }
 
     /// Calls `body(fieldIndex, start, end)` for each field; returns the field count.
@@ -342,6 +347,7 @@ public struct FieldSplitter {
     }
 }
 
+/// Text out of a line's bytes, for the readers' messages and headers.
 extension UnsafeBufferPointer where Element == UInt8 {
     /// The bytes `start..<end` as text (for error messages and headers).
     public func text(_ start: Int, _ end: Int) -> String {

@@ -8,9 +8,40 @@ import MotusCore
 public struct MATArray: Sendable, Equatable {
     /// MATLAB's array class (mxClassID).
     public enum Class: String, Sendable, Hashable, CaseIterable {
-        case cell, structure = "struct", object, char, sparse
-        case double, single, int8, uint8, int16, uint16, int32, uint32, int64, uint64
-        case functionHandle = "function_handle", opaque
+        /// A cell array (mxCELL_CLASS, 1): `elements` holds the cells.
+        case cell
+        /// A struct array (mxSTRUCT_CLASS, 2): `fieldNames` and `elements` hold its fields.
+        case structure = "struct"
+        /// An object of a MATLAB class (mxOBJECT_CLASS, 3): fields as a struct's, with `className`.
+        case object
+        /// A char array (mxCHAR_CLASS, 4): `text` holds it.
+        case char
+        /// A sparse matrix (mxSPARSE_CLASS, 5); not decoded.
+        case sparse
+        /// 64-bit floating point (mxDOUBLE_CLASS, 6).
+        case double
+        /// 32-bit floating point (mxSINGLE_CLASS, 7).
+        case single
+        /// Signed 8-bit integers (mxINT8_CLASS, 8).
+        case int8
+        /// Unsigned 8-bit integers (mxUINT8_CLASS, 9); also MATLAB `logical` (see `isLogical`).
+        case uint8
+        /// Signed 16-bit integers (mxINT16_CLASS, 10).
+        case int16
+        /// Unsigned 16-bit integers (mxUINT16_CLASS, 11).
+        case uint16
+        /// Signed 32-bit integers (mxINT32_CLASS, 12).
+        case int32
+        /// Unsigned 32-bit integers (mxUINT32_CLASS, 13).
+        case uint32
+        /// Signed 64-bit integers (mxINT64_CLASS, 14).
+        case int64
+        /// Unsigned 64-bit integers (mxUINT64_CLASS, 15).
+        case uint64
+        /// A function handle (class 16); not decoded.
+        case functionHandle = "function_handle"
+        /// An opaque object (class 17), such as MATLAB's `string`, `table`, `timetable`; not decoded.
+        case opaque
         /// A class number this reader does not know.
         case unknown
 
@@ -48,11 +79,15 @@ public struct MATArray: Sendable, Equatable {
 
     /// The variable name (empty for the elements of cells and structs).
     public var name: String
+    /// MATLAB's class of the array (a `logical` array is stored as `uint8`, with `isLogical`).
     public var arrayClass: Class
+    /// MATLAB's dimensions, at least two (a scalar is `[1, 1]`).
     public var dimensions: [Int]
     /// MATLAB `logical` (stored as a uint8 array with the logical flag): values are 0 or 1.
     public var isLogical: Bool
+    /// The array has an imaginary part (in `imaginary`).
     public var isComplex: Bool
+    /// The variable was saved as a MATLAB `global`.
     public var isGlobal: Bool
     /// Numeric and logical arrays: the real part, column-major, one per element.
     public var values: [Double]
@@ -75,6 +110,8 @@ public struct MATArray: Sendable, Equatable {
     /// nearest `Double`.
     public var inexactIntegers: Int
 
+    /// An array with these parts; see the properties for each argument. The reader builds
+    /// them; tests and writers of MAT-like data may too.
     public init(name: String, arrayClass: Class, dimensions: [Int], isLogical: Bool = false, isComplex: Bool = false,
                 isGlobal: Bool = false, values: [Double] = [], imaginary: [Double] = [], text: String? = nil,
                 fieldNames: [String] = [], elements: [MATArray] = [], className: String? = nil, isDecoded: Bool = true,
@@ -116,9 +153,13 @@ public struct MATArray: Sendable, Equatable {
 /// An array the reader found but did not decode (see `MATArray.isDecoded`), with where it is:
 /// a variable name, or a path inside one (`s.field`, `c{3}`).
 public struct MATSkipped: Sendable, Hashable, CustomStringConvertible {
+    /// Where the array is: a variable name, or a path inside one (`s.field`, `c{3}`).
     public var name: String
+    /// Its MATLAB class.
     public var arrayClass: MATArray.Class
+    /// Its MATLAB dimensions, as its header gives them.
     public var dimensions: [Int]
+    /// The place, class and dimensions, e.g. "s.t (sparse 10×10)".
     public var description: String {
         "\(name) (\(arrayClass.rawValue)\(dimensions.isEmpty ? "" : " " + dimensions.map(String.init).joined(separator: "×")))"
     }

@@ -24,7 +24,13 @@ import MotusCore
 /// tag, and the message names the offset within its decompressed bytes. MATLAB 7.3 files
 /// (HDF5) and Level-4 files are recognised and refused with a message saying so.
 public struct MATFile: Sendable {
-    public enum ByteOrder: String, Sendable, Hashable { case littleEndian, bigEndian }
+    /// The byte order of the file's numbers, from the header's endian indicator.
+    public enum ByteOrder: String, Sendable, Hashable {
+        /// Least significant byte first: the indicator reads `IM`.
+        case littleEndian
+        /// Most significant byte first: the indicator reads `MI`.
+        case bigEndian
+    }
 
     /// What to read.
     public struct Options: Sendable, Hashable {
@@ -34,6 +40,8 @@ public struct MATFile: Sendable {
         /// Largest decompressed size accepted for one compressed element (bytes), so a damaged
         /// or hostile file cannot make the reader allocate without bound.
         public var maxElementBytes: Int
+        /// Options reading `only` those variables (nil: all), each compressed element
+        /// decompressing to at most `maxElementBytes` bytes.
         public init(only: Set<String>? = nil, maxElementBytes: Int = Int(Int32.max)) {
             self.only = only; self.maxElementBytes = maxElementBytes
         }
@@ -43,6 +51,7 @@ public struct MATFile: Sendable {
     public var path: String
     /// The header's descriptive text, e.g. "MATLAB 5.0 MAT-file, Platform: posix, Created on: …".
     public var headerText: String
+    /// The byte order the file was written in.
     public var byteOrder: ByteOrder
     /// The decoded variables by name.
     public var variables: [String: MATArray]
@@ -51,6 +60,8 @@ public struct MATFile: Sendable {
     /// Arrays found but not decoded, top-level or nested.
     public var skipped: [MATSkipped]
 
+    /// The decoded variable `name`; nil when the file has none by that name, or it was
+    /// skipped (not decoded, or left out by `Options.only`).
     public subscript(name: String) -> MATArray? { variables[name] }
 
     /// Reads the MAT-file at `path`.

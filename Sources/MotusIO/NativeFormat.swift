@@ -31,8 +31,11 @@ import MotusCore
 /// without one was cut short (a crash, or a file still being written): reading it is an
 /// error unless `incompleteLastLine` is `.drop`, which leaves it out. See docs/FORMAT.md.
 public enum NativeFormat {
+    /// The first field of a native file's first line (`#motus,1`), which `isNative` looks for.
     public static let magic = "#motus"
+    /// The format version this reader reads and the writer writes; a newer version is refused.
     public static let version = 1
+    /// The file name extension of native recordings, without the dot.
     public static let fileExtension = "motus"
 
 
@@ -85,6 +88,8 @@ public enum NativeFormat {
     }
 }
 
+/// How `NativeFormat` reads a native recording: the tolerance for timestamps that step back,
+/// what to do with a cut last line, and which stream kinds to read.
 public struct NativeReadOptions: Sendable {
     /// How far back (s) a stream's timestamp may step before it is an error.
     public var backwardsTolerance: Double = 1.0
@@ -99,9 +104,12 @@ public struct NativeReadOptions: Sendable {
     /// Read only streams of these kinds (nil: all). Lines of other streams are skipped without
     /// being parsed, so a caller that needs three streams of a ten-stream recording pays for three.
     public var kinds: Set<StreamKind>? = nil
+    /// Options with `backwardsTolerance` in seconds; `allowTruncatedTail` leaves out (true) or
+    /// refuses (false) a last line without a newline.
     public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false, kinds: Set<StreamKind>? = nil) {
         self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = allowTruncatedTail ? .drop : .error; self.kinds = kinds
     }
+    /// Options with `backwardsTolerance` in seconds and a policy for a last line without a newline.
     public init(backwardsTolerance: Double = 1.0, incompleteLastLine: IncompleteLinePolicy, kinds: Set<StreamKind>? = nil) {
         self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = incompleteLastLine; self.kinds = kinds
     }

@@ -14,12 +14,17 @@ import MotusCore
 /// may come at any point, so the writer takes new streams as they appear. Errors (a full disk, a read-only folder) are
 /// thrown as `WriteError` at once.
 public final class NativeWriter: RecordingSink {
+    /// A file that could not be created or written: its path and the operating system's reason.
     public struct WriteError: Error, CustomStringConvertible, Sendable {
+        /// The file (or folder) that could not be written.
         public var path: String
+        /// Why, in the operating system's words (`strerror`), e.g. "No space left on device".
         public var message: String
+        /// `path: cannot write: message`, one line for a person.
         public var description: String { "\(path): cannot write: \(message)" }
     }
 
+    /// The file written, or "standard output".
     public let path: String
     private var fd: Int32
     private var buffer: [UInt8] = []
@@ -73,6 +78,9 @@ public final class NativeWriter: RecordingSink {
 
     // MARK: RecordingSink
 
+    /// Writes the metadata as `@meta` lines: `device`, `placement`, `subject`, `height_m`,
+    /// `weight_kg`, `age`, `gender`, `nominal_rate_hz` and `source` when set, then each extra key
+    /// as `x.KEY` in key order. Text is quoted (`TextEscaping.quote`).
     public func metadata(_ m: RecordingMetadata) {
         func text(_ k: String, _ v: String?) { if let v { write("@meta,\(k),\(TextEscaping.quote(v))\n") } }
         func num(_ k: String, _ v: Double?) { if let v { write("@meta,\(k),"); writeNumber(v); write("\n") } }
@@ -82,12 +90,17 @@ public final class NativeWriter: RecordingSink {
         for k in m.extra.keys.sorted() { text("x." + k, m.extra[k]) }
     }
 
+    /// Writes `@stream,NAME,KIND,t_s,…` with the kind's column names (for people; readers check
+    /// only the kind).
     public func declare(stream index: Int, name: String, kind: StreamKind) {
         while names.count <= index { names.append(""); kinds.append(.acceleration); declared.append(false) }
         names[index] = name; kinds[index] = kind; declared[index] = true
         write("@stream,\(name),\(kind.rawValue),t_s,\(kind.columns.joined(separator: ","))\n")
     }
 
+    /// Writes one sample line `NAME,T,V1,…`: time in s and values in SI units, each in the
+    /// shortest form that reads back to the same double; a NaN value is an empty field (not
+    /// reported). Flushes once 64 KiB are buffered. Precondition: the stream was declared.
     public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
         precondition(declared[index], "declare a stream before its samples")
         write(names[index])
@@ -98,10 +111,12 @@ public final class NativeWriter: RecordingSink {
         if buffer.count >= 1 << 16 { try? flush() }
     }
 
+    /// Writes `@label,START,END,"LABEL"` (times in s).
     public func label(_ l: LabelSegment) {
         write("@label,"); writeNumber(l.start); write(","); writeNumber(l.end); write(",\(TextEscaping.quote(l.label))\n")
     }
 
+    /// Writes `@event,T,"KIND","DETAIL"` (time in s).
     public func event(_ e: GroundTruthEvent) {
         write("@event,"); writeNumber(e.time); write(",\(TextEscaping.quote(e.kind)),\(TextEscaping.quote(e.detail))\n")
     }
@@ -151,6 +166,8 @@ public final class NativeWriter: RecordingSink {
         }
     }
 
+    /// Flushes, syncs to disk and closes the file (standard output stays open). Throws the first
+    /// write error, if any came before.
     public func close() throws(WriteError) {
         try sync()
         if ownsDescriptor { _ = Posix.close(fd) }

@@ -9,8 +9,11 @@ import Musl
 /// Why an output path cannot be used, in one line that names the part of the path at fault:
 /// `cannot create folder '/etc/passwd/x': '/etc/passwd' is not a folder`.
 public struct OutputPathError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The whole message, e.g. `cannot create folder '/etc/passwd/x': '/etc/passwd' is not a folder`.
     public var message: String
+    /// An error carrying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message as it is.
     public var description: String { message }
 }
 

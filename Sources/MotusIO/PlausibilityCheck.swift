@@ -13,6 +13,7 @@ public enum PlausibilityPolicy: Sendable, Equatable {
 
 /// One thing a recording's values say about how it was read.
 public struct PlausibilityFinding: Sendable, Equatable, CustomStringConvertible {
+    /// The checks a finding can come from.
     public enum Kind: Sendable, Equatable {
         /// Acceleration (or gravity) about 9.81 times too small: g read as m/s².
         case accelerationTooSmall
@@ -23,7 +24,9 @@ public struct PlausibilityFinding: Sendable, Equatable, CustomStringConvertible 
         /// The timestamps' rate is far from the declared `--rate`.
         case rateDisagrees
     }
+    /// Which check found it.
     public var kind: Kind
+    /// The recording's file, as the user named it.
     public var file: String
     /// What was measured and its value (`median |acceleration| 0.981 m/s²`).
     public var found: String
@@ -32,6 +35,7 @@ public struct PlausibilityFinding: Sendable, Equatable, CustomStringConvertible 
     /// What to do, naming the flag (`if the file is in g, give --accel-unit g`).
     public var advice: String
 
+    /// One line for stderr: `file: found, expected reference: advice`.
     public var description: String { "\(file): \(found), expected \(reference): \(advice)" }
 
     /// The finding as the error `--strict` stops with.
@@ -81,6 +85,8 @@ public struct PlausibilityCheck {
         }
     }
 
+    /// A check with nothing seen yet; `declaredRateHz` in Hz (nil: none declared), `native` for
+    /// Motus's own format.
     public init(declaredRateHz: Double? = nil, native: Bool = false) {
         self.declaredRateHz = declaredRateHz
         self.native = native
@@ -103,6 +109,8 @@ public struct PlausibilityCheck {
         previousTime = time
     }
 
+    /// One sample, of any kind; kinds no check looks at only count for the rate. Only the first
+    /// stream of each kind should be passed.
     public mutating func add(_ sample: SensorSample) {
         switch sample {
         case .acceleration(let s), .gravity(let s), .rotationRate(let s), .userAcceleration(let s), .magneticField(let s):

@@ -89,13 +89,20 @@ public enum IncompleteLinePolicy: Sendable, Hashable {
 
 /// A last line that was left out: where, and how many bytes it had (no newline).
 public struct LeftOutLine: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as the user named it.
     public var file: String
+    /// The line's 1-based number.
     public var line: Int
+    /// The line's length in bytes.
     public var bytes: Int
+    /// Why it was taken for cut, in words ("the file may have been cut while written").
     public var reason: String
+    /// A record of line `line` of `file`, `bytes` long, left out for `reason`.
     public init(file: String, line: Int, bytes: Int, reason: String) {
         self.file = file; self.line = line; self.bytes = bytes; self.reason = reason
     }
+    /// One line for stderr: `file:line: left out the last line (N bytes, no newline: reason)`,
+    /// control characters escaped.
     public var description: String {
         "\(file):\(line): left out the last line (\(bytes) bytes, no newline: \(reason))".escapingControlCharacters
     }
@@ -230,6 +237,7 @@ enum LastLineRule {
 /// options of their own (`RecordingLoader` sets it from `DelimitedOptions.incompleteLastLine`
 /// around such a read). Default: `.error`.
 public enum ReadingPolicy {
+    /// The policy in force for the current task (`.error` unless `with(_:_:)` set another).
     @TaskLocal public static var incompleteLastLine: IncompleteLinePolicy = .error
 
     /// Runs `body` with `policy` in force for the dataset readers it calls.

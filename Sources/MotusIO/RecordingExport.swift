@@ -45,6 +45,8 @@ public enum RecordingOutputFormat: String, Sendable, CaseIterable {
 
 /// A `RecordingSink` that writes a file: `close()` flushes and reports the first write error.
 public protocol RecordingWriter: AnyObject, RecordingSink {
+    /// Flushes what is buffered and closes the file (standard output stays open); throws the first
+    /// write error, also one met by an earlier sink call.
     func close() throws(NativeWriter.WriteError)
 }
 
@@ -52,6 +54,7 @@ extension NativeWriter: RecordingWriter {}
 
 /// Bytes going to a file or to standard output (`-`), buffered, with the first write error kept.
 public final class OutputBytes {
+    /// The file written, as given (`-` for standard output).
     public let path: String
     var fd: Int32
     let owns: Bool
@@ -129,6 +132,7 @@ public final class OutputBytes {
 /// the shortest form that reads back to the same double; text in double quotes when it holds
 /// a comma, quote or line break (quotes doubled).
 public final class RecordingCSVWriter: RecordingWriter {
+    /// The header line every file starts with (without its newline).
     public static let header = "kind,stream,time_s,x,y,z,w,steps,distance_m,lat_deg,lon_deg,alt_m,speed_mps,course_deg,hacc_m,vacc_m,pressure_pa,end_s,text,detail"
     /// Value columns after `time_s`, by name, in header order.
     static let valueColumns = ["x", "y", "z", "w", "steps", "distance_m", "lat_deg", "lon_deg", "alt_m", "speed_mps", "course_deg", "hacc_m", "vacc_m", "pressure_pa"]
@@ -148,6 +152,8 @@ public final class RecordingCSVWriter: RecordingWriter {
     }
     var slotsByStream: [[Int]] = []
 
+    /// A writer to `output`; writes the header line at once (buffered). Declared throwing like
+    /// the other writers' initialisers; it does not throw itself.
     public init(output: OutputBytes) throws(NativeWriter.WriteError) {
         out = output
         out.append(Self.header + "\n")
@@ -170,15 +176,19 @@ public final class RecordingCSVWriter: RecordingWriter {
         out.flushIfFull()
     }
 
+    /// Writes one `meta` row per metadata field that is set (`RecordingMetadata.fields`).
     public func metadata(_ m: RecordingMetadata) {
         for (key, value) in m.fields { textRow(kind: "meta", time: nil, end: nil, text: key, detail: value) }
     }
 
+    /// Notes the stream's name and kind; writes nothing (every sample row names both).
     public func declare(stream index: Int, name: String, kind: StreamKind) {
         while names.count <= index { names.append(""); kinds.append(.acceleration); slotsByStream.append([]) }
         names[index] = Self.field(name); kinds[index] = kind; slotsByStream[index] = Self.slots(kind)
     }
 
+    /// Writes one sample row: kind, stream, `time_s` (s) and the values (SI) in their kind's
+    /// columns; a NaN value is an empty cell.
     public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
         out.append(kinds[index].rawValue + "," + names[index] + ",")
         out.append(number: time)
@@ -192,8 +202,11 @@ public final class RecordingCSVWriter: RecordingWriter {
         out.flushIfFull()
     }
 
+    /// Writes a `label` row: `time_s` the start, `end_s` the end (s), `text` the label.
     public func label(_ l: LabelSegment) { textRow(kind: "label", time: l.start, end: l.end, text: l.label, detail: "") }
+    /// Writes an `event` row: `time_s` (s), `text` the kind, `detail` the detail.
     public func event(_ e: GroundTruthEvent) { textRow(kind: "event", time: e.time, end: nil, text: e.kind, detail: e.detail) }
+    /// Flushes and closes the output; throws the first write error.
     public func close() throws(NativeWriter.WriteError) { try out.close() }
 }
 
@@ -214,8 +227,12 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
     let out: OutputBytes
     var prefixes: [String] = []
 
+    /// A writer to `output`; writes nothing until the first record. Declared throwing like the
+    /// CSV writer's initialiser; it does not throw itself.
     public init(output: OutputBytes) throws(NativeWriter.WriteError) { out = output }
 
+    /// `s` as a JSON string literal: quoted, with `"`, `\`, line breaks, tab and the other control
+    /// characters escaped.
     public static func string(_ s: String) -> String {
         var o = "\""
         for u in s.unicodeScalars {
@@ -237,6 +254,8 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
 
     func number(_ v: Double) { if v.isNaN || !v.isFinite { out.append("null") } else { out.append(number: v) } }
 
+    /// Writes one `{"type":"meta","key":…,"value":…}` line per field that is set; the values of
+    /// `height_m`, `weight_kg`, `age` and `nominal_rate_hz` as numbers, the others as strings.
     public func metadata(_ m: RecordingMetadata) {
         for (key, value) in m.fields {
             out.append("{\"type\":\"meta\",\"key\":" + Self.string(key) + ",\"value\":")
@@ -245,6 +264,7 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
         }
     }
 
+    /// Writes the `{"type":"stream",…}` line with the kind's column names (`x_mps2` …).
     public func declare(stream index: Int, name: String, kind: StreamKind) {
         while prefixes.count <= index { prefixes.append("") }
         prefixes[index] = "{\"type\":\"sample\",\"stream\":" + Self.string(name) + ",\"t\":"
@@ -252,6 +272,8 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
                    + kind.columns.map { "\"" + $0 + "\"" }.joined(separator: ",") + "]}\n")
     }
 
+    /// Writes one `{"type":"sample","stream":…,"t":…,"v":[…]}` line: time in s, values in SI units;
+    /// a value that is NaN or infinite is `null`.
     public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
         out.append(prefixes[index])
         number(time)
@@ -264,20 +286,25 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
         out.flushIfFull()
     }
 
+    /// Writes a `{"type":"label","start":…,"end":…,"label":…}` line (times in s).
     public func label(_ l: LabelSegment) {
         out.append("{\"type\":\"label\",\"start\":"); number(l.start)
         out.append(",\"end\":"); number(l.end)
         out.append(",\"label\":" + Self.string(l.label) + "}\n")
     }
 
+    /// Writes an `{"type":"event","t":…,"kind":…,"detail":…}` line (time in s).
     public func event(_ e: GroundTruthEvent) {
         out.append("{\"type\":\"event\",\"t\":"); number(e.time)
         out.append(",\"kind\":" + Self.string(e.kind) + ",\"detail\":" + Self.string(e.detail) + "}\n")
     }
 
+    /// Flushes and closes the output; throws the first write error.
     public func close() throws(NativeWriter.WriteError) { try out.close() }
 }
 
+/// The metadata as key–value text, in the order and with the keys of the native format's
+/// `@meta` lines (what the CSV and JSON Lines writers write).
 extension RecordingMetadata {
     /// Every field that is set, as the native format's `@meta` lines name them (`x.NAME` for
     /// the extra keys), in that order; numbers in their shortest round-trip form.

@@ -6,12 +6,16 @@ import MotusCore
 /// Order: `declare` for a stream comes before its first `sample`; metadata, labels and events
 /// may come at any point.
 public protocol RecordingSink {
+    /// The recording's metadata (device, placement, subject, nominal rate …); a later call
+    /// replaces an earlier one.
     mutating func metadata(_ metadata: RecordingMetadata)
     /// Declares stream number `index` (0, 1, 2, … in order of declaration).
     mutating func declare(stream index: Int, name: String, kind: StreamKind)
     /// One sample of stream `index`; `values.count == kind.width`, SI units.
     mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>)
+    /// A label segment: the interval [start, end) in seconds carries the label.
     mutating func label(_ label: LabelSegment)
+    /// A ground-truth event at a time in seconds (a reference step, say).
     mutating func event(_ event: GroundTruthEvent)
     /// A hint that about `count` samples per stream will follow (readers that know the file
     /// size call it so in-memory sinks can reserve capacity once).
@@ -19,6 +23,7 @@ public protocol RecordingSink {
 }
 
 extension RecordingSink {
+    /// Ignores the hint: a sink that keeps nothing per sample has nothing to reserve.
     public mutating func expectSamples(_ count: Int) {}
 }
 
@@ -38,6 +43,7 @@ public struct RecordingBuilder: RecordingSink {
     private var labels: [LabelSegment] = []
     private var events: [GroundTruthEvent] = []
 
+    /// An empty builder.
     public init() {}
 
     /// The recording collected so far.
@@ -47,7 +53,10 @@ public struct RecordingBuilder: RecordingSink {
                   labels: labels, events: events)
     }
 
+    /// Keeps `metadata` as the recording's (the last call wins).
     public mutating func metadata(_ metadata: RecordingMetadata) { metadataValue = metadata }
+    /// Declares stream `index`; a name declared before (an appended file declaring its streams
+    /// again) continues that stream rather than starting a second one.
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
         while order.count <= index { order.append(-1) }
         if let existing = columns.firstIndex(where: { $0.name == name }) {
@@ -57,19 +66,23 @@ public struct RecordingBuilder: RecordingSink {
             columns.append(Column(name: name, kind: kind))
         }
     }
+    /// Appends one sample (time in s, values in SI units) to stream `index`'s arrays.
     @inline(__always)
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
         let k = order[index]
         columns[k].times.append(time)
         for v in values { columns[k].values.append(v) }
     }
+    /// Reserves room for about `count` samples in every stream declared so far.
     public mutating func expectSamples(_ count: Int) {
         for k in columns.indices {
             columns[k].times.reserveCapacity(count)
             columns[k].values.reserveCapacity(count * columns[k].kind.width)
         }
     }
+    /// Appends a label segment, in the order received.
     public mutating func label(_ label: LabelSegment) { labels.append(label) }
+    /// Appends a ground-truth event, in the order received.
     public mutating func event(_ event: GroundTruthEvent) { events.append(event) }
 
     /// Name and kind of each column, in order (the parallel reader numbers its chunks' streams so).

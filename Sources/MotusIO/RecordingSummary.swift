@@ -2,33 +2,49 @@ import MotusCore
 
 /// What `motus inspect` reports about one stream, computed in one pass with bounded memory.
 public struct StreamSummary: Sendable, Equatable, Codable {
+    /// The stream's name, as the file declares it (`acc`, `gyro.raw` …).
     public var name: String
+    /// What the stream holds.
     public var kind: StreamKind
+    /// Samples read.
     public var samples: Int
+    /// The time of the first sample read (s, the stream's clock); 0 without samples.
     public var firstTime: Double
+    /// The latest time of any sample (s, the stream's clock); 0 without samples.
     public var lastTime: Double
     /// Rate from the median sampling interval (Hz); 0 with fewer than two samples.
     public var rateHz: Double
-    /// Median sampling interval and its spread (s).
+    /// Median sampling interval (s), to within 0.5 % (from a log-spaced histogram); 0 with
+    /// fewer than two samples.
     public var medianIntervalS: Double
+    /// Standard deviation of the sampling intervals (s), equal and backward steps left out.
     public var jitterStdS: Double
+    /// 99th percentile of the sampling intervals (s), to within 0.5 %.
     public var p99IntervalS: Double
     /// Intervals longer than 3 × the median (and longer than 50 ms): where data are missing.
     public var gaps: Int
+    /// The longest of those gaps (s); 0 without gaps.
     public var largestGapS: Double
+    /// Time the gaps leave uncovered (s): each gap's length less one median interval, summed.
     public var missingTimeS: Double
-    /// Rows with the same time as the one before, and rows earlier than the one before.
+    /// Rows with the same time as the row before.
     public var duplicates: Int
+    /// Rows with a time earlier than the row before.
     public var outOfOrder: Int
-    /// Mean of the vector norm (3-axis kinds) or of the first component; 0 for attitude.
+    /// Mean of the vector norm (3-axis kinds) or of the first component, in the kind's SI unit
+    /// (m/s², rad/s, µT, Pa …); 0 for attitude.
     public var meanMagnitude: Double
+    /// `lastTime − firstTime` (s); 0 with fewer than two samples.
     public var durationS: Double { samples > 1 ? lastTime - firstTime : 0 }
 }
 
 /// A recording's summary: metadata, streams, labels and events.
 public struct RecordingSummary: Sendable, Equatable {
+    /// The file summarised, as named.
     public var path: String
+    /// The recording's metadata (the last `@meta` of each key wins).
     public var metadata: RecordingMetadata
+    /// One summary per stream, in order of declaration.
     public var streams: [StreamSummary]
     /// Total seconds and segment count per label, in order of first appearance.
     public var labels: [(label: String, seconds: Double, segments: Int)]
@@ -37,11 +53,15 @@ public struct RecordingSummary: Sendable, Equatable {
     /// The last line, when it had no newline, looked cut and was left out.
     public var leftOut: LeftOutLine? = nil
 
+    /// Equal paths, metadata, streams, left-out lines, label names and event kinds (the
+    /// per-label totals and per-kind counts are not compared).
     public static func == (a: RecordingSummary, b: RecordingSummary) -> Bool {
         a.path == b.path && a.metadata == b.metadata && a.streams == b.streams
             && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind) && a.leftOut == b.leftOut
     }
 
+    /// From the earliest first time to the latest last time over the streams with samples
+    /// (s; streams on different clocks make this meaningless); nil when no stream has one.
     public var timeRange: ClosedRange<Double>? {
         let s = streams.filter { $0.samples > 0 }
         guard let lo = s.map(\.firstTime).min(), let hi = s.map(\.lastTime).max() else { return nil }
@@ -109,6 +129,7 @@ public struct SummarySink: RecordingSink {
     var order: [Int] = []
     /// Position in `accs` of each stream name (declarations stay linear in the stream count).
     var byName: [String: Int] = [:]
+    /// The metadata received (the last call wins).
     public var metadata = RecordingMetadata()
     var labelOrder: [String] = []
     var labelTotals: [String: (Double, Int)] = [:]
@@ -117,9 +138,12 @@ public struct SummarySink: RecordingSink {
     /// Intervals above this are kept for gap counting (capped list).
     let keepAbove = 0.05
 
+    /// A sink with nothing seen yet.
     public init() {}
 
+    /// Keeps `m` as the recording's metadata.
     public mutating func metadata(_ m: RecordingMetadata) { metadata = m }
+    /// Declares stream `index`; a name declared before continues that stream's statistics.
     public mutating func declare(stream index: Int, name: String, kind: StreamKind) {
         while order.count <= index { order.append(-1) }
         if let i = byName[name] { order[index] = i; return }
@@ -127,6 +151,7 @@ public struct SummarySink: RecordingSink {
         byName[name] = accs.count
         accs.append(Acc(name: name, kind: kind))
     }
+    /// Counts one sample (time in s, values in SI units) into its stream's statistics.
     public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
         let i = order[index]
         accs[i].n += 1
@@ -151,16 +176,19 @@ public struct SummarySink: RecordingSink {
             accs[i].magnitudeSum += v
         }
     }
+    /// Adds the segment's duration (s) to its label's total.
     public mutating func label(_ l: LabelSegment) {
         if labelTotals[l.label] == nil { labelOrder.append(l.label); labelTotals[l.label] = (0, 0) }
         let t = labelTotals[l.label]!
         labelTotals[l.label] = (t.0 + l.duration, t.1 + 1)
     }
+    /// Counts the event under its kind.
     public mutating func event(_ e: GroundTruthEvent) {
         if eventCounts[e.kind] == nil { eventOrder.append(e.kind) }
         eventCounts[e.kind, default: 0] += 1
     }
 
+    /// The statistics so far as a summary of the file `path` (no left-out line: the reader sets it).
     public func summary(path: String) -> RecordingSummary {
         let streams = accs.map { a -> StreamSummary in
             let median = a.hist.quantile(0.5)

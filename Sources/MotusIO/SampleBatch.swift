@@ -9,28 +9,39 @@ public struct SampleBatch: Sendable {
     public var source: Int
     /// Laptop receive time, seconds since the Unix epoch.
     public var receivedAt: Double
+    /// Each sample's stream kind, in the order appended.
     public private(set) var kinds: [StreamKind] = []
+    /// Each sample's time (s, on its source's clock).
     public private(set) var times: [Double] = []
     /// Start of each sample's values in `values` (widths follow from `kinds`).
     public private(set) var offsets: [Int] = []
+    /// Every sample's values one after another, in SI units (`values(of:)` gives one sample's).
     public private(set) var values: [Double] = []
 
+    /// An empty batch from `source`, received at `receivedAt` (seconds since the Unix epoch).
     public init(source: Int = 0, receivedAt: Double = 0) { self.source = source; self.receivedAt = receivedAt }
 
+    /// The number of samples held.
     @inlinable public var count: Int { times.count }
+    /// True when the batch holds no sample.
     @inlinable public var isEmpty: Bool { times.isEmpty }
 
+    /// Empties the batch and keeps its storage, for the next packet.
     public mutating func removeAll() {
         kinds.removeAll(keepingCapacity: true); times.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true); values.removeAll(keepingCapacity: true)
     }
 
+    /// Appends a sample of a three-value kind (acceleration, rotation rate, magnetic field …) at
+    /// `time` (s), its values in SI units. Precondition: `kind.width == 3`.
     public mutating func append(_ kind: StreamKind, time: Double, _ v0: Double, _ v1: Double, _ v2: Double) {
         precondition(kind.width == 3)
         kinds.append(kind); times.append(time); offsets.append(values.count)
         values.append(v0); values.append(v1); values.append(v2)
     }
 
+    /// Appends a sample of any kind at `time` (s), its values in SI units in the kind's order.
+    /// Precondition: `v.count == kind.width`.
     public mutating func append(_ kind: StreamKind, time: Double, values v: some Collection<Double>) {
         precondition(v.count == kind.width)
         kinds.append(kind); times.append(time); offsets.append(values.count)
@@ -63,11 +74,15 @@ public struct SampleBatch: Sendable {
 /// the first problem. A rejected record appends nothing; a record of which only a part could
 /// be read keeps that part and carries a `warning` without counting as malformed.
 public struct ParseOutcome: Sendable, Equatable {
+    /// Samples appended.
     public var samples: Int = 0
+    /// Records rejected whole (nothing of them appended).
     public var malformed: Int = 0
     /// Records that parsed but hold nothing Motus records (a battery reading, say).
     public var ignored: Int = 0
+    /// The first problem met, in words (why a record was rejected or only partly read); nil when none.
     public var warning: String?
+    /// An outcome with these counts and warning.
     public init(samples: Int = 0, malformed: Int = 0, ignored: Int = 0, warning: String? = nil) {
         self.samples = samples; self.malformed = malformed; self.ignored = ignored; self.warning = warning
     }

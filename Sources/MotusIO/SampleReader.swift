@@ -18,11 +18,15 @@ import MotusCore
 /// - Dataset files (MotionSense, Oxford, IPOL, mPower, BROAD…), standard input and pipes are
 ///   read whole first: dataset trials are minutes long, and a pipe cannot be read twice.
 public struct SampleReader {
+    /// The file read, as given.
     public let path: String
+    /// The kinds asked for, in the order that breaks ties between equal times.
     public let kinds: [StreamKind]
-    /// The recording's metadata, labels and events (delimited text has only the rate and source).
+    /// The recording's metadata (delimited text has only the rate and source).
     public private(set) var metadata: RecordingMetadata
+    /// The recording's label segments (times in s), known before any sample.
     public private(set) var labels: [LabelSegment]
+    /// The recording's ground-truth events (times in s), known before any sample.
     public private(set) var events: [GroundTruthEvent]
     /// The kinds among `kinds` the file has a stream of (declared by a native file, mapped by a
     /// delimited file's header or options).

@@ -2,6 +2,7 @@
 /// backslash escapes for newline (`\n`), carriage return (`\r`) and backslash (`\\`), so that
 /// any string survives on one line and comes back unchanged.
 public enum TextEscaping {
+    /// `s` in double quotes with those escapes, ready to be a field of a line.
     public static func quote(_ s: String) -> String {
         var out = "\""
         for ch in s.unicodeScalars {

@@ -8,16 +8,25 @@ import MotusCore
 /// says, a method other than stored or deflate, sizes past the file, a CRC-32 that does not
 /// match) is an `InputError` at its byte offset in the archive.
 public struct ZipArchive {
+    /// One file of the archive, as the central directory lists it.
     public struct Entry: Sendable, Equatable {
+        /// The path inside the archive, `/`-separated (`meta/device.csv`).
         public var name: String
+        /// The compression method: 0 stored, 8 deflate (no other is read).
         public var method: Int
+        /// The CRC-32 of the uncompressed bytes, which `contents(of:)` checks.
         public var crc32: UInt32
+        /// Bytes stored in the archive.
         public var compressedSize: Int
+        /// Bytes once decompressed.
         public var size: Int
+        /// Byte offset of the entry's local header in the archive.
         public var localHeaderOffset: Int
     }
 
+    /// The archive's file, as given.
     public let path: String
+    /// Every entry, in central-directory order.
     public let entries: [Entry]
     let bytes: [UInt8]
 
@@ -26,6 +35,9 @@ public struct ZipArchive {
         ReaderFiles.isFile(path) && ReaderFiles.headBytes(path, count: 4) == [0x50, 0x4B, 0x03, 0x04]
     }
 
+    /// Reads the archive at `path` into memory and its central directory. Throws `InputError`
+    /// at the byte offset of the first problem in the directory (above), or when the file
+    /// cannot be read.
     public init(path: String) throws(InputError) {
         self.path = path
         bytes = try ReaderFiles.readBytes(path)

@@ -7,17 +7,21 @@ public struct LineSeries: Sendable {
     public var color: String
     /// The points, in x order, in the chart's units (NaN y: no value, a gap).
     public var xs: [Double]
+    /// The y values, one per x, in the panel's y units; NaN (or a missing value past the end of
+    /// `xs`) is a gap.
     public var ys: [Double]
     /// Largest x step drawn as a line (nil: any); wider steps are gaps.
     public var maxGap: Double?
     /// Stroke width (px).
     public var width: Double
+    /// Draw the line dashed (a reference or a second scale beside a solid series).
     public var dashed: Bool
     /// Draw as steps: each value holds until the next x (a value per bin, such as a grade).
     public var stepped: Bool
     /// Fill the area under the line down to the axis (an elevation profile).
     public var filled: Bool
 
+    /// A line series; see the properties for each argument. `xs` and `ys` pair by index.
     public init(name: String, color: String, xs: [Double], ys: [Double], maxGap: Double? = nil, width: Double = 1.2,
                 dashed: Bool = false, stepped: Bool = false, filled: Bool = false) {
         self.name = name; self.color = color; self.xs = xs; self.ys = ys; self.maxGap = maxGap
@@ -29,6 +33,7 @@ public struct LineSeries: Sendable {
 public struct SpanSeries: Sendable {
     /// The legend's name (empty: not in the legend).
     public var name: String
+    /// An SVG colour for the shading and its legend entry, e.g. one of `Palette`'s.
     public var color: String
     /// The shaded stretches of x, each from `start` to `end`.
     public var intervals: [(start: Double, end: Double)]
@@ -41,6 +46,8 @@ public struct SpanSeries: Sendable {
     /// The part of the panel's height covered, as fractions from the top (0…1).
     public var band: (top: Double, bottom: Double)
 
+    /// A span series; see the properties for each argument. The default `band` shades the
+    /// panel's whole height.
     public init(name: String, color: String, intervals: [(start: Double, end: Double)], labels: [String] = [], hatched: Bool = false,
                 opacity: Double = 0.18, band: (top: Double, bottom: Double) = (0, 1)) {
         self.name = name; self.color = color; self.intervals = intervals; self.labels = labels; self.hatched = hatched
@@ -53,18 +60,29 @@ public struct SpanSeries: Sendable {
 /// short label.
 public struct MarkSeries: Sendable {
     /// Short ticks along the top or bottom edge, or a dashed line across the panel.
-    public enum Style: Sendable { case top, bottom, across }
+    public enum Style: Sendable {
+        /// A short tick down from the panel's top edge.
+        case top
+        /// A short tick up from the panel's bottom edge.
+        case bottom
+        /// A dashed line across the panel's whole height.
+        case across
+    }
     /// The legend's name (empty: not in the legend).
     public var name: String
+    /// An SVG colour for the ticks, lines, bars and labels, e.g. one of `Palette`'s.
     public var color: String
     /// Where the events are, in the chart's x units.
     public var xs: [Double]
+    /// How each event is drawn: a tick at the top, at the bottom, or a line across.
     public var style: Style
     /// Per event: where its bar ends (NaN: no bar); empty for none.
     public var ends: [Double]
     /// Per event: a label; empty for none.
     public var labels: [String]
 
+    /// A mark series; see the properties for each argument. `ends` and `labels`, when given, pair
+    /// with `xs` by index.
     public init(name: String, color: String, xs: [Double], style: Style, ends: [Double] = [], labels: [String] = []) {
         self.name = name; self.color = color; self.xs = xs; self.style = style; self.ends = ends; self.labels = labels
     }
@@ -80,11 +98,14 @@ public struct Panel: Sendable {
     public var yRange: ClosedRange<Double>?
     /// Stretch the automatic y range to include 0.
     public var includeZero: Bool
-    /// Drawn in this order: spans under the lines, marks over them.
+    /// The lines, drawn over the spans and under the marks.
     public var lines: [LineSeries]
+    /// Shaded intervals, drawn first, under the lines.
     public var spans: [SpanSeries]
+    /// Event marks, drawn last, over the lines.
     public var marks: [MarkSeries]
 
+    /// A panel; see the properties for each argument. `height` is in pixels.
     public init(yLabel: String, height: Double = 170, yRange: ClosedRange<Double>? = nil, includeZero: Bool = false,
                 lines: [LineSeries] = [], spans: [SpanSeries] = [], marks: [MarkSeries] = []) {
         self.yLabel = yLabel; self.height = height; self.yRange = yRange; self.includeZero = includeZero
@@ -107,6 +128,7 @@ public struct Chart: Sendable {
     /// Top to bottom; the x tick labels are under the last.
     public var panels: [Panel]
 
+    /// A chart; see the properties for each argument. `width` is in pixels.
     public init(title: String, notes: [String] = [], xLabel: String, xRange: ClosedRange<Double>? = nil, width: Double = 960,
                 panels: [Panel] = []) {
         self.title = title; self.notes = notes; self.xLabel = xLabel; self.xRange = xRange; self.width = width; self.panels = panels

@@ -8,11 +8,13 @@ public enum EvaluationPlot {
     public struct RecordingScore: Sendable, Hashable {
         /// The recording as the evaluation names it (its path or dataset id).
         public var id: String
-        /// Windows scored, and those whose predicted class was the true one.
+        /// The recording's windows that were scored.
         public var windows: Int
+        /// Of `windows`, those whose predicted class was the true one.
         public var correct: Int
         /// correct / windows (0…1); NaN without windows.
         public var accuracy: Double { windows > 0 ? Double(correct) / Double(windows) : .nan }
+        /// A score of `correct` right windows out of `windows` for the recording `id`.
         public init(id: String, windows: Int, correct: Int) { self.id = id; self.windows = windows; self.correct = correct }
     }
 

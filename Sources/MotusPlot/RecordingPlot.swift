@@ -13,9 +13,10 @@ public enum RecordingPlot {
     public struct SessionTrace: Sendable {
         /// What the session's run returned (`SessionRun.finish()`).
         public var result: SessionResult
-        /// Times (s, recording clock) and values of `SessionSnapshot.movingProbability`,
-        /// read every `probabilityInterval` seconds of input.
+        /// Times (s, recording clock) at which `SessionSnapshot.movingProbability` was read,
+        /// one every `probabilityInterval` seconds of input.
         public var probabilityTimes: [Double]
+        /// The probability of moving (0…1) at each of `probabilityTimes`.
         public var probabilities: [Double]
     }
 

@@ -3,13 +3,22 @@
 public struct RowChart: Sendable {
     /// One value per row, drawn as bars from zero or as dots.
     public struct Series: Sendable {
-        public enum Style: Sendable { case bar, dot }
+        /// A bar from zero to the value, or a dot at the value.
+        public enum Style: Sendable {
+            /// A bar from zero (or the range's edge nearest it) to the value.
+            case bar
+            /// A dot at the value.
+            case dot
+        }
         /// The legend's name.
         public var name: String
+        /// An SVG colour, e.g. one of `Palette`'s.
         public var color: String
         /// One value per row; NaN for none.
         public var values: [Double]
+        /// Bars or dots.
         public var style: Style
+        /// A series; see the properties for each argument. `values` pair with the chart's rows by index.
         public init(name: String, color: String, values: [Double], style: Style) {
             self.name = name; self.color = color; self.values = values; self.style = style
         }
@@ -22,15 +31,18 @@ public struct RowChart: Sendable {
     public var xLabel: String
     /// The rows' names, top to bottom (a long one keeps its end).
     public var rows: [String]
+    /// The values drawn in each row: the bar series one under another within the row, dots over them.
     public var series: [Series]
     /// Text after each row (an error, a score); empty for none.
     public var rowNotes: [String]
     /// Fixed value range; nil: from the values (with 0 when `includeZero`).
     public var xRange: ClosedRange<Double>?
+    /// Stretch the automatic value range to include 0 (bars start from zero).
     public var includeZero: Bool
     /// The picture's width (px); its height follows from the rows.
     public var width: Double
 
+    /// A row chart; see the properties for each argument. `width` is in pixels.
     public init(title: String, notes: [String] = [], xLabel: String, rows: [String], series: [Series], rowNotes: [String] = [],
                 xRange: ClosedRange<Double>? = nil, includeZero: Bool = true, width: Double = 960) {
         self.title = title; self.notes = notes; self.xLabel = xLabel; self.rows = rows; self.series = series
@@ -43,8 +55,10 @@ public struct RowChart: Sendable {
         return bars >= 2 ? 8 * Double(bars) + 8 : 18
     }
 
+    /// The picture as an SVG document.
     public func svg() -> String { draw().render(title: title) }
 
+    /// The picture, to be rendered or stacked with others.
     public func draw() -> SVGDocument {
         // Long names keep their end, where recordings' names differ.
         let labels = rows.map { $0.count > 42 ? "…" + String($0.suffix(41)) : $0 }
@@ -126,8 +140,9 @@ public struct MatrixChart: Sendable {
     public var title: String
     /// Lines of small text under the title.
     public var notes: [String]
-    /// What the rows and the columns are, e.g. "true class" and "predicted class".
+    /// What the rows are, e.g. "true class".
     public var rowTitle: String
+    /// What the columns are, e.g. "predicted class".
     public var columnTitle: String
     /// The names of the rows, which are also the columns'.
     public var labels: [String]
@@ -136,6 +151,8 @@ public struct MatrixChart: Sendable {
     /// The picture's width; nil: as narrow as the table and notes allow. The table is centred.
     public var width: Double?
 
+    /// A matrix chart; see the properties for each argument. `counts` is square, one row and one
+    /// column per label.
     public init(title: String, notes: [String] = [], rowTitle: String, columnTitle: String, labels: [String], counts: [[Int]], width: Double? = nil) {
         self.title = title; self.notes = notes; self.rowTitle = rowTitle; self.columnTitle = columnTitle
         self.labels = labels; self.counts = counts; self.width = width

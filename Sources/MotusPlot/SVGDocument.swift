@@ -5,8 +5,9 @@
 /// characters XML 1.0 cannot hold (most control characters) become U+FFFD, so any file name
 /// or label can be shown without breaking the document.
 public struct SVGDocument: Sendable {
-    /// Size in px (user units).
+    /// The width in px (user units).
     public let width: Double
+    /// The height in px (user units).
     public let height: Double
     /// Put before every id this document defines (clip paths, patterns), so that documents
     /// stacked into one figure do not share ids.
@@ -57,7 +58,14 @@ public struct SVGDocument: Sendable {
     }
 
     /// Where the text sits against its x: starting, centred or ending there.
-    public enum Anchor: String, Sendable { case start, middle, end }
+    public enum Anchor: String, Sendable {
+        /// The text starts at x (SVG `text-anchor="start"`).
+        case start
+        /// The text is centred on x.
+        case middle
+        /// The text ends at x.
+        case end
+    }
 
     /// One line of text at (x, y), the baseline; `rotate` in degrees about (x, y).
     public mutating func text(_ x: Double, _ y: Double, _ string: String, anchor: Anchor = .start, size: Double = 12,

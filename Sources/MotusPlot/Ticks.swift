@@ -5,8 +5,9 @@ public struct Ticks: Sendable, Equatable {
     /// The distance between ticks.
     public var step: Double
 
-    /// The first and last tick: the axis range.
+    /// The first tick: the axis range's lower end.
     public var lower: Double { values[0] }
+    /// The last tick: the axis range's upper end.
     public var upper: Double { values[values.count - 1] }
 
     /// About `target` ticks covering [lo, hi]; at least two, at most 50. A zero-width range is

@@ -9,13 +9,30 @@ import MotusCore
 
 /// `motus import`: whole datasets to native recordings, one `.motus` file per recording.
 public enum DatasetImporter {
+    /// The dataset or app export `source` holds; the raw value is what `motus import --from` takes.
     public enum Format: String, Sendable, CaseIterable {
-        case motionsense, oxford, ipol, mpower, motiondatacollector, sensorlogger
+        /// The MotionSense dataset (`MotionSenseDataset`): device-motion CSV per subject and trial.
+        case motionsense
+        /// The Oxford step-counter walks (`OxfordDataset`).
+        case oxford
+        /// The IPOL gait trials (`IPOLDataset`): `_lb.txt` files with their JSON.
+        case ipol
+        /// The mPower walking records (`MPowerDataset`): CoreMotion JSON.
+        case mpower
+        /// MotionDataCollector CSV files (`MotionDataCollectorReader`): a file, a folder of them
+        /// labelled by the folder's name, or a folder of such label folders.
+        case motiondatacollector
+        /// Sensor Logger exports (`SensorLoggerExportReader`): one export folder, or a folder of them.
+        case sensorlogger
     }
 
+    /// What an import wrote.
     public struct Report: Sendable {
+        /// The `.motus` files written, in the order written.
         public var written: [String] = []
+        /// Samples written, over every stream of every file.
         public var samples = 0
+        /// Label segments written, over every file.
         public var labels = 0
     }
 

@@ -37,6 +37,12 @@ public enum SensorLoggerExportReader {
             || names.contains("accelerometer.json")
     }
 
+    /// Reads the export in `folder` as one recording: a stream per sensor file, on Sensor Logger's
+    /// clock (seconds since the Unix epoch), with the device, platform and standardisation from
+    /// `Metadata.csv` in the metadata and, when `label` is given, one label segment over the whole
+    /// recording. Throws `InputError` for what is refused (above): an empty sensor file, a row
+    /// without a valid `time`, a reading the live parser would refuse, or a folder with no sensor
+    /// file at all.
     public static func read(folder: String, label: String? = nil) throws(InputError) -> Recording {
         let names = ReaderFiles.list(folder)
         var meta = RecordingMetadata(source: "Sensor Logger export " + (folder.split(separator: "/").last.map(String.init) ?? folder))

@@ -19,21 +19,32 @@ import MotusCore
 public enum SensorLoggerParser {
     /// The envelope of one message.
     public struct Envelope: Sendable, Equatable {
+        /// The message's sequence number (`messageId`); nil when absent, or for a bare reading or array.
         public var messageId: Int64?
+        /// The recording session the app names (`sessionId`); nil when absent.
         public var sessionId: String?
+        /// The sending phone's id (`deviceId`); nil when absent.
         public var deviceId: String?
     }
 
+    /// Parses a push body (see `parse(_:coreMotionSign:into:)` for a parsed value) and appends its
+    /// samples to `batch`, in time order; never throws: a body that is not JSON is one malformed
+    /// record in the outcome, with the reason as its warning.
     public static func parse(_ body: [UInt8], coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
         body.withUnsafeBufferPointer { parse($0, coreMotionSign: coreMotionSign, into: &batch) }
     }
 
+    /// Parses a push body held in `body`; the same as the `[UInt8]` form.
     public static func parse(_ body: UnsafeBufferPointer<UInt8>, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
         let v: ReaderJSON
         do { v = try ReaderJSON.parse(body, file: "<message>") } catch { return (.bad("not JSON: \(error)"), Envelope()) }
         return parse(v, coreMotionSign: coreMotionSign, into: &batch)
     }
 
+    /// Appends the samples of an already parsed message (an envelope with `payload`, a bare array
+    /// of readings, or one reading) to `batch`, in time order, and returns how many were appended,
+    /// rejected or ignored, with the envelope's ids. `coreMotionSign` negates acceleration and
+    /// gravity (iOS without standardisation).
     public static func parse(_ v: ReaderJSON, coreMotionSign: Bool = false, into batch: inout SampleBatch) -> (ParseOutcome, Envelope) {
         var env = Envelope()
         let readings: [ReaderJSON]

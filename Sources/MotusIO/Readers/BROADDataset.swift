@@ -7,12 +7,18 @@ import MotusCore
 /// Loading reads the trial with `BROADReader`: IMU streams, the optical reference attitude
 /// (`reference_attitude`) and movement/rest labels.
 public struct BROADDataset: Dataset {
+    /// `broad`.
     public let name = "broad"
+    /// The folder it was opened from (holding `data_mat`, or `data_mat` itself).
     public let root: String
+    /// One entry per trial file, in natural order of the file names.
     public let entries: [DatasetEntry]
     /// Trial → groups from `trials.json` (nil when absent).
     public let trialGroups: [String: [String]]?
 
+    /// Lists the trials under `root` (`data_mat/*.mat`, with their groups from `trials.json` when it
+    /// is there). Throws `.emptyFile` when there is no trial, and the `InputError` of reading
+    /// `trials.json` when it does not parse.
     public init(root: String) throws(InputError) {
         self.root = root
         let dir = BROADDataset.matFolder(root)
@@ -35,6 +41,8 @@ public struct BROADDataset: Dataset {
         trialGroups = groups
     }
 
+    /// Reads the trial (`BROADReader.read(path:groups:)`) with its groups from `trials.json`;
+    /// throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try BROADReader.read(path: entry.path, groups: trialGroups.map { $0[entry.id] ?? [] })
     }

@@ -18,6 +18,7 @@ public struct DatasetEntry: Sendable, Hashable {
     /// naming the missing file.
     public var setAside: String?
 
+    /// An entry; see the properties for each argument.
     public init(id: String, subject: String?, label: String?, path: String, setAside: String? = nil) {
         self.id = id; self.subject = subject; self.label = label; self.path = path; self.setAside = setAside
     }
@@ -57,7 +58,9 @@ extension Dataset {
         ReaderFiles.isDirectory(entry.path) ? ReaderFiles.list(entry.path).map { ReaderFiles.join(entry.path, $0) } : [entry.path]
     }
 
+    /// The ids of every entry, in the entries' order.
     public var recordingIDs: [String] { entries.map(\.id) }
+    /// The entry with this id; nil when there is none.
     public func entry(_ id: String) -> DatasetEntry? { entries.first { $0.id == id } }
     /// Distinct subjects in order of first appearance.
     public var subjects: [String] {
@@ -84,11 +87,18 @@ func noRecordings(_ root: String, _ what: String) -> InputError {
 /// labels the activity code, subjects `sub_<n>`. Loading attaches the raw B/C streams when
 /// present and the subject information.
 public struct MotionSenseDataset: Dataset {
+    /// `motionsense`.
     public let name = "motionsense"
+    /// The folder holding `A_DeviceMotion_data` (also when opened from that folder itself).
     public let root: String
+    /// Every device-motion file, in natural order, with the raw-only trials set aside.
     public let entries: [DatasetEntry]
+    /// Subject number → weight, height, age and gender from `data_subjects_info.csv`; nil when the
+    /// file is absent.
     public let subjectInfo: [Int: MotionSenseSubject]?
 
+    /// Lists the dataset at `root`. Throws `.emptyFile` when no recording is found, and the
+    /// reader's error when `data_subjects_info.csv` is there but cannot be read.
     public init(root: String) throws(InputError) {
         var r = root
         if ReaderFiles.lastComponent(root) == "A_DeviceMotion_data" { r = ReaderFiles.parent(root) }
@@ -126,6 +136,8 @@ public struct MotionSenseDataset: Dataset {
         subjectInfo = ReaderFiles.isFile(info) ? try MotionSenseReader.subjectInfo(path: info) : nil
     }
 
+    /// Reads the entry's device-motion file with its raw accelerometer and gyroscope streams and
+    /// its subject's information (`MotionSenseReader.read`); throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try MotionSenseReader.read(path: entry.path, subjects: subjectInfo, includeRaw: true)
     }
@@ -144,12 +156,17 @@ public struct MotionSenseDataset: Dataset {
 /// the folder names, subjects the person, labels the normalised placement. `stepTotals` is
 /// `optimisation/stats.csv` when found.
 public struct OxfordDataset: Dataset {
+    /// `oxford`.
     public let name = "oxford"
+    /// The folder it was opened from (holding the walks, `data/` or `optimisation/data/`).
     public let root: String
+    /// Every walk folder in natural order; a walk missing one of its two files is set aside.
     public let entries: [DatasetEntry]
     /// Walk folder → ground-truth steps, from `stats.csv` (nil when absent).
     public let stepTotals: [String: Int]?
 
+    /// Lists the walks under `root`. Throws `.emptyFile` when there are none, and the reader's
+    /// error when `stats.csv` is there but cannot be read.
     public init(root: String) throws(InputError) {
         self.root = root
         var dataDir = root
@@ -182,6 +199,8 @@ public struct OxfordDataset: Dataset {
         ReaderFiles.isFile(ReaderFiles.join(p, "accelerometer.csv")) && ReaderFiles.isFile(ReaderFiles.join(p, "stepcounter.csv"))
     }
 
+    /// Reads the walk folder (`OxfordReader.read(folder:)`): acceleration and the reference step
+    /// counter; throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try OxfordReader.read(folder: entry.path)
     }
@@ -196,10 +215,14 @@ public struct OxfordDataset: Dataset {
 /// (`GaitData/<subj>-<trial>_lb.txt`, id `<subj>-<trial>`, subject `<subj>`) and the Semiogram
 /// examples (`<group>/<visit>_lb.txt`, id `<group>/<visit>`, subject `<group>`).
 public struct IPOLDataset: Dataset {
+    /// `ipol`.
     public let name = "ipol"
+    /// The folder it was opened from.
     public let root: String
+    /// Every trial, ordered by path; annotations without their `_lb.txt` are set aside.
     public let entries: [DatasetEntry]
 
+    /// Lists the trials under `root`; throws `.emptyFile` when there are none.
     public init(root: String) throws(InputError) {
         self.root = root
         var files: [String] = []
@@ -247,6 +270,8 @@ public struct IPOLDataset: Dataset {
         }
     }
 
+    /// Reads the trial (`IPOLReader.read(path:)`): the lower-back sensor with its annotated steps;
+    /// throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try IPOLReader.read(path: entry.path)
     }
@@ -262,10 +287,15 @@ public struct IPOLDataset: Dataset {
 /// mPower JSON recordings: every `*.json` under `root` (two folders deep) that starts like a
 /// JSON array of objects. Ids are paths relative to `root` without `.json`.
 public struct MPowerDataset: Dataset {
+    /// `mpower`.
     public let name = "mpower"
+    /// The folder it was opened from (or the one JSON file).
     public let root: String
+    /// Every mPower JSON file, folder by folder in natural order.
     public let entries: [DatasetEntry]
 
+    /// Lists the JSON files under `root` (two folders deep), or `root` itself when it is one;
+    /// throws `.emptyFile` when there are none.
     public init(root: String) throws(InputError) {
         self.root = root
         var list: [DatasetEntry] = []
@@ -288,6 +318,7 @@ public struct MPowerDataset: Dataset {
         entries = list
     }
 
+    /// Reads the file (`MPowerReader.read(path:)`); throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try MPowerReader.read(path: entry.path)
     }
@@ -295,11 +326,24 @@ public struct MPowerDataset: Dataset {
 
 /// The dataset formats Motus reads, and guessing which one a path holds.
 public enum DatasetFormat: String, Sendable, CaseIterable {
-    case motionsense, oxford, ipol, mpower, weallwalk, broad
+    /// MotionSense (`MotionSenseDataset`, `MotionSenseReader`).
+    case motionsense
+    /// Oxford step counter walks (`OxfordDataset`, `OxfordReader`).
+    case oxford
+    /// IPOL gait trials (`IPOLDataset`, `IPOLReader`).
+    case ipol
+    /// mPower CoreMotion JSON (`MPowerDataset`, `MPowerReader`).
+    case mpower
+    /// WeAllWalk (`WeAllWalkDataset`, `WeAllWalkReader`).
+    case weallwalk
+    /// BROAD MAT-file trials (`BROADDataset`, `BROADReader`).
+    case broad
+    /// sp-sw-har smartphone and smartwatch recordings (`SPSWHARDataset`, `SPSWHARReader`).
     case spswhar = "sp-sw-har"
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
+        /// The format found.
         public var format: DatasetFormat
         /// True for a folder of many recordings (open with `openDataset`), false for one
         /// recording (read with `readRecording`).
@@ -310,6 +354,9 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     /// none of these. Reads at most a few kilobytes.
     public static func detect(path: String) -> DatasetFormat? { probe(path: path)?.format }
 
+    /// Guesses the format of a file or folder and whether it is one recording or a dataset, from
+    /// names and at most a few kilobytes of the first bytes; nil when it is none Motus knows (or a
+    /// folder whose subfolders hold two different formats).
     public static func probe(path: String) -> Probe? {
         if ReaderFiles.isDirectory(path) {
             if let f = probeFolder(path) { return Probe(format: f.0, isDataset: f.1) }

@@ -5,11 +5,14 @@ import MotusCore
 /// run ends, it tells whether the data changed under the run: a recording that appeared or went
 /// away (a walk folder being replaced when it was listed), a file rewritten after it was listed.
 public struct DatasetSnapshot: Sendable, Hashable {
+    /// The dataset's folder (`Dataset.root`), named in the error when the listing changed.
     public let root: String
     /// Entry ids and set-aside reasons, in order.
     public let listing: [String]
+    /// The fingerprint of every file the entries read, absent optional files included.
     public let files: FileSnapshot
 
+    /// Lists `dataset` and fingerprints every file of every entry, now.
     public init(_ dataset: any Dataset) {
         root = dataset.root
         listing = DatasetSnapshot.listing(dataset)

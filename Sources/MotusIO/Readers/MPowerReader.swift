@@ -25,6 +25,11 @@ import MotusCore
 public enum MPowerReader {
     static let xyz = ["x", "y", "z"]
 
+    /// Reads one mPower JSON file (device motion or accelerometer, told apart by the keys of the
+    /// samples) as described above. Throws `InputError` at the line and column of the problem: a
+    /// file that is not a JSON array of objects (`.emptyFile` for an empty array), a key missing or
+    /// not a number, a value not finite in SI units, an attitude that is not a unit quaternion, or
+    /// a timestamp that goes backwards (`.timeBackwards`).
     public static func read(path: String) throws(InputError) -> Recording {
         let doc = try ReaderJSONDocument(path: path)
         guard let items = doc.root.array else {

@@ -4,8 +4,11 @@ import MotusCore
 public struct MotionSenseSubject: Sendable, Hashable {
     /// The `N` of `sub_N.csv`.
     public var code: Int
+    /// Weight (kg), as the file gives it.
     public var weightKg: Double
+    /// Height (m); the file gives centimetres.
     public var heightMeters: Double
+    /// Age in years, as the file gives it.
     public var age: Double
     /// "female" (0 in the file) or "male" (1).
     public var gender: String
@@ -36,8 +39,11 @@ public struct MotionSenseSubject: Sendable, Hashable {
 ///
 /// A `B_…`/`C_…` file read on its own gives a recording with one stream, `acc` or `gyro`.
 public enum MotionSenseReader {
+    /// The dataset's sampling rate (Hz): row i of a file is at i / 50 s.
     public static let nominalRateHz = 50.0
+    /// The activity codes that start the trial folders' names, in the dataset's order.
     public static let activityCodes = ["dws", "ups", "wlk", "jog", "sit", "std"]
+    /// Activity code → its name in words ("wlk" → "walking").
     public static let activityNames = ["dws": "downstairs", "ups": "upstairs", "wlk": "walking",
                                        "jog": "jogging", "sit": "sitting", "std": "standing"]
     /// The header of the device-motion files (column 0 is an unnamed row index).

@@ -23,10 +23,15 @@ import MotusCore
 public enum OxfordReader {
     /// Parts of a walk folder name.
     public struct WalkName: Sendable, Hashable {
+        /// The phone model, as written (`Pixel`, `Samsung` …).
         public var phone: String
+        /// The person who walked (the subject).
         public var person: String
+        /// The surface walked on, as written (`Hard`, `Soft` …).
         public var surface: String
+        /// Where the phone was carried, as written (`FrontPocket`, `InHand` …).
         public var position: String
+        /// The repeat's number, as written (`1`, `2` …).
         public var repeatNumber: String
         /// Motus placement vocabulary for `position`.
         public var placement: String { OxfordReader.placement(position) }

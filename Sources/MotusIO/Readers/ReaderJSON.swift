@@ -12,19 +12,28 @@ import MotusCore
 /// not fit a `Double`), and parses a caller's buffer (one line, one request body) without
 /// copying it. Nesting is limited to `maxDepth`.
 public struct ReaderJSON: Sendable {
+    /// What a JSON value is, with its contents.
     public enum Value: Sendable {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
-        /// A number. An integer literal that fits `Int64` also keeps its exact value.
+        /// A number (also `NaN`, `Infinity`, `-Infinity`). An integer literal that fits `Int64`
+        /// also keeps its exact value.
         case number(Double, integer: Int64?)
+        /// A string, its escapes decoded.
         case string(String)
+        /// An array, its elements in order.
         case array([ReaderJSON])
+        /// An object, its members in file order (a repeated key is kept each time).
         case object([(key: String, value: ReaderJSON)])
     }
+    /// The value.
     public var value: Value
     /// Byte offset of the value's first character in the parsed text.
     public var offset: Int
 
+    /// A value found at byte `offset` of the parsed text.
     public init(value: Value, offset: Int) { self.value = value; self.offset = offset }
 
     /// The deepest nesting of arrays and objects accepted.
@@ -37,6 +46,8 @@ public struct ReaderJSON: Sendable {
         return try p.parseDocument()
     }
 
+    /// Parses one JSON document held in `bytes`; the same as the buffer form. Throws `InputError`
+    /// at the line and column of the first byte that does not fit the grammar.
     public static func parse(_ bytes: [UInt8], file: String) throws(InputError) -> ReaderJSON {
         try bytes.withUnsafeBufferPointer { (b) throws(InputError) -> ReaderJSON in try parse(b, file: file) }
     }
@@ -48,15 +59,23 @@ public struct ReaderJSON: Sendable {
         }
         return nil
     }
+    /// The number; nil for any other value.
     public var number: Double? { if case .number(let d, _) = value { return d }; return nil }
     /// The exact value of an integer literal that fits `Int64`.
     public var integer: Int64? { if case .number(_, let i) = value { return i }; return nil }
+    /// The string; nil for any other value.
     public var string: String? { if case .string(let s) = value { return s }; return nil }
+    /// The boolean; nil for any other value.
     public var bool: Bool? { if case .bool(let b) = value { return b }; return nil }
+    /// The elements of an array; nil for any other value.
     public var array: [ReaderJSON]? { if case .array(let a) = value { return a }; return nil }
+    /// The members of an object, in file order; nil for any other value.
     public var members: [(key: String, value: ReaderJSON)]? { if case .object(let m) = value { return m }; return nil }
+    /// True for `null`.
     public var isNull: Bool { if case .null = value { return true }; return false }
+    /// True for an object.
     public var isObject: Bool { if case .object = value { return true }; return false }
+    /// What the value is, in words for messages ("a number", "an object", "null" …).
     public var typeName: String {
         switch value {
         case .null: "null"

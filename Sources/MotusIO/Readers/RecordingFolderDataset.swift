@@ -8,12 +8,18 @@ import MotusCore
 /// paths relative to `root`; the subject is read when a recording is loaded
 /// (`metadata.subject`), since listing does not open the files.
 public struct RecordingFolderDataset: Dataset {
+    /// The folder's (or the file's) last path component.
     public let name: String
+    /// The folder (or the one file) it was opened from.
     public let root: String
+    /// Every recording found, in the order `RecordingLoader.recordings(under:)` gives; no subject
+    /// and no label until loaded.
     public let entries: [DatasetEntry]
     /// How delimited text files are read (empty: by their header).
     public let options: DelimitedOptions
 
+    /// Lists the recordings under `root`, to be read with `options`. Throws `.emptyFile` when there
+    /// is none (naming what the folder holds) or nothing is at `root`.
     public init(root: String, options: DelimitedOptions = .init()) throws(InputError) {
         self.root = root
         self.options = options
@@ -27,6 +33,8 @@ public struct RecordingFolderDataset: Dataset {
         }
     }
 
+    /// Reads the recording as `RecordingLoader.load(path:options:)` does, with its ground truth;
+    /// throws what the loader throws.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try RecordingLoader.load(path: entry.path, options: options)
     }

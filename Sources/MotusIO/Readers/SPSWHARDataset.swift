@@ -6,14 +6,22 @@ import MotusCore
 /// device suffix (`sp` or `sw`). `devices` lists only the phone or only the watch files. The
 /// information files (`subjects_info.csv`, `executions_info.csv`) are read once, here.
 public struct SPSWHARDataset: Dataset {
+    /// `sp-sw-har`.
     public let name = "sp-sw-har"
+    /// The folder it was opened from.
     public let root: String
+    /// One entry per recording file of the devices asked for, subject by subject.
     public let entries: [DatasetEntry]
-    /// Subject and execution information (nil when the file is absent).
+    /// Subject id → age, gender, height, weight, dominant hand, from `subjects_info.csv` (nil
+    /// when the file is absent).
     public let subjectInfo: [String: SPSWHARReader.Subject]?
+    /// Execution id (`sXX_YY`) → the phone's orientation and the turns' directions, from
+    /// `executions_info.csv` (nil when the file is absent).
     public let executionInfo: [String: SPSWHARReader.Execution]?
     private let infoFiles: [String]
 
+    /// Lists the recordings of `devices` under `root`. Throws `.emptyFile` when there are none, and
+    /// the reader's `InputError` when an information file is there but cannot be read.
     public init(root: String, devices: Set<SPSWHARReader.Device> = Set(SPSWHARReader.Device.allCases)) throws(InputError) {
         self.root = root
         var data = root
@@ -65,6 +73,8 @@ public struct SPSWHARDataset: Dataset {
         return text.hasPrefix(SPSWHARReader.header + "\n") || text.hasPrefix(SPSWHARReader.header + "\r\n") || text == SPSWHARReader.header
     }
 
+    /// Reads the file with its subject's and execution's information (`SPSWHARReader.read`); throws
+    /// the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try SPSWHARReader.read(path: entry.path, subjects: subjectInfo, executions: executionInfo)
     }

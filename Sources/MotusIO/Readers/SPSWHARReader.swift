@@ -42,7 +42,9 @@ import MotusCore
 public enum SPSWHARReader {
     /// Which device recorded a file: the `_sp` / `_sw` suffix.
     public enum Device: String, Sendable, Hashable, CaseIterable {
+        /// The smartphone (`_sp`).
         case phone = "sp"
+        /// The smartwatch (`_sw`).
         case watch = "sw"
         /// "smartphone" or "smartwatch".
         public var deviceName: String { self == .phone ? "smartphone" : "smartwatch" }
@@ -56,14 +58,19 @@ public enum SPSWHARReader {
 
     /// One row of `subjects_info.csv`, in SI units.
     public struct Subject: Sendable, Hashable {
+        /// The subject's id, `sXX`.
         public var id: String
+        /// Age in years, as the file gives it.
         public var age: Double
         /// "male" or "female".
         public var gender: String
+        /// Height (m); the file gives centimetres.
         public var heightMeters: Double
+        /// Weight (kg), as the file gives it.
         public var weightKg: Double
         /// "right" or "left".
         public var dominantHand: String
+        /// How many executions of the task the subject did.
         public var executions: Int
     }
 
@@ -73,15 +80,19 @@ public enum SPSWHARReader {
         public var id: String
         /// Orientation of the phone: `back`, `back_inv`, `front`, `front_inv`.
         public var phoneOrientation: String
-        /// "left" or "right".
+        /// The direction of the first turn: "left" or "right" (`l`/`r` in the file).
         public var firstTurn: String
+        /// The direction of the second turn: "left" or "right".
         public var secondTurn: String
     }
 
     /// The parts of a file name `sXX_YY_sp.csv`: subject `sXX`, execution `sXX_YY`, device.
     public struct FileName: Sendable, Hashable {
+        /// The subject, `sXX`.
         public var subject: String
+        /// The execution, `sXX_YY`.
         public var execution: String
+        /// The device, from the `sp`/`sw` suffix.
         public var device: Device
     }
 

@@ -7,10 +7,14 @@ import MotusCore
 /// file whose XML is missing is listed, set aside (`DatasetEntry.setAside`) with the XML's
 /// name, and fails to load with an error naming the XML.
 public struct WeAllWalkDataset: Dataset {
+    /// `weallwalk`.
     public let name = "weallwalk"
+    /// The folder it was opened from.
     public let root: String
+    /// One entry per phone file, in natural order of the file names; a file without its XML is set aside.
     public let entries: [DatasetEntry]
 
+    /// Lists the phone files under `root`; throws `.emptyFile` when there are none.
     public init(root: String) throws(InputError) {
         self.root = root
         let sensor = WeAllWalkDataset.sensorFolder(root)
@@ -41,6 +45,8 @@ public struct WeAllWalkDataset: Dataset {
         return files.contains { WeAllWalkReader.parseFileName($0) != nil }
     }
 
+    /// Reads the phone file with its trial's annotations (`WeAllWalkReader.read(path:)`); throws
+    /// the reader's `InputError` (naming the XML when it is missing).
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try WeAllWalkReader.read(path: entry.path)
     }

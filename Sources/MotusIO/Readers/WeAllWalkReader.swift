@@ -49,6 +49,7 @@ import MotusCore
 /// `phone` (`1L`/`2R`), `phone_side`, `path` (`T<n>`), the subject and other annotations,
 /// the segment directions, step counts per foot and `NSteps` when it disagrees.
 public enum WeAllWalkReader {
+    /// The phones' sampling rate (Hz), as the dataset states it.
     public static let nominalRateHz = 25.0
     /// Fields per row of a sensor file.
     public static let columnCount = 41
@@ -105,9 +106,11 @@ public enum WeAllWalkReader {
 
     /// What an annotation file holds, on the phone's clock (seconds).
     public struct Annotations: Sendable, Equatable {
-        /// `PathID`, `SubjectID` (numbers as written) and `MobilityTool` (code).
+        /// `PathID`, as written (a number).
         public var pathID: String
+        /// `SubjectID`, as written (a number).
         public var subjectID: String
+        /// `MobilityTool`, as its code (`WC`, `GD`, `NA`).
         public var toolCode: String
         /// Steps, turns and incidents, sorted by time (see the reader's documentation).
         public var events: [GroundTruthEvent]
@@ -117,7 +120,9 @@ public enum WeAllWalkReader {
         public var directions: [String]
         /// The sum of the segments' `NSteps` (the listed `<Step>` elements are the reference).
         public var listedStepCount: Int
+        /// The text of each non-empty `<SubjectAnnotations>` element (about the walker).
         public var subjectAnnotations: [String]
+        /// The text of each non-empty `<OtherAnnotations>` element.
         public var otherAnnotations: [String]
     }
 

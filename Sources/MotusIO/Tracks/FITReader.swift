@@ -21,6 +21,11 @@ public enum FITReader {
         return b.count >= 12 && (b[0] == 12 || b[0] == 14) && b[8] == 0x2E && b[9] == 0x46 && b[10] == 0x49 && b[11] == 0x54
     }
 
+    /// Reads the FIT file at `path` into a track: times in Unix seconds (the FIT epoch
+    /// shifted), positions in degrees, altitude and distance in m, speed in m/s, heart rate and
+    /// cadence per minute, power in W. Throws `InputError` naming the byte of the problem: an empty
+    /// file, a header that is not FIT's, a CRC that does not match, a message cut short or whose
+    /// local type was never defined, a timestamp out of range or going back (`.timeBackwards`).
     public static func read(path: String) throws(InputError) -> Track {
         let bytes = try ReaderFiles.readBytes(path)
         return try decode(bytes, file: path)
@@ -52,6 +57,7 @@ public enum FITReader {
         return crc
     }
 
+    /// FIT's CRC-16 over all of `bytes`, from 0.
     public static func crc16(_ bytes: [UInt8]) -> UInt16 { bytes.withUnsafeBufferPointer { crc16($0) } }
 
     static let crcTable: [UInt16] = (0..<256).map { n -> UInt16 in

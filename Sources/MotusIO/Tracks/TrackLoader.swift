@@ -14,12 +14,26 @@ import MotusCore
 /// MotusGeo adds `TrackLoader.load(path:)`, which also turns a recording into a `Track`
 /// (altitude from a pressure stream, still intervals from an accelerometer).
 public enum TrackLoader {
-    public enum Format: String, Sendable { case fit, gpx, tcx, polyline, recording }
+    /// The kinds of file a track is read from.
+    public enum Format: String, Sendable {
+        /// A FIT activity file (`FITReader`).
+        case fit
+        /// A GPX file (`GPXReader`).
+        case gpx
+        /// A Training Center XML file (`TCXReader`).
+        case tcx
+        /// An encoded polyline (`Polyline`).
+        case polyline
+        /// A recording with a location stream (`RecordingLoader`).
+        case recording
+    }
 
     /// What a track file holds: the points of a FIT, GPX, TCX or polyline file, or a recording
     /// with a location stream.
     public enum Contents: Sendable {
+        /// The points of a FIT, GPX, TCX or polyline file.
         case track(Track)
+        /// A recording, whose location stream holds the points.
         case recording(Recording)
     }
 

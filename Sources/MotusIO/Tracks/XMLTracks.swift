@@ -6,9 +6,15 @@ import MotusCore
 /// BRouter's summary comment (`track-length = … filtered ascend = …`) becomes the track's
 /// `deviceSummary`.
 public enum GPXReader {
+    /// Reads the GPX file at `path`: times in Unix seconds, positions in degrees, elevation in
+    /// m, speed in m/s, heart rate and cadence per minute. Throws `InputError` at the line and
+    /// column of XML that does not parse, a number or time that does not read, a value past
+    /// its limit (`ReadingRules`) or a point earlier than the one before (`.timeBackwards`), and
+    /// for an empty file or a root element other than `<gpx>`.
     public static func read(path: String) throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: try ReaderFiles.readBytes(path), file: path, kind: .gpx)
     }
+    /// Decodes a GPX document held in memory, as `read(path:)` does; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: bytes, file: file, kind: .gpx)
     }
@@ -19,9 +25,16 @@ public enum GPXReader {
 /// and the `TPX` extension's `Speed`/`Watts`/`RunCadence`. Lap totals (time, distance,
 /// calories, maximum speed) become the track's `deviceSummary`.
 public enum TCXReader {
+    /// Reads the TCX file at `path`: times in Unix seconds, positions in degrees, altitude and
+    /// distance in m, speed in m/s, heart rate and cadence per minute, power in W. Throws
+    /// `InputError` at the line and column of XML that does not parse, a number or time that
+    /// does not read, a value past its limit (`ReadingRules`) or a point earlier than the one
+    /// before (`.timeBackwards`), and for an empty file or a root element other than
+    /// `<TrainingCenterDatabase>`.
     public static func read(path: String) throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: try ReaderFiles.readBytes(path), file: path, kind: .tcx)
     }
+    /// Decodes a TCX document held in memory, as `read(path:)` does; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String = "<memory>") throws(InputError) -> Track {
         try XMLTrackParser.parse(bytes: bytes, file: file, kind: .tcx)
     }
@@ -222,6 +235,9 @@ extension Double {
 
 /// ISO 8601 times as GPX and TCX write them: `YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]` → Unix s.
 public enum ISOTime {
+    /// Seconds since the Unix epoch (UTC) for an ISO 8601 time `YYYY-MM-DDThh:mm:ss` (a space
+    /// for the `T` also read) with an optional fraction and `Z` or `±hh:mm` offset (none: UTC);
+    /// nil for any other text or an impossible date or time.
     public static func parse(_ s: String) -> Double? {
         let b = Array(s.utf8)
         guard b.count >= 19, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32, b[13] == 58, b[16] == 58 else { return nil }
