@@ -465,7 +465,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func readRecording(path: String) throws(InputError) -> Recording {
         guard let p = probe(path: path) else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
-                             expected: "a MotionSense, Oxford, IPOL or mPower recording")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD recording")
         }
         guard !p.isDataset else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: "a \(p.format.rawValue) dataset folder",
@@ -478,7 +478,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func openDataset(root: String) throws(InputError) -> any Dataset {
         guard let p = probe(path: root) else {
             throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
-                             expected: "a MotionSense, Oxford, IPOL or mPower dataset folder")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD dataset folder")
         }
         return try p.format.openDataset(root: root)
     }
