@@ -89,14 +89,15 @@ class Recording:
     steps: np.ndarray = field(default_factory=lambda: np.zeros(0))  # reference step times (s)
     labels: list = field(default_factory=list)                       # (start s, end s, label)
     span: tuple = (0.0, 0.0)     # first and last sample time over the device's streams
+    height_m: float = None       # the subject's height, when the metadata gives it
 
 
 def read_converted(csv_path):
     """Reads what `motus convert` wrote (docs/FORMAT.md, "What motus convert writes").
     Acceleration: the stream named `acc`, else the first of kind `acc`, else user acceleration
     + gravity on the user acceleration's times (the two inputs motus's step evaluation accepts)."""
-    df = pd.read_csv(csv_path, usecols=["kind", "stream", "time_s", "x", "y", "z", "end_s", "text"],
-                     dtype={"kind": str, "stream": str, "text": str}, float_precision="round_trip")
+    df = pd.read_csv(csv_path, usecols=["kind", "stream", "time_s", "x", "y", "z", "end_s", "text", "detail"],
+                     dtype={"kind": str, "stream": str, "text": str, "detail": str}, float_precision="round_trip")
     samples = df[~df.kind.isin(["meta", "label", "event"])]
     # The span motus judges inside: every device stream, not a platform step counter (removed
     # for accelerometer step counting) nor a reference orientation (truth, not device data).
@@ -121,9 +122,11 @@ def read_converted(csv_path):
     gyro = stream("gyro")
     events = df[(df.kind == "event") & (df.text == "step")]
     labels = [(float(r.time_s), float(r.end_s), str(r.text)) for r in df[df.kind == "label"].itertuples()]
+    meta = dict(zip(df.text[df.kind == "meta"], df.detail[df.kind == "meta"]))
+    height = float(meta["height_m"]) if "height_m" in meta else None
     return Recording(acc_t=acc[0], acc=acc[1], gyro_t=None if gyro is None else gyro[0],
                      gyro=None if gyro is None else gyro[1], steps=np.sort(events.time_s.to_numpy()),
-                     labels=labels, span=span)
+                     labels=labels, span=span, height_m=height)
 
 
 def judge(rec, detected):

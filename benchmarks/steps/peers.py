@@ -6,7 +6,8 @@ recording (motus_cli.Recording) to detected step times in seconds.
   forwards and backwards (`sosfiltfilt`, zero phase: offline), `find_peaks` with a distance of
   0.3 s and a prominence of 1.0 × the filtered signal's standard deviation.
 - `mobgap_detectors`: mobgap's initial-contact detectors that run on one lower-back sensor
-  (HKLeeImproved, Ionescu, ShinImproved), each on the whole recording at 100 Hz.
+  (HKLeeImproved, Ionescu, ShinImproved), each on the whole recording at 100 Hz, and mobgap's
+  full pipeline for healthy walkers (its own gait sequences, then initial contacts in them).
 """
 
 import warnings
@@ -59,31 +60,64 @@ def mobgap_version():
         return None
 
 
+def _mobgap_sensor_frame(rec):
+    """(100 Hz grid, the recording in mobgap's sensor frame as a DataFrame): acc_x/y/z (m/s²) and
+    gyr_x/y/z (rad/s). mobgap's x points up, as the IPOL lower-back unit's +X does."""
+    import pandas as pd
+
+    if rec.gyro is None:
+        raise RuntimeError("no gyroscope stream (mobgap's sensor frame needs one)")
+    grid, acc = uniform(rec.acc_t, rec.acc)
+    _, gyro = uniform(rec.gyro_t, rec.gyro, grid)
+    return grid, pd.DataFrame({"acc_x": acc[:, 0], "acc_y": acc[:, 1], "acc_z": acc[:, 2],
+                               "gyr_x": gyro[:, 0], "gyr_y": gyro[:, 1], "gyr_z": gyro[:, 2]})
+
+
+class _Datapoint:
+    """What mobgap's pipeline reads from a data set entry. Height only sets stride lengths
+    (Zijlstra, with the lower back at 0.53 × height), never the initial contacts."""
+
+    def __init__(self, data, height_m):
+        self.data_ss = data
+        self.sampling_rate_hz = RATE_HZ
+        self.participant_metadata = {"height_m": height_m, "sensor_height_m": 0.53 * height_m, "cohort": "HA"}
+        self.recording_metadata = {"measurement_condition": "laboratory"}
+        self.group_label = None
+
+
 def mobgap_detectors():
     """[(column title, function rec → step times)] for mobgap's lower-back initial-contact
-    detectors. Each gets the whole recording at 100 Hz in mobgap's sensor frame (x up, as the
-    IPOL lower-back unit is worn: its +X points up), renamed to the body frame with mobgap's
-    own `to_body_frame`; HKLeeImproved and ShinImproved use the norm of the acceleration
-    (their default), Ionescu the vertical axis. An initial contact is a step."""
-    from mobgap.initial_contacts import IcdHKLeeImproved, IcdIonescu, IcdShinImproved
+    detectors, each on the whole recording at 100 Hz in mobgap's sensor frame, renamed to the
+    body frame by mobgap's own `to_body_frame`: HKLeeImproved and ShinImproved on the norm of
+    the acceleration (their default), Ionescu on the vertical axis; and mobgap's full pipeline
+    for healthy walkers (`MobilisedPipelineHealthy`: Iluz gait-sequence detection, then Ionescu's
+    initial contacts inside each sequence), whose initial contacts are `raw_ic_list_`. An
+    initial contact is a step."""
+    with warnings.catch_warnings():
+        # Importing the pipeline unpickles mobgap's left/right-foot classifier, saved by an older
+        # scikit-learn, which warns; it labels feet only, not how many initial contacts there are.
+        warnings.simplefilter("ignore")
+        from mobgap.initial_contacts import IcdHKLeeImproved, IcdIonescu, IcdShinImproved
+        from mobgap.pipeline import MobilisedPipelineHealthy
+        from mobgap.utils.conversions import to_body_frame
 
-    def run(make):
+    def detector(make):
         def detect(rec):
-            import pandas as pd
-            from mobgap.utils.conversions import to_body_frame
-
-            if rec.gyro is None:
-                raise RuntimeError("no gyroscope stream (mobgap's sensor frame needs one)")
-            grid, acc = uniform(rec.acc_t, rec.acc)
-            _, gyro = uniform(rec.gyro_t, rec.gyro, grid)
-            sensor = pd.DataFrame({"acc_x": acc[:, 0], "acc_y": acc[:, 1], "acc_z": acc[:, 2],
-                                   "gyr_x": gyro[:, 0], "gyr_y": gyro[:, 1], "gyr_z": gyro[:, 2]})
+            grid, sensor = _mobgap_sensor_frame(rec)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 ics = make().detect(to_body_frame(sensor), sampling_rate_hz=RATE_HZ).ic_list_
             return grid[ics["ic"].to_numpy(dtype=int)]
         return detect
 
-    return [("mobgap HKLeeImproved", run(IcdHKLeeImproved)),
-            ("mobgap Ionescu", run(IcdIonescu)),
-            ("mobgap ShinImproved", run(IcdShinImproved))]
+    def pipeline(rec):
+        grid, sensor = _mobgap_sensor_frame(rec)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ics = MobilisedPipelineHealthy().safe_run(_Datapoint(sensor, rec.height_m or 1.7)).raw_ic_list_
+        return grid[ics["ic"].to_numpy(dtype=int)]
+
+    return [("mobgap HKLeeImproved", detector(IcdHKLeeImproved)),
+            ("mobgap Ionescu", detector(IcdIonescu)),
+            ("mobgap ShinImproved", detector(IcdShinImproved)),
+            ("mobgap pipeline", pipeline)]

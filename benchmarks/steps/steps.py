@@ -211,8 +211,9 @@ def main():
     lines += ["", "- " + machine(),
               "- %s: |a| at 100 Hz − median, Butterworth order 4 band-pass 1.0–5.0 Hz (`sosfiltfilt`), "
               "`find_peaks` distance 0.3 s, prominence 1.0 × std (offline, zero phase)." % SCIPY,
-              "- mobgap: initial-contact detectors on the whole lower-back recording at 100 Hz (IPOL only: they are built for a "
-              "lower-back sensor); \"—\": not run on that data set."]
+              "- mobgap: initial-contact detectors on the whole lower-back recording at 100 Hz; \"mobgap pipeline\": its full "
+              "pipeline for healthy walkers (Iluz gait sequences, then Ionescu's initial contacts in them). IPOL only: they are "
+              "built for a lower-back sensor; \"—\": not run on that data set."]
     if len(modes) == 1:
         lines.append("- This motus build has no `evaluate-steps --step-mode`: one Motus column, its default mode.")
     lines += ["- " + n for n in notes]
