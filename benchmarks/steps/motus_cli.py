@@ -1,0 +1,146 @@
+"""Everything that goes through the motus command-line tool: its step evaluation (the Motus
+columns and the list of recordings every method is scored on), and `motus convert`, which
+hands each recording to Python exactly as motus reads it (samples in SI units, labels and
+`step` events), so that no data set reader is written twice.
+
+Scoring (`judge`) follows Sources/MotusEvaluation/StepEvaluation.swift:
+- reference steps outside the span of the device's data (first to last sample over every
+  stream except a platform step counter) are not judged;
+- a recording with labels other than `still` (IPOL, WeAllWalk) is judged over its annotated
+  walk: true = reference steps from the start of the first such label to the end of the last,
+  counted = detected steps in that window widened by 0.3 s on each side;
+- otherwise every reference step against every detected step.
+"""
+
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+# StepEvaluation.windowMargin: a detection comes a little after its heel strike.
+WINDOW_MARGIN_S = 0.3
+
+
+def step_modes(motus):
+    """The Motus columns: (title, extra evaluate-steps arguments). Live and offline when this
+    build's `evaluate-steps --help` offers `--step-mode`, else the one mode it has."""
+    helptext = subprocess.run([motus, "evaluate-steps", "--help"], capture_output=True, text=True).stdout
+    if "--step-mode" in helptext:
+        return [("Motus live", ["--step-mode", "live"]), ("Motus offline", ["--step-mode", "offline"])]
+    return [("Motus (current)", [])]
+
+
+def evaluate_steps(motus, folder, extra_args):
+    """Runs `motus evaluate-steps FOLDER --format json --allow-skipped` and returns
+    (rows by id, skipped list, error text). A data set without any reference step makes the
+    command fail ("no recording with acceleration and step ground truth"): then rows is empty
+    and the error text says why."""
+    cmd = [motus, "evaluate-steps", folder, "--format", "json", "--allow-skipped", *extra_args]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return {}, [], (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
+    report = json.loads(p.stdout)
+    return {r["id"]: r for r in report["recordings"]}, report.get("skipped", []), None
+
+
+def source_files(path):
+    """The files a converted recording depends on (for the cache key)."""
+    if os.path.isdir(path):
+        return sorted(os.path.join(path, f) for f in os.listdir(path))
+    files = [path]
+    # IPOL: `<trial>_lb.txt` has its annotations in `<trial>.json`.
+    if path.endswith("_lb.txt"):
+        files.append(path[: -len("_lb.txt")] + ".json")
+    m = re.match(r"iPhoneSensors_(T\d+_ID\d+)_\w\w_(\w+)\.csv$", os.path.basename(path))
+    if m:  # WeAllWalk: the trial's XML in ../xml/ (or beside the phone file)
+        xml = "%s_%s.xml" % m.groups()
+        files += [os.path.join(os.path.dirname(os.path.dirname(path)), "xml", xml), os.path.join(os.path.dirname(path), xml)]
+    return [f for f in files if os.path.exists(f)]
+
+
+def convert(motus, path, out_csv):
+    """`motus convert PATH --out OUT.csv`, unless OUT.csv is there already and was written from
+    the same input files (size and modification time, kept in OUT.csv.key)."""
+    key = "\n".join("%s %d %d" % (f, os.stat(f).st_size, os.stat(f).st_mtime_ns) for f in source_files(path))
+    key_file = out_csv + ".key"
+    if os.path.exists(out_csv) and os.path.exists(key_file):
+        with open(key_file) as fh:
+            if fh.read() == key:
+                return
+    os.makedirs(os.path.dirname(out_csv), exist_ok=True)
+    p = subprocess.run([motus, "convert", path, "--out", out_csv], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("motus convert %s failed: %s" % (path, p.stderr.strip()))
+    with open(key_file, "w") as fh:
+        fh.write(key)
+
+
+@dataclass
+class Recording:
+    """One converted recording: the streams a step detector reads, and the truth."""
+    acc_t: np.ndarray            # s
+    acc: np.ndarray              # m/s², gravity included, n × 3
+    gyro_t: np.ndarray = None    # s (None without a gyroscope)
+    gyro: np.ndarray = None      # rad/s, n × 3
+    steps: np.ndarray = field(default_factory=lambda: np.zeros(0))  # reference step times (s)
+    labels: list = field(default_factory=list)                       # (start s, end s, label)
+    span: tuple = (0.0, 0.0)     # first and last sample time over the device's streams
+    height_m: float = None       # the subject's height, when the metadata gives it
+
+
+def read_converted(csv_path):
+    """Reads what `motus convert` wrote (docs/FORMAT.md, "What motus convert writes").
+    Acceleration: the stream named `acc`, else the first of kind `acc`, else user acceleration
+    + gravity on the user acceleration's times (the two inputs motus's step evaluation accepts)."""
+    df = pd.read_csv(csv_path, usecols=["kind", "stream", "time_s", "x", "y", "z", "end_s", "text", "detail"],
+                     dtype={"kind": str, "stream": str, "text": str, "detail": str}, float_precision="round_trip")
+    samples = df[~df.kind.isin(["meta", "label", "event"])]
+    # The span motus judges inside: every device stream, not a platform step counter (removed
+    # for accelerometer step counting) nor a reference orientation (truth, not device data).
+    device = samples[(samples.kind != "steps") & ~((samples.kind == "att") & samples.stream.str.startswith("reference"))]
+    span = (float(device.time_s.min()), float(device.time_s.max()))
+
+    def stream(kind):
+        rows = samples[samples.kind == kind]
+        if rows.empty:
+            return None
+        name = kind if (rows.stream == kind).any() else rows.stream.iloc[0]
+        rows = rows[rows.stream == name]
+        return rows.time_s.to_numpy(), rows[["x", "y", "z"]].to_numpy()
+
+    acc = stream("acc")
+    if acc is None:
+        ua, g = stream("uacc"), stream("grav")
+        if ua is None or g is None:
+            raise RuntimeError("%s: no acceleration (raw, or user acceleration with gravity)" % csv_path)
+        gi = np.column_stack([np.interp(ua[0], g[0], g[1][:, k]) for k in range(3)])
+        acc = (ua[0], ua[1] + gi)
+    gyro = stream("gyro")
+    events = df[(df.kind == "event") & (df.text == "step")]
+    labels = [(float(r.time_s), float(r.end_s), str(r.text)) for r in df[df.kind == "label"].itertuples()]
+    meta = dict(zip(df.text[df.kind == "meta"], df.detail[df.kind == "meta"]))
+    height = float(meta["height_m"]) if "height_m" in meta else None
+    return Recording(acc_t=acc[0], acc=acc[1], gyro_t=None if gyro is None else gyro[0],
+                     gyro=None if gyro is None else gyro[1], steps=np.sort(events.time_s.to_numpy()),
+                     labels=labels, span=span, height_m=height)
+
+
+def judge(rec, detected):
+    """(true steps, counted steps, error %) the way `motus evaluate-steps` scores one
+    recording, for detected step times `detected` (s)."""
+    lo_span, hi_span = rec.span
+    truth = rec.steps[(rec.steps >= lo_span) & (rec.steps <= hi_span)]
+    detected = np.asarray(detected, dtype=float)
+    active = [(s, e) for s, e, label in rec.labels if label != "still"]
+    if active:
+        lo, hi = min(s for s, _ in active), max(e for _, e in active)
+        true = int(((truth >= lo) & (truth <= hi)).sum())
+        counted = int(((detected >= lo - WINDOW_MARGIN_S) & (detected <= hi + WINDOW_MARGIN_S)).sum())
+    else:
+        true, counted = len(truth), len(detected)
+    error = 100.0 * (counted - true) / true if true > 0 else 0.0
+    return true, counted, error

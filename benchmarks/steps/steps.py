@@ -1,0 +1,235 @@
+"""Steps against the peers (issue #20): one markdown table of step MAPE / worst |error| for
+every method on every data set with reference steps, each method scored on the same
+recordings the same way `motus evaluate-steps` scores them.
+
+Run through benchmarks/steps/run.sh (venv, release build). Directly:
+    benchmarks/.venv-steps/bin/python benchmarks/steps/steps.py [--motus PATH] [--datasets DIR]
+
+For each data set: `motus evaluate-steps DIR --format json --allow-skipped` in each step mode
+gives the Motus columns and the recordings Motus scored (those it skipped are skipped for every
+method, and listed); each of those recordings is converted by `motus convert` into
+benchmarks/.data/steps/ (kept for the next run) and read back in Python; the peers run on it
+and are scored by motus_cli.judge, whose true step count is checked against Motus's own for
+every recording. Per-recording rows go to benchmarks/.data/steps-recordings.csv, the table to
+benchmarks/.data/steps-table.md.
+"""
+
+import argparse
+import csv
+import glob
+import os
+import platform
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from importlib.metadata import version
+
+import numpy as np
+
+import motus_cli
+import peers
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(REPO, "benchmarks", ".data")
+
+# (title, folder under the datasets root, how its ids name files)
+DATASETS = [
+    ("Oxford", "oxford", "oxford"),
+    ("WeAllWalk", "weallwalk", "weallwalk"),
+    ("IPOL", os.path.join("ipol", "voisard2023_ipol497"), "ipol"),
+    ("sp-sw-har", "sp-sw-har", "spswhar"),
+]
+
+# WeAllWalk's mobility tool, the last part of its phone file's name.
+WEALLWALK_GROUPS = [("NA", "sighted"), ("WC", "cane"), ("GD", "guide dog")]
+
+SCIPY = "tuned scipy"
+
+
+def entry_path(kind, root, rid):
+    """The file (or Oxford walk folder) motus reads for the recording with id `rid`."""
+    if kind == "oxford":
+        for sub in ("optimisation/data", "data", ""):
+            p = os.path.join(root, sub, rid)
+            if os.path.isdir(p):
+                return p
+    elif kind == "weallwalk":
+        found = sorted(glob.glob(os.path.join(root, "sensor", "iPhoneSensors_%s_*.csv" % rid))
+                       + glob.glob(os.path.join(root, "iPhoneSensors_%s_*.csv" % rid)))
+        if found:
+            return found[0]
+    elif kind == "ipol":
+        folder, _, base = rid.rpartition("/")
+        pattern = os.path.join(root, "**", folder, base + "_lb.txt") if folder else os.path.join(root, "**", base + "_lb.txt")
+        found = sorted(glob.glob(pattern, recursive=True))
+        if found:
+            return found[0]
+    raise RuntimeError("cannot find the file of %s recording %s under %s" % (kind, rid, root))
+
+
+def group_of(kind, path):
+    """The per-group row a recording also counts in (WeAllWalk: sighted, cane, guide dog)."""
+    if kind == "weallwalk":
+        tool = os.path.splitext(os.path.basename(path))[0].rsplit("_", 1)[-1]
+        return dict(WEALLWALK_GROUPS).get(tool)
+    return None
+
+
+def summary(errors):
+    """(MAPE %, worst |error| %) over a list of error percentages."""
+    a = np.abs(np.asarray(errors, dtype=float))
+    return float(a.mean()), float(a.max())
+
+
+def machine():
+    cpu = subprocess.run(["sh", "-c", "lscpu | grep 'Model name'"], capture_output=True, text=True).stdout
+    cpu = cpu.split(":", 1)[-1].strip() or platform.processor()
+    commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    versions = "Python %s, numpy %s, scipy %s, pandas %s, mobgap %s" % (
+        platform.python_version(), version("numpy"), version("scipy"), version("pandas"), peers.mobgap_version() or "not installed")
+    return "%s UTC; %d cores (nproc), %s; motus %s; %s" % (
+        time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.cpu_count(), cpu, commit or "?", versions)
+
+
+def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool):
+    """Scores every method on one data set. Returns (table rows, per-recording rows, notes)."""
+    runs = dict(zip([t for t, _ in modes], pool.map(lambda m: motus_cli.evaluate_steps(motus, root, m[1]), modes)))
+    if all(not rows for rows, _, _ in runs.values()):
+        error = next(iter(runs.values()))[2] or "no recording scored"
+        if "no step events" not in error:
+            return [(title, "—", {m: "motus failed" for m in methods})], [], ["%s: motus: %s" % (title, error)]
+        note = ("%s: Motus finds no step events in any of its %d recordings (its ground truth is activity labels "
+                "only), so no method is scored on it." % (title, error.count("(no step events")))
+        return [(title, "—", {m: "no reference steps" for m in methods})], [], [note]
+
+    # The recordings every method is scored on: those Motus scored in every mode.
+    notes = []
+    first = next(iter(runs.values()))[0]
+    ids = [i for i in first if all(i in rows for rows, _, _ in runs.values())]
+    skipped = {s["id"]: s["reason"] for _, sk, _ in runs.values() for s in sk}
+    skipped.update({i: "not scored by Motus in every mode" for i in first if i not in ids})
+    if skipped:
+        notes.append("%s: %d recording%s skipped by Motus, and so by every method: %s" % (
+            title, len(skipped), "" if len(skipped) == 1 else "s", "; ".join("%s (%s)" % kv for kv in sorted(skipped.items()))))
+
+    paths = {i: entry_path(kind, root, i) for i in ids}
+    cache = {i: os.path.join(DATA, "steps", kind, i.replace("/", "__") + ".csv") for i in ids}
+    list(pool.map(lambda i: motus_cli.convert(motus, paths[i], cache[i]), ids))
+
+    errors = {m: {} for m in methods}  # method → id → (counted, error %)
+    failed = {m: [] for m in methods}
+    recording_rows = []
+    for i in ids:
+        rec = motus_cli.read_converted(cache[i])
+        true, _, _ = motus_cli.judge(rec, [])
+        for mode, (rows, _, _) in runs.items():
+            if rows[i]["true_steps"] != true:
+                raise RuntimeError("%s %s: %d reference steps judged here, %d by %s: the scoring differs" % (
+                    title, i, true, rows[i]["true_steps"], mode))
+            errors[mode][i] = (rows[i]["counted_steps"], rows[i]["error_percent"])
+        for name, detect in detectors:
+            try:
+                _, counted, error = motus_cli.judge(rec, detect(rec))
+            except Exception as e:  # listed under the table; the cell says how many failed
+                failed[name].append(i)
+                notes.append("%s failed on %s %s: %s" % (name, title, i, e))
+                continue
+            errors[name][i] = (counted, error)
+        row = {"dataset": title, "id": i, "group": group_of(kind, paths[i]) or "", "true_steps": true}
+        for m in methods:
+            if i in errors[m]:
+                row[m + " counted"], row[m + " error %"] = errors[m][i][0], round(errors[m][i][1], 3)
+        recording_rows.append(row)
+
+    def cells(subset):
+        out = {}
+        for m in methods:
+            got = [errors[m][i][1] for i in subset if i in errors[m]]
+            if len(got) == len(subset):
+                out[m] = "%.2f / %.1f" % summary(got)
+            elif m.startswith("mobgap") and kind == "ipol" and mobgap_note:
+                out[m] = mobgap_note
+            elif failed[m]:
+                out[m] = "failed on %d of %d" % (len(subset) - len(got), len(subset))
+            else:
+                out[m] = "—"
+        return out
+
+    table = [(title + (", all" if kind == "weallwalk" else ""), str(len(ids)), cells(ids))]
+    if kind == "weallwalk":
+        for _, g in WEALLWALK_GROUPS:
+            subset = [r["id"] for r in recording_rows if r["group"] == g]
+            if subset:
+                table.append(("%s, %s" % (title, g), str(len(subset)), cells(subset)))
+    return table, recording_rows, notes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--motus", default=os.path.join(REPO, ".build", "release", "motus"))
+    ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS") or os.path.join(REPO, "..", "shared", "datasets"))
+    args = ap.parse_args()
+    started = time.time()
+    motus = os.path.abspath(args.motus)
+    if not os.access(motus, os.X_OK):
+        sys.exit("no motus binary at %s (build it: swift build -c release --product motus)" % motus)
+
+    modes = motus_cli.step_modes(motus)
+    mobgap, mobgap_note = [], None
+    try:
+        mobgap = peers.mobgap_detectors()
+    except ImportError:  # pip could not install it (offline): the other columns still run
+        mobgap_note = "mobgap not installed"
+    except Exception as e:
+        mobgap_note = "mobgap failed to load (%s)" % e.__class__.__name__
+    methods = [SCIPY] + ([t for t, _ in mobgap] or ["mobgap"]) + [t for t, _ in modes]
+
+    table_rows, recording_rows, notes = [], [], []
+    pool = ThreadPoolExecutor(max_workers=2)
+    for title, folder, kind in DATASETS:
+        root = os.path.join(args.datasets, folder)
+        if not os.path.isdir(root):
+            table_rows.append((title, "—", {m: "no data" for m in methods}))
+            notes.append("%s: no folder %s" % (title, root))
+            continue
+        t0 = time.time()
+        # mobgap's detectors are built for a lower-back sensor: IPOL only.
+        detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind == "ipol" else [])
+        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool)
+        table_rows += t
+        recording_rows += r
+        notes += n
+        print("%s: %d recordings in %.0f s" % (title, len(r), time.time() - t0), file=sys.stderr)
+    pool.shutdown()
+
+    lines = ["Step MAPE % / worst |error| % per method, scored as `motus evaluate-steps` scores (same recordings in every column).", "",
+             "| " + " | ".join(["data set", "recordings"] + methods) + " |", "|---|---:|" + "---|" * len(methods)]
+    for name, n, c in table_rows:
+        lines.append("| " + " | ".join([name, n] + [c[m] for m in methods]) + " |")
+    lines += ["", "- " + machine(),
+              "- %s: |a| at 100 Hz − median, Butterworth order 4 band-pass 1.0–5.0 Hz (`sosfiltfilt`), "
+              "`find_peaks` distance 0.3 s, prominence 1.0 × std (offline, zero phase)." % SCIPY,
+              "- mobgap: initial-contact detectors on the whole lower-back recording at 100 Hz; \"mobgap pipeline\": its full "
+              "pipeline for healthy walkers (Iluz gait sequences, then Ionescu's initial contacts in them). IPOL only: they are "
+              "built for a lower-back sensor; \"—\": not run on that data set."]
+    if len(modes) == 1:
+        lines.append("- This motus build has no `evaluate-steps --step-mode`: one Motus column, its default mode.")
+    lines += ["- " + n for n in notes]
+    lines.append("- Total run time %.0f s. Command: `benchmarks/steps/run.sh`." % (time.time() - started))
+    text = "\n".join(lines) + "\n"
+    print(text)
+    os.makedirs(DATA, exist_ok=True)
+    with open(os.path.join(DATA, "steps-table.md"), "w") as fh:
+        fh.write(text)
+    fields = ["dataset", "id", "group", "true_steps"] + [m + s for m in methods for s in (" counted", " error %")]
+    with open(os.path.join(DATA, "steps-recordings.csv"), "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields, restval="")
+        w.writeheader()
+        w.writerows(recording_rows)
+    print("per-recording rows: %s" % os.path.join(DATA, "steps-recordings.csv"), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
