@@ -13,14 +13,11 @@ extension LabelledWindows {
                                augmentation: Augmentation = .none,
                                progress: ((_ done: Int, _ total: Int, _ windows: Int) -> Void)? = nil) throws -> (LabelledWindows, LabelMap) {
         var data = LabelledWindows(configuration: pipeline.features)
-        let names = datasetNames(datasets)
-        // Which data set an entry belongs to: the loop visits the datasets in order.
-        var owner: [String: String] = [:]
-        for (ds, name) in zip(datasets, names) { for e in ds.entries { owner[e.path] = owner[e.path] ?? name } }
+        let owner = datasetOfEntries(datasets)
         func add(_ e: EvaluationRecording, _ map: LabelMap) throws {
             var r = e.recording
             let dataset = owner[e.entry.path] ?? ""
-            r.metadata.subject = dataset.isEmpty ? e.subject : "\(dataset)/\(e.subject)"
+            r.metadata.subject = subject(e.subject, dataset: dataset)
             try data.add(r, id: e.entry.path, pipeline: pipeline, labels: map, augmentation: augmentation,
                          dataset: dataset, group: e.entry.label ?? "")
         }
@@ -41,5 +38,18 @@ extension LabelledWindows {
     public static func datasetNames(_ datasets: [EvaluationDataset]) -> [String] {
         let names = datasets.map(\.name)
         return zip(datasets, names).map { ds, n in names.filter { $0 == n }.count > 1 ? ds.root : n }
+    }
+
+    /// The data set (`datasetNames`) of each entry of `datasets`, by the entry's path.
+    public static func datasetOfEntries(_ datasets: [EvaluationDataset]) -> [String: String] {
+        var owner: [String: String] = [:]
+        for (ds, name) in zip(datasets, datasetNames(datasets)) { for e in ds.entries { owner[e.path] = owner[e.path] ?? name } }
+        return owner
+    }
+
+    /// A subject as windows carry it: prefixed with its data set (`ipol/3`), so that subjects of
+    /// two data sets never meet in one cross-validation fold.
+    public static func subject(_ subject: String, dataset: String) -> String {
+        dataset.isEmpty ? subject : "\(dataset)/\(subject)"
     }
 }
