@@ -44,7 +44,7 @@ public struct EvaluationReport: Codable, Equatable, Sendable {
         /// Share of windows right (0–1).
         public var accuracy: Double
 
-        /// The figures of the rows of `yTrue`/`yPred` whose `keys` entry is `name`.
+        /// The figures of `rows` (indices into `yTrue` and `yPred`), named `name`.
         public init(name: String, rows: [Int], yTrue: [Int], yPred: [Int], classCount: Int) throws {
             let cm = try ConfusionMatrix(yTrue: rows.map { yTrue[$0] }, yPred: rows.map { yPred[$0] }, classCount: classCount)
             self.name = name

@@ -32,11 +32,13 @@ struct Train: ParsableCommand {
         abstract: "Train a moving-vs-still (or activity) model on labelled recordings.",
         discussion: """
         Windows are labelled from the recordings' label segments (a window counts only when it lies \
-        wholly inside one segment) and mapped to classes with --map. Example, the shipped model:
-          motus train ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
-                      --model logistic --out models/moving-still.json
-        Without --map every label is its own class. --cross-validate subjects also records \
-        leave-one-subject-out metrics in the model file.
+        wholly inside one segment) and mapped to classes with --map; several data sets are read at \
+        once with one --map naming the labels of each. Example, the shipped model (models/README.md):
+          motus train $D/motionsense $D/ipol/voisard2023_ipol497 $D/weallwalk $D/sp-sw-har \\
+                      --map moving=wlk,jog,ups,dws,walk,WALKING,TURNING --map still=sit,std,still,SEATED \\
+                      --model logistic --augment none --cross-validate subjects --out models/moving-still.json
+        Without --map every label is its own class. --cross-validate subjects (or datasets) also \
+        records the cross-validated metrics in the model file.
         """)
 
     @Argument(help: "Recordings or folders (dataset folders Motus knows are expanded).")
