@@ -15,7 +15,8 @@ public struct Augmentation: Codable, Equatable, Sendable {
 
     /// No augmentation: the recordings as recorded.
     public static let none = Augmentation(dynamicScales: [])
-    /// Half the recorded motion: the shipped model's setting (see models/README.md).
+    /// Half the recorded motion: `train`'s default, for data from one carry position (the shipped
+    /// model, trained on four placements, uses none; see models/README.md).
     public static let carryPositions = Augmentation(dynamicScales: [0.5])
 
     /// A copy of the recording with acceleration = gravity + s × user acceleration and

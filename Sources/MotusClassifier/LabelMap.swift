@@ -12,7 +12,9 @@ public struct LabelMap: Codable, Equatable, Sendable {
     }
 
     /// Parses `class=label,label` entries, as `--map moving=wlk,jog --map still=sit,std` give them.
-    public init(parsing entries: [String]) throws(ClassifierError) {
+    /// A map for training needs two classes; one for scoring a model on data of one class only
+    /// (WeAllWalk's walks: `--map moving=walk`) may name fewer (`minimumClasses` 1).
+    public init(parsing entries: [String], minimumClasses: Int = 2) throws(ClassifierError) {
         var classes: [String] = [], map: [String: Int] = [:]
         for e in entries {
             guard let eq = e.firstIndex(of: "="), eq != e.startIndex else {
@@ -27,7 +29,9 @@ public struct LabelMap: Codable, Equatable, Sendable {
                 map[l] = index
             }
         }
-        guard classes.count >= 2 else { throw .badArgument("a model needs at least two classes; give --map at least twice") }
+        guard classes.count >= minimumClasses else {
+            throw .badArgument(minimumClasses == 1 ? "--map names no class" : "a model needs at least two classes; give --map at least twice")
+        }
         self.init(classes: classes, classOfLabel: map)
     }
 

@@ -103,15 +103,52 @@ public struct MotionModel: Codable, Sendable, Equatable {
         }
     }
 
+    /// How cross-validation splits the windows: never a subject (or a data set) on both sides.
+    public enum CrossValidationScheme: Sendable, Equatable {
+        /// Leave one subject out (subjects are prefixed with their data set, so they never collide).
+        case subjects
+        /// k folds of whole subjects.
+        case subjectFolds(Int)
+        /// Leave one data set out: train on all the others, test on it (needs two or more).
+        case datasets
+    }
+
     /// Cross-validation grouped by subject: `folds` = nil for leave-one-subject-out, else k
     /// folds of subjects. No subject is ever in both training and test data. Returns the
     /// report on the out-of-fold predictions.
     public static func crossValidate(_ data: LabelledWindows, labels: LabelMap, estimator kind: EstimatorKind, folds: Int? = nil, seed: UInt64 = 0,
                                      progress: ((Int, Int) -> Void)? = nil) throws(ClassifierError) -> EvaluationReport {
+        try crossValidate(data, labels: labels, estimator: kind, scheme: folds.map { .subjectFolds($0) } ?? .subjects, seed: seed, progress: progress)
+    }
+
+    /// Cross-validation by `scheme`: for each split a scaler and an estimator are fitted on the
+    /// training windows (augmented copies included) and predict the held-out windows as
+    /// recorded. Returns the report on the out-of-fold predictions, with figures per data set
+    /// (for `.datasets`, each data set's held-out score) and per group inside one.
+    public static func crossValidate(_ data: LabelledWindows, labels: LabelMap, estimator kind: EstimatorKind, scheme: CrossValidationScheme, seed: UInt64 = 0,
+                                     progress: ((Int, Int) -> Void)? = nil) throws(ClassifierError) -> EvaluationReport {
         let k = labels.classes.count
+        if scheme == .datasets {
+            let names = Set(data.datasets)
+            guard names.count >= 2 else {
+                throw .notEnoughData("leave-one-dataset-out needs windows from two or more data sets; found \(names.sorted().map { $0.isEmpty ? "(unnamed)" : $0 })")
+            }
+            // A held-out data set must leave windows of every class in training.
+            for d in names.sorted() {
+                var perClass = [Int](repeating: 0, count: k)
+                for r in 0..<data.count where data.datasets[r] != d { perClass[data.classes[r]] += 1 }
+                if let missing = perClass.firstIndex(of: 0) {
+                    throw .notEnoughData("holding out \(d) leaves no '\(labels.classes[missing])' window to train on")
+                }
+            }
+        }
         do {
-            let splits = try folds.map { try CrossValidation.groupKFold(groups: data.subjects, folds: $0) }
-                ?? CrossValidation.leaveOneGroupOut(groups: data.subjects)
+            let splits: [TrainTestSplit]
+            switch scheme {
+            case .subjects: splits = try CrossValidation.leaveOneGroupOut(groups: data.subjects)
+            case .subjectFolds(let f): splits = try CrossValidation.groupKFold(groups: data.subjects, folds: f)
+            case .datasets: splits = try CrossValidation.leaveOneGroupOut(groups: data.datasets)
+            }
             let d = data.features.columns
             let all = try Matrix(rows: data.count, cols: d, values: data.features.values)
             var oof = Matrix(rows: data.count, cols: k)
@@ -133,8 +170,14 @@ public struct MotionModel: Codable, Sendable, Equatable {
             let keep = (0..<data.count).filter { !data.augmented[$0] }
             let oofOriginal = oof.selectingRows(keep)
             let yOriginal = keep.map { data.classes[$0] }
-            let scheme = folds.map { "\($0) folds of subjects" } ?? "leave-one-subject-out (\(splits.count) subjects)"
-            return try EvaluationReport(classes: labels.classes, yTrue: yOriginal, probabilities: oofOriginal, scheme: scheme)
+            let name: String
+            switch scheme {
+            case .subjects: name = "leave-one-subject-out (\(splits.count) subjects)"
+            case .subjectFolds(let f): name = "\(f) folds of subjects"
+            case .datasets: name = "leave-one-dataset-out (\(splits.count) data sets)"
+            }
+            return try EvaluationReport(classes: labels.classes, yTrue: yOriginal, probabilities: oofOriginal, scheme: name)
+                .withGroups(datasets: keep.map { data.datasets[$0] }, groups: keep.map { data.groups[$0] }, yTrue: yOriginal, probabilities: oofOriginal)
         } catch let e as ClassifierError {
             throw e
         } catch {
@@ -189,7 +232,10 @@ public struct MotionModel: Codable, Sendable, Equatable {
     public func evaluate(_ data: LabelledWindows, scheme: String) throws(ClassifierError) -> EvaluationReport {
         guard data.count > 0 else { throw .notEnoughData("no window lies wholly inside a label the model knows (\(labelMap.description))") }
         let p = try probabilities(data.features)
-        do { return try EvaluationReport(classes: classes, yTrue: data.classes, probabilities: p, scheme: scheme) } catch {
+        do {
+            return try EvaluationReport(classes: classes, yTrue: data.classes, probabilities: p, scheme: scheme)
+                .withGroups(datasets: data.datasets, groups: data.groups, yTrue: data.classes, probabilities: p)
+        } catch {
             throw .learning("evaluation failed: \(error)")
         }
     }

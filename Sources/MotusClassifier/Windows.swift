@@ -14,6 +14,14 @@ public struct LabelledWindows: Sendable {
     public var subjects: [String]
     /// The recording each window came from.
     public var recordingIDs: [String]
+    /// The data set each window came from (its name, e.g. `motionsense`; empty when not
+    /// known): what leave-one-dataset-out cross-validation holds out, and the rows of the
+    /// per-data-set figures.
+    public var datasets: [String]
+    /// The group of each window's recording inside its data set (the entry's whole-recording
+    /// label: the walker's mobility aid in WeAllWalk, phone or watch in sp-sw-har; empty when
+    /// none), for per-group figures.
+    public var groups: [String]
     /// True for windows computed from an augmented copy of a recording (see `Augmentation`);
     /// evaluation uses only the originals.
     public var augmented: [Bool]
@@ -27,20 +35,23 @@ public struct LabelledWindows: Sendable {
     /// No windows yet, with the columns of `configuration`.
     public init(configuration: FeatureConfiguration) {
         features = FeatureMatrix(columns: configuration.featureCount, names: configuration.featureNames)
-        classes = []; subjects = []; recordingIDs = []; augmented = []
+        classes = []; subjects = []; recordingIDs = []; augmented = []; datasets = []; groups = []
     }
 
-    /// Adds the labelled windows of one recording.
+    /// Adds the labelled windows of one recording, from data set `dataset` and its group
+    /// `group` there (both may be empty).
     public mutating func add(_ recording: Recording, id: String, pipeline: MotionPipeline, labels: LabelMap,
-                             augmentation: Augmentation = .none) throws(ClassifierError) {
-        try add(recording, id: id, pipeline: pipeline, labels: labels, isAugmented: false)
+                             augmentation: Augmentation = .none, dataset: String = "", group: String = "") throws(ClassifierError) {
+        try add(recording, id: id, pipeline: pipeline, labels: labels, isAugmented: false, dataset: dataset, group: group)
         recordings += 1
         for scale in augmentation.dynamicScales {
-            try add(Augmentation.scalingDynamics(recording, by: scale), id: id, pipeline: pipeline, labels: labels, isAugmented: true)
+            try add(Augmentation.scalingDynamics(recording, by: scale), id: id, pipeline: pipeline, labels: labels, isAugmented: true,
+                    dataset: dataset, group: group)
         }
     }
 
-    mutating func add(_ recording: Recording, id: String, pipeline: MotionPipeline, labels: LabelMap, isAugmented: Bool) throws(ClassifierError) {
+    mutating func add(_ recording: Recording, id: String, pipeline: MotionPipeline, labels: LabelMap, isAugmented: Bool,
+                      dataset: String, group: String) throws(ClassifierError) {
         let m = try pipeline.windows(of: recording, path: id)
         if !isAugmented { windowsSeen += m.rows }
         let subject = recording.metadata.subject ?? id
@@ -52,6 +63,7 @@ public struct LabelledWindows: Sendable {
             features.startTimes.append(s); features.endTimes.append(e)
             features.rows += 1
             classes.append(c); subjects.append(subject); recordingIDs.append(id); augmented.append(isAugmented)
+            datasets.append(dataset); groups.append(group)
         }
     }
 
@@ -81,12 +93,13 @@ public struct LabelledWindows: Sendable {
         guard augmented.contains(true) else { return self }
         var out = self
         out.features = FeatureMatrix(columns: features.columns, names: features.names)
-        out.classes = []; out.subjects = []; out.recordingIDs = []; out.augmented = []
+        out.classes = []; out.subjects = []; out.recordingIDs = []; out.augmented = []; out.datasets = []; out.groups = []
         for r in 0..<count where !augmented[r] {
             out.features.values.append(contentsOf: features.values[(r * features.columns)..<((r + 1) * features.columns)])
             out.features.startTimes.append(features.startTimes[r]); out.features.endTimes.append(features.endTimes[r])
             out.features.rows += 1
             out.classes.append(classes[r]); out.subjects.append(subjects[r]); out.recordingIDs.append(recordingIDs[r]); out.augmented.append(false)
+            out.datasets.append(datasets[r]); out.groups.append(groups[r])
         }
         return out
     }

@@ -9,7 +9,8 @@ import MotusClassifier
 ///
 /// The windows and features are those `train` and `evaluate` use: the same evaluation loop
 /// (`Evaluation.run`, so set-aside entries fail as in `LabelledWindows.collect`), the same
-/// `MotionPipeline.windows`, the same subject (`EvaluationRecording.subject`), recording id
+/// `MotionPipeline.windows`, the same subject (`EvaluationRecording.subject` prefixed with its
+/// data set, `LabelledWindows.subject`), recording id
 /// (the entry's path) and label rule (`LabelledWindows.windowClass`: a window's label is the
 /// class of the one run of mapped labels that holds it wholly). With `labelledOnly` the rows
 /// are exactly `LabelledWindows.collect`'s; without it the windows no label covers are
@@ -49,9 +50,10 @@ public enum FeatureExport {
         let names = pipeline.features.featureNames
         if format == .csv { try write((leadingColumns + names).map(csvField).joined(separator: ",") + "\n") }
         var summary = Summary()
+        let owner = LabelledWindows.datasetOfEntries(datasets)
         _ = try Evaluation.run(datasets, setAside: .fail, progress: progress) { e -> Bool? in
             var r = e.recording
-            r.metadata.subject = e.subject
+            r.metadata.subject = LabelledWindows.subject(e.subject, dataset: owner[e.entry.path] ?? "")
             let m = try pipeline.windows(of: r, path: e.entry.path)
             // Without a map every label of the recording is its own class, named by itself.
             let map = labels ?? LabelMap.identity(r.labels.map(\.label))

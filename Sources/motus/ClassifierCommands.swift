@@ -32,11 +32,13 @@ struct Train: ParsableCommand {
         abstract: "Train a moving-vs-still (or activity) model on labelled recordings.",
         discussion: """
         Windows are labelled from the recordings' label segments (a window counts only when it lies \
-        wholly inside one segment) and mapped to classes with --map. Example, the shipped model:
-          motus train ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
-                      --model logistic --out models/moving-still.json
-        Without --map every label is its own class. --cross-validate subjects also records \
-        leave-one-subject-out metrics in the model file.
+        wholly inside one segment) and mapped to classes with --map; several data sets are read at \
+        once with one --map naming the labels of each. Example, the shipped model (models/README.md):
+          motus train $D/motionsense $D/ipol/voisard2023_ipol497 $D/weallwalk $D/sp-sw-har \\
+                      --map moving=wlk,jog,ups,dws,walk,WALKING,TURNING --map still=sit,std,still,SEATED \\
+                      --model logistic --augment none --cross-validate subjects --out models/moving-still.json
+        Without --map every label is its own class. --cross-validate subjects (or datasets) also \
+        records the cross-validated metrics in the model file.
         """)
 
     @Argument(help: "Recordings or folders (dataset folders Motus knows are expanded).")
@@ -51,7 +53,7 @@ struct Train: ParsableCommand {
     @Option(name: .shortAndLong, help: "Model file to write (JSON; - for standard output).")
     var out: String
 
-    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Also cross-validate: 'subjects' (leave one subject out) or a number of subject folds.", valueName: "subjects|K"))
+    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Also cross-validate: 'subjects' (leave one subject out), a number of subject folds, or 'datasets' (leave one data set out; give two or more).", valueName: "subjects|K|datasets"))
     var crossValidate: String?
 
     @Option(help: "Seed for everything random (MLP initialisation, validation split).")
@@ -92,8 +94,7 @@ struct Train: ParsableCommand {
                                           sources: paths, command: command, augmentation: aug)
             if fusion == .offline { m.fusionMode = .offline }
             if let cv = crossValidate {
-                let folds = try Evaluate.folds(cv)
-                m.crossValidation = try MotionModel.crossValidate(data, labels: labels, estimator: model, folds: folds, seed: seed) { i, n in
+                m.crossValidation = try MotionModel.crossValidate(data, labels: labels, estimator: model, scheme: try Evaluate.scheme(cv), seed: seed) { i, n in
                     printError("motus: cross-validation fold \(i)/\(n)")
                 }
                 printError("motus: cross-validated balanced accuracy \(Fmt.f(m.crossValidation!.balancedAccuracy * 100, 2)) %")
@@ -114,10 +115,15 @@ struct Evaluate: ParsableCommand {
         discussion: """
         With --model: the model's predictions on every window that lies wholly inside a label the \
         model's map knows (or the labels given with --map). With --cross-validate: train and test \
-        on folds of subjects, so no subject is ever in both.
+        on folds of subjects, so no subject is ever in both, or leave one data set out (--cross-validate \
+        datasets). Several data sets can be given at once with one --map naming labels of each; \
+        the figures are then also given per data set, and per group of recordings inside one \
+        (WeAllWalk's walkers by mobility aid, sp-sw-har's phone and watch). With a model, --map may \
+        name one class only, to score data of that class (--min-recall checks it).
           motus evaluate --model models/moving-still.json ../shared/datasets/ipol --map moving=walk --map still=still
           motus evaluate --cross-validate subjects ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
                          --min-balanced-accuracy 0.998
+          motus evaluate ../shared/datasets/weallwalk --map moving=walk,turn --min-recall moving=0.995
         """)
 
     @Argument(help: "Recordings or folders.")
@@ -126,7 +132,7 @@ struct Evaluate: ParsableCommand {
     @Option(help: "The model file to evaluate (default: the shipped moving-vs-still model).")
     var model: String?
 
-    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Cross-validate instead: 'subjects' or a number of subject folds.", valueName: "subjects|K"))
+    @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Cross-validate instead: 'subjects', a number of subject folds, or 'datasets' (leave one data set out; give two or more).", valueName: "subjects|K|datasets"))
     var crossValidate: String?
 
     @Option(help: ArgumentHelp("How gravity is fused for recordings without it: live (causal, as a session does it) or offline (OrientationFilter forwards and backwards over the whole recording; recordings on disk only, not what an app sees live). Default: the model's own (live for the shipped model) and live with --cross-validate.", valueName: "live|offline"))
@@ -150,6 +156,9 @@ struct Evaluate: ParsableCommand {
     @Option(name: .customLong("min-macro-f1"), help: ArgumentHelp("Exit with status 1 when macro F1 is below this (0…1).", valueName: "X"))
     var minMacroF1: Double?
 
+    @Option(name: .customLong("min-recall"), help: ArgumentHelp("Exit with status 1 when the recall of CLASS (the share of its windows called CLASS) is below X (0…1); repeat for more classes.", valueName: "CLASS=X"))
+    var minRecalls: [String] = []
+
     @Option(help: "Output format: table or json.")
     var format: ReportFormat = .table
 
@@ -165,10 +174,21 @@ struct Evaluate: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    static func folds(_ s: String) throws -> Int? {
-        if s == "subjects" { return nil }
-        guard let k = Int(s), k >= 2 else { throw CLIError("--cross-validate takes 'subjects' or a number of folds ≥ 2, not '\(s)'") }
-        return k
+    static func scheme(_ s: String) throws -> MotionModel.CrossValidationScheme {
+        if s == "subjects" { return .subjects }
+        if s == "datasets" { return .datasets }
+        guard let k = Int(s), k >= 2 else { throw CLIError("--cross-validate takes 'subjects', 'datasets' or a number of folds ≥ 2, not '\(s)'") }
+        return .subjectFolds(k)
+    }
+
+    /// `--min-recall CLASS=X` entries, checked against the classes evaluated.
+    static func minimumRecalls(_ entries: [String]) throws -> [(String, Double)] {
+        try entries.map { e in
+            guard let eq = e.firstIndex(of: "="), eq != e.startIndex, let x = Double(e[e.index(after: eq)...]), x >= 0, x <= 1 else {
+                throw CLIError("--min-recall takes CLASS=X with X in 0…1, like moving=0.995, not '\(e)'")
+            }
+            return (String(e[..<eq]), x)
+        }
     }
 
     func run() throws {
@@ -177,12 +197,14 @@ struct Evaluate: ParsableCommand {
             var scores: [EvaluationPlot.RecordingScore] = []
             if let p = plot { try OutputPaths.file(p) }
             let options = try input.delimitedOptions()
+            let recallBars = try Self.minimumRecalls(minRecalls)
             if let cv = crossValidate {
                 if model != nil { throw CLIError("give --model or --cross-validate, not both") }
+                let scheme = try Self.scheme(cv)
                 let labels = try LabelMap(parsing: maps)
                 let pipeline = MotionPipeline(features: features.configuration, fusionMode: fusion ?? .live)
                 let data = try WindowCollector(pipeline: pipeline, labels: labels, input: options, augmentation: try Train.augmentation(augment)).collect(paths, what: "reading")
-                report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, folds: try Self.folds(cv), seed: seed) { i, n in
+                report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, scheme: scheme, seed: seed) { i, n in
                     printError("motus: fold \(i)/\(n)")
                 }
             } else {
@@ -190,7 +212,7 @@ struct Evaluate: ParsableCommand {
                 if let fusion { m.fusionMode = fusion == .offline ? .offline : nil }
                 var labels = m.labelMap
                 if !maps.isEmpty {
-                    let given = try LabelMap(parsing: maps)
+                    let given = try LabelMap(parsing: maps, minimumClasses: 1)
                     guard Set(given.classes).isSubset(of: Set(m.classes)) else {
                         throw CLIError("--map names classes \(given.classes) but the model has \(m.classes)")
                     }
@@ -229,6 +251,14 @@ struct Evaluate: ParsableCommand {
             if let x = minMacroF1, report.macroF1 < x {
                 throw CLIError("macro F1 \(Fmt.f(report.macroF1, 4)) is below --min-macro-f1 \(x)")
             }
+            for (c, x) in recallBars {
+                guard let i = report.classes.firstIndex(of: c) else {
+                    throw CLIError("--min-recall names '\(c)', but the classes are \(report.classes.joined(separator: ", "))")
+                }
+                let s = report.perClass[i]
+                guard s.support > 0 else { throw CLIError("--min-recall \(c): no '\(c)' window was scored") }
+                if s.recall < x { throw CLIError("recall of \(c) \(Fmt.f(s.recall, 4)) is below --min-recall \(c)=\(x)") }
+            }
         }
     }
 
@@ -245,6 +275,15 @@ struct Evaluate: ParsableCommand {
         var cm = [[""] + r.classes]
         for (c, row) in zip(r.classes, r.confusion) { cm.append([c] + row.map(String.init)) }
         out += Fmt.table(cm)
+        if let groups = r.groups {
+            out += r.scheme.hasPrefix("leave-one-dataset-out") ? "per data set (each held out in turn) and group\n" : "per data set and group\n"
+            var rows = [["data set", "windows"] + r.classes.map { "\($0) windows" } + r.classes.map { "\($0) recall" } + ["balanced accuracy"]]
+            for g in groups {
+                rows.append([g.name, "\(g.windows)"] + g.windowsPerClass.map(String.init) + g.recall.map { $0.map { Fmt.f($0 * 100, 2) + " %" } ?? "-" }
+                            + [Fmt.f(g.balancedAccuracy * 100, 2) + " %"])
+            }
+            out += Fmt.table(rows)
+        }
         return out
     }
 }

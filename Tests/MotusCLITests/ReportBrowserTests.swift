@@ -58,7 +58,7 @@ import Foundation
         #expect(r.status == 0, "\(r.stderr)")
         let (dom, shot, png) = try Self.load(page, height: 1400)
         #expect(dom.console.isEmpty && shot.console.isEmpty, "console: \(dom.console + shot.console)")
-        #expect(Self.count(dom.stdout, "<svg ") == 1 && dom.stdout.contains("Steps counted and true, per recording"))
+        #expect(Self.count(dom.stdout, "<svg ") == 2 && dom.stdout.contains("Steps counted and true, per recording"))
         #expect(dom.stdout.contains("<h2 id=\"skipped\">Not scored</h2>"))
         #expect(png.colouredPixels > 2_000, "\(png.colouredPixels) coloured pixels")
     }
