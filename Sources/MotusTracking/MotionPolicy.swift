@@ -125,6 +125,13 @@ public struct MotionPolicy: Sendable {
         }
     }
 
+    /// Two times closer than this (s) are one instant in every comparison the policy makes.
+    /// Frames and steps lie on grids, so durations often equal a threshold exactly; on a clock
+    /// with a large origin (Unix seconds carry about 2·10⁻⁷ s of rounding) the same duration
+    /// comes out a hair above or below it, and a decision would move by a frame. Far below any
+    /// sample period, far above that rounding.
+    public static let tolerance = 1e-6
+
     /// The thresholds and delays this policy decides with.
     public let settings: Settings
     /// The session's fixed surroundings (frame period, windows, pedometer limits).
@@ -172,7 +179,7 @@ public struct MotionPolicy: Sendable {
     /// A step was counted (by the pedometer or the platform step counter) at `time`.
     public mutating func stepCounted(at time: Double) {
         let dt = time - lastStepTime
-        lastStepInterval = dt <= context.maximumStepInterval ? dt : 0
+        lastStepInterval = dt <= context.maximumStepInterval + Self.tolerance ? dt : 0
         lastStepTime = time
     }
 
@@ -192,14 +199,14 @@ public struct MotionPolicy: Sendable {
             guard need > 0, n >= need else { return }
             // Motion now, candidates newer than those of a retracted early resume, close
             // enough together, and the body moving like a walk.
-            guard stillSince.isNaN, earliest > retractedUpTo else { return }
-            guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval else { return }
+            guard stillSince.isNaN, earliest > retractedUpTo + Self.tolerance else { return }
+            guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval + Self.tolerance else { return }
             guard motionStd >= settings.earlyResumeMinimumStd else { return }
             resume(at: walkStart(firstStep: earliest), decidedAt: t, cause: .firstSteps, events: &events)
             if state == .moving { provisionalSince = t }
         } else if !provisionalSince.isNaN {
             // Retracted when the pedometer gives up its candidates, or does not confirm in time.
-            if n == 0 || t - provisionalSince > settings.earlyResumeTimeout {
+            if n == 0 || t - provisionalSince > settings.earlyResumeTimeout + Self.tolerance {
                 retractedUpTo = n > 0 ? newest : t
                 retract(decidedAt: t, events: &events)
             }
@@ -218,12 +225,13 @@ public struct MotionPolicy: Sendable {
             stillSince = .nan
         }
         if p.isFinite { window(p, at: t, accelerationStd: accelerationStd, events: &events) }
-        if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds {
+        if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds - Self.tolerance {
             // Steps vouch for motion: the stillness must begin after the last step, and not
             // while the pedometer's next step is still due.
             let foot = context.mode == .foot
-            let stepDue = foot && walk.isWalking && t - walk.lastStepTime < settings.stepDueFactor * Swift.max(walk.stepInterval, lastStepInterval)
-            let stillAfterStep = !foot || stillSince > lastStepTime
+            let stepDue = foot && walk.isWalking
+                && t - walk.lastStepTime < settings.stepDueFactor * Swift.max(walk.stepInterval, lastStepInterval) - Self.tolerance
+            let stillAfterStep = !foot || stillSince > lastStepTime + Self.tolerance
             let guarded = stepDue || !stillAfterStep
                 || (smoothedProbability >= settings.guardProbability && accelerationStd > settings.guardedStillStd)
             if !guarded {
@@ -241,14 +249,14 @@ public struct MotionPolicy: Sendable {
         if v >= settings.rideStartSpeed {
             if speedAboveSince.isNaN { speedAboveSince = t }
             speedBelowSince = .nan
-            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds {
+            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds - Self.tolerance {
                 resume(at: speedAboveSince, decidedAt: t, cause: .speed, events: &events)
                 return true
             }
         } else if v <= settings.rideStopSpeed {
             if speedBelowSince.isNaN { speedBelowSince = t }
             speedAboveSince = .nan
-            if state == .moving && t - speedBelowSince >= settings.rideSpeedSeconds {
+            if state == .moving && t - speedBelowSince >= settings.rideSpeedSeconds - Self.tolerance {
                 pause(at: speedBelowSince, decidedAt: t, cause: .speed, events: &events)
             }
         } else {
@@ -276,7 +284,7 @@ public struct MotionPolicy: Sendable {
         if smoothedProbability >= settings.enterProbability { windowsAbove += 1 } else { windowsAbove = 0 }
         if smoothedProbability <= settings.exitProbability { windowsBelow += 1 } else { windowsBelow = 0 }
         let ride = context.mode == .ride
-        let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds
+        let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds + Self.tolerance
         // The classifier's own resume evidence confirms a provisional resume.
         if !provisionalSince.isNaN && windowsAbove >= settings.classifierResumeWindows { provisionalSince = .nan }
         if state == .still && stillSince.isNaN && !(ride && speedKnown) {
@@ -288,7 +296,7 @@ public struct MotionPolicy: Sendable {
             }
         }
         if state == .moving && windowsBelow >= settings.classifierPauseWindows && !(ride && speedKnown) {
-            let recentStep = !ride && t - lastStepTime < context.stopTimeout
+            let recentStep = !ride && t - lastStepTime < context.stopTimeout - Self.tolerance
             let quiet = ride || accelerationStd <= settings.classifierPauseMaximumStd
             if !recentStep && quiet {
                 // The motion ended at most one window ago (or at the last step, if later).
@@ -301,7 +309,8 @@ public struct MotionPolicy: Sendable {
     /// When a walk whose first step is at `first` began: the motion onset when it came at most
     /// `resumeOnsetLookback` before that step, else the step.
     private func walkStart(firstStep first: Double) -> Double {
-        motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback ? motionOnset : first
+        motionOnset.isFinite && motionOnset <= first + Self.tolerance && first - motionOnset <= settings.resumeOnsetLookback + Self.tolerance
+            ? motionOnset : first
     }
 
     /// Takes back an unconfirmed provisional resume (`pause` dates and labels it).

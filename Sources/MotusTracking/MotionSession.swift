@@ -50,6 +50,12 @@ public struct MotionSession: Sendable {
     private var compass: OrientationFilter? = nil
     private var latestField = Vector3.zero
     private var compassTime = Double.nan
+    /// The pedometer's clock origin: the first driver sample's time. The pedometer runs on
+    /// times relative to it, so its grid, intervals and timeouts are computed on small numbers
+    /// and come out the same whatever the input clock's origin (Unix seconds carry about
+    /// 2·10⁻⁷ s of rounding, enough to flip a comparison of two grid times that lie exactly
+    /// one timeout apart); its step times are put back on the input clock as they leave it.
+    private var pedometerOrigin = Double.nan
 
     // Clock.
     /// Time of the first sample (s, input clock); NaN before it.
@@ -160,8 +166,9 @@ public struct MotionSession: Sendable {
     private mutating func drive() {
         let t = frames.lastTime
         touch(t)
+        if pedometerOrigin.isNaN { pedometerOrigin = t }
         if settings.mode == .foot {
-            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t)
+            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t - pedometerOrigin)
             if k > 0 {
                 stepsCredited(k, at: t)
             } else {
@@ -169,8 +176,8 @@ public struct MotionSession: Sendable {
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
                 if policy.state == .still ? need > 0 && n >= need : policy.isProvisional {
-                    policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pedometer.pendTime[n - need] : .nan,
-                                          newest: n > 0 ? pedometer.pendTime[n - 1] : .nan, motionStd: stillness.accelerationStd,
+                    policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pendingStepTime(n - need) : .nan,
+                                          newest: n > 0 ? pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
                                           at: t, events: &events)
                 }
             }
@@ -184,11 +191,25 @@ public struct MotionSession: Sendable {
         for j in 0..<run.count { frame(run.frame(j), time: run.time(j)) }
     }
 
+    /// The pedometer's `i`-th counted step from the newest, on the input clock.
+    private func recentStep(_ i: Int) -> StepEvent {
+        var s = pedometer.recentStep(i)
+        s.time += pedometerOrigin
+        return s
+    }
+
+    /// Time of the pedometer's `i`-th pending (unconfirmed) step candidate, oldest first, on the
+    /// input clock.
+    private func pendingStepTime(_ i: Int) -> Double { pedometer.pendTime[i] + pedometerOrigin }
+
+    /// The pedometer's latest counted step time on the input clock (−∞ before the first).
+    private var pedometerLastStepTime: Double { pedometer.lastStepTime + pedometerOrigin }
+
     private mutating func stepsCredited(_ k: Int, at t: Double) {
         let held = Swift.min(k, 128)
-        policy.stepsConfirmed(firstStep: pedometer.recentStep(held - 1).time, at: t, events: &events)
+        policy.stepsConfirmed(firstStep: recentStep(held - 1).time, at: t, events: &events)
         if !platformSteps {
-            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(recentStep(j), cadence: pedometer.cadence) }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
     }
@@ -214,7 +235,7 @@ public struct MotionSession: Sendable {
         if window { p = classifier?.lastProbability ?? .nan }
         if tap != nil { record(f, window: window) }
         policy.frame(at: t, still: still, accelerationStd: stillness.accelerationStd, windowProbability: p,
-                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometer.lastStepTime, stepInterval: pedometer.stepInterval),
+                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometerLastStepTime, stepInterval: pedometer.stepInterval),
                      events: &events)
     }
 
