@@ -23,9 +23,11 @@ public struct WalkEvidence: Sendable, Hashable {
 ///
 /// **On foot**: resume provisionally on the first `earlyResumeSteps` regular step candidates
 /// while the body moves (cause `firstSteps`), dated at the first of them (or the motion onset
-/// just before it); it stands once the pedometer confirms a walk or the classifier is
-/// confident, and is retracted otherwise (a pause with cause `unconfirmed`, dated at the
-/// resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
+/// just before it). After a change of posture (someone stands up, then walks: `PostureTracker`)
+/// only the candidates after the change count, and the resume is dated at the first of them,
+/// not at the onset of standing up. It stands once the pedometer confirms a walk or the
+/// classifier is confident for `classifierConfirmWindows` windows, and is retracted otherwise
+/// (a pause with cause `unconfirmed`, dated at the resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
 /// to the first credited step; or after `classifierResumeWindows` confident windows. Pause when
 /// the stillness has lasted `minimumStillSeconds` (unless steps vouch for motion or the
 /// classifier is confident and the stillness shallow), or after `classifierPauseWindows`
@@ -78,8 +80,14 @@ public struct MotionPolicy: Sendable {
         /// moves like a walk's steps, not like someone shifting their weight while standing.
         public var earlyResumeMinimumStd: Double = 1.0
         /// A provisional resume not confirmed this long (s) after it was decided is retracted:
-        /// the pedometer confirms a real walk within about five steps.
+        /// the pedometer confirms a real walk within about five steps, the classifier within
+        /// `classifierConfirmWindows` windows.
         public var earlyResumeTimeout: Double = 4.0
+        /// Windows in a row above `enterProbability` that confirm a provisional resume: its
+        /// steps already vouch for a walk, so fewer than a resume without steps needs. A short
+        /// walk into a turn (weak, irregular impacts) may never give the pedometer its five
+        /// regular steps.
+        public var classifierConfirmWindows: Int = 2
         /// While the pedometer walks, no pause until this many step intervals (the mean or the
         /// latest, whichever is longer) after the last step: slow walkers are quiet between steps.
         public var stepDueFactor: Double = 2.0
@@ -183,17 +191,24 @@ public struct MotionPolicy: Sendable {
         lastStepTime = time
     }
 
-    /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep`.
-    public mutating func stepsConfirmed(firstStep: Double, at t: Double, events: inout EventQueue) {
+    /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep` (the
+    /// earliest after `postureChange`, the time the body left its resting posture, when it did:
+    /// NaN otherwise).
+    public mutating func stepsConfirmed(firstStep: Double, postureChange: Double = .nan, at t: Double, events: inout EventQueue) {
         provisionalSince = .nan   // confirmed (or already moving)
-        if state == .still { resume(at: walkStart(firstStep: firstStep), decidedAt: t, cause: .steps, events: &events) }
+        if state == .still {
+            resume(at: walkStart(firstStep: firstStep, postureChange: postureChange), decidedAt: t, cause: .steps, events: &events)
+        }
     }
 
     /// The pedometer's unconfirmed step candidates after a sample that confirmed none: their
     /// number, the time of the `earlyResumeSteps`-th newest (NaN when fewer) and of the newest
-    /// (NaN when none), and the |a| std of the stillness window (m/s²).
-    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, at t: Double,
-                                        events: inout EventQueue) {
+    /// (NaN when none), the |a| std of the stillness window (m/s²), and `postureChange`, the
+    /// time the body left its resting posture since the last stillness (NaN when it has not).
+    /// While still, the session counts only the candidates after that change: the push of
+    /// standing up is not a step.
+    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, postureChange: Double = .nan,
+                                        at t: Double, events: inout EventQueue) {
         let need = settings.earlyResumeSteps
         if state == .still {
             guard need > 0, n >= need else { return }
@@ -202,11 +217,14 @@ public struct MotionPolicy: Sendable {
             guard stillSince.isNaN, earliest > retractedUpTo + Self.tolerance else { return }
             guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval + Self.tolerance else { return }
             guard motionStd >= settings.earlyResumeMinimumStd else { return }
-            resume(at: walkStart(firstStep: earliest), decidedAt: t, cause: .firstSteps, events: &events)
+            resume(at: walkStart(firstStep: earliest, postureChange: postureChange), decidedAt: t, cause: .firstSteps, events: &events)
             if state == .moving { provisionalSince = t }
         } else if !provisionalSince.isNaN {
-            // Retracted when the pedometer gives up its candidates, or does not confirm in time.
-            if n == 0 || t - provisionalSince > settings.earlyResumeTimeout + Self.tolerance {
+            // Retracted when the pedometer gives up its candidates while the classifier does not
+            // say moving (in a turn the impacts weaken, but the body still moves), or when
+            // neither confirms in time.
+            let classifierMoving = smoothedProbability >= settings.enterProbability
+            if (n == 0 && !classifierMoving) || t - provisionalSince > settings.earlyResumeTimeout + Self.tolerance {
                 retractedUpTo = n > 0 ? newest : t
                 retract(decidedAt: t, events: &events)
             }
@@ -285,8 +303,8 @@ public struct MotionPolicy: Sendable {
         if smoothedProbability <= settings.exitProbability { windowsBelow += 1 } else { windowsBelow = 0 }
         let ride = context.mode == .ride
         let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds + Self.tolerance
-        // The classifier's own resume evidence confirms a provisional resume.
-        if !provisionalSince.isNaN && windowsAbove >= settings.classifierResumeWindows { provisionalSince = .nan }
+        // The classifier's own evidence confirms a provisional resume.
+        if !provisionalSince.isNaN && windowsAbove >= settings.classifierConfirmWindows { provisionalSince = .nan }
         if state == .still && stillSince.isNaN && !(ride && speedKnown) {
             let need = ride ? settings.rideClassifierWindows : settings.classifierResumeWindows
             if windowsAbove >= need {
@@ -306,10 +324,13 @@ public struct MotionPolicy: Sendable {
         }
     }
 
-    /// When a walk whose first step is at `first` began: the motion onset when it came at most
-    /// `resumeOnsetLookback` before that step, else the step.
-    private func walkStart(firstStep first: Double) -> Double {
-        motionOnset.isFinite && motionOnset <= first + Self.tolerance && first - motionOnset <= settings.resumeOnsetLookback + Self.tolerance
+    /// When a walk whose first step is at `first` began: the step itself after a change of
+    /// posture (`postureChange` finite: the motion since the stillness ended was standing up,
+    /// not walking); otherwise the motion onset when it came at most `resumeOnsetLookback` before
+    /// that step (the push-off precedes the first impact), else the step.
+    private func walkStart(firstStep first: Double, postureChange: Double) -> Double {
+        if postureChange.isFinite { return first }
+        return motionOnset.isFinite && motionOnset <= first + Self.tolerance && first - motionOnset <= settings.resumeOnsetLookback + Self.tolerance
             ? motionOnset : first
     }
 

@@ -17,8 +17,8 @@ import MotusClassifier
 /// - `FrameBuilder`: gravity (given, or fused), fixed-rate frames at the model's rate, the gap
 ///   policy. Training builds its frames with the same code, so the model sees live what it
 ///   was trained on.
-/// - `Pedometer` on every accepted acceleration sample, `StillnessDetector` and the model's
-///   `StreamingClassifier` on every frame.
+/// - `Pedometer` on every accepted acceleration sample, `StillnessDetector`, `PostureTracker`
+///   and the model's `StreamingClassifier` on every frame.
 /// - `MotionPolicy`: the moving/still decision from that evidence.
 /// - `Odometer`: steps to distance, pace, splits, goal.
 ///
@@ -35,6 +35,7 @@ public struct MotionSession: Sendable {
     private var pedometer: Pedometer
     private var classifier: StreamingClassifier?
     private var stillness: StillnessDetector
+    private var posture: PostureTracker
     private var policy: MotionPolicy
     private var odometer: Odometer
     private var stepCounter = StepCounterIntegrator()
@@ -80,6 +81,7 @@ public struct MotionSession: Sendable {
         let frameSettings = model?.pipeline.frameSettings ?? FrameBuilder.Settings(rateHz: t.frameRateHz)
         frames = FrameBuilder(settings: frameSettings)
         stillness = StillnessDetector(rateHz: frameSettings.rateHz, settings: t.stillness)
+        posture = PostureTracker(rateHz: frameSettings.rateHz, settings: t.posture)
         var policySettings = t.policy
         if !settings.provisionalResume { policySettings.earlyResumeSteps = 0 }
         let features = model?.features ?? .standard
@@ -173,19 +175,23 @@ public struct MotionSession: Sendable {
                 stepsCredited(k, at: t)
             } else {
                 let n = pedometer.pendingSteps, need = policy.settings.earlyResumeSteps
+                // While still, the candidates before a change of posture (standing up) are its
+                // motion, not steps: only those after it may resume.
+                let change = posture.changedAt
+                let walking = policy.state != .still ? n : posture.inTransit ? 0 : candidates(n, after: change)
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
-                if policy.state == .still ? need > 0 && n >= need : policy.isProvisional {
-                    policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pendingStepTime(n - need) : .nan,
+                if policy.state == .still ? need > 0 && walking >= need : policy.isProvisional {
+                    policy.stepCandidates(count: walking, earliest: need > 0 && walking >= need ? pendingStepTime(n - need) : .nan,
                                           newest: n > 0 ? pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
-                                          at: t, events: &events)
+                                          postureChange: change, at: t, events: &events)
                 }
             }
         }
         let run = frames.latest   // a small copy, so the frames are read without the builder
         guard run.count > 0 else { return }
         if run.startsSegment {
-            classifier?.restart(); stillness.reset()
+            classifier?.restart(); stillness.reset(); posture.reset()
             tap?.startSegment(firstIndex: run.firstIndex, startTime: run.firstTime)
         }
         for j in 0..<run.count { frame(run.frame(j), time: run.time(j)) }
@@ -205,9 +211,25 @@ public struct MotionSession: Sendable {
     /// The pedometer's latest counted step time on the input clock (−∞ before the first).
     private var pedometerLastStepTime: Double { pedometer.lastStepTime + pedometerOrigin }
 
+    /// How many of the `n` pending candidates come at or after `time` (all of them when `time`
+    /// is NaN).
+    private func candidates(_ n: Int, after time: Double) -> Int {
+        guard time.isFinite else { return n }
+        var m = 0
+        while m < n && pendingStepTime(n - 1 - m) >= time - MotionPolicy.tolerance { m += 1 }
+        return m
+    }
+
     private mutating func stepsCredited(_ k: Int, at t: Double) {
         let held = Swift.min(k, 128)
-        policy.stepsConfirmed(firstStep: recentStep(held - 1).time, at: t, events: &events)
+        // The walk's first step: the earliest credited one, or after a change of posture
+        // (standing up) the earliest credited after it.
+        let change = posture.changedAt
+        var first = held - 1
+        if change.isFinite {
+            while first > 0 && recentStep(first).time < change - MotionPolicy.tolerance { first -= 1 }
+        }
+        policy.stepsConfirmed(firstStep: recentStep(first).time, postureChange: change, at: t, events: &events)
         if !platformSteps {
             for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(recentStep(j), cadence: pedometer.cadence) }
         }
@@ -229,6 +251,7 @@ public struct MotionSession: Sendable {
         }
         let still = stillness.push(accelerationMagnitude: f.acceleration.norm,
                                    rotationRateMagnitude: frames.hasRotationRate ? f.rotationRate.norm : 0)
+        posture.update(gravity: f.gravity, acceleration: f.acceleration, still: still, time: t)
         var p = Double.nan
         // Mutated in place through the optional (no copy of its buffers).
         let window = classifier?.push(f) == true
