@@ -172,6 +172,14 @@ public struct MotionPolicy: Sendable {
         self.settings = settings; self.context = context
     }
 
+    /// Step candidates that resume early: `earlyResumeSteps`, one fewer after a change of
+    /// posture (`postureChange` finite): standing up and then a step show a walk beginning as
+    /// well as two steps do. 0 when the early resume is off.
+    public func earlyResumeCandidates(postureChange: Double) -> Int {
+        let n = settings.earlyResumeSteps
+        return n > 1 && postureChange.isFinite ? n - 1 : n
+    }
+
     /// True while a provisional resume waits for confirmation.
     public var isProvisional: Bool { !provisionalSince.isNaN }
     /// True while the ride's start is being confirmed by speed (speed above the start threshold).
@@ -209,7 +217,7 @@ public struct MotionPolicy: Sendable {
     /// standing up is not a step.
     public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, postureChange: Double = .nan,
                                         at t: Double, events: inout EventQueue) {
-        let need = settings.earlyResumeSteps
+        let need = earlyResumeCandidates(postureChange: postureChange)
         if state == .still {
             guard need > 0, n >= need else { return }
             // Motion now, candidates newer than those of a retracted early resume, close

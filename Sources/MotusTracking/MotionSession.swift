@@ -174,10 +174,10 @@ public struct MotionSession: Sendable {
             if k > 0 {
                 stepsCredited(k, at: t)
             } else {
-                let n = pedometer.pendingSteps, need = policy.settings.earlyResumeSteps
                 // While still, the candidates before a change of posture (standing up) are its
                 // motion, not steps: only those after it may resume.
                 let change = posture.changedAt
+                let n = pedometer.pendingSteps, need = policy.earlyResumeCandidates(postureChange: change)
                 let walking = policy.state != .still ? n : posture.inTransit ? 0 : candidates(n, after: change)
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
