@@ -22,7 +22,11 @@ import MotusTracking
 ///   pause with cause `unconfirmed`, no moving time). Neither counts as the resume or as a
 ///   pause; they are counted apart.
 /// - **Resume decided after N steps**: true steps (the recording's `step` events) from 1 s
-///   before the true start up to the resume's decision, when the recording has them.
+///   before the true start up to the resume's decision, when the recording has them. Without
+///   step events (sp-sw-har) the steps are estimated: the walk's steps at the trial's own
+///   cadence (the median interval of the steps the session counted inside the moving span),
+///   the first at the true start, so a decision before the start is 0 steps, within the first
+///   interval 1, and so on; `resumeDecisionStepsEstimated` marks such trials.
 /// A trial whose resume or pause is never reported gets an infinite latency.
 public enum MotionEvaluation {
     public struct Row: Sendable, Hashable, Codable {
@@ -38,8 +42,12 @@ public enum MotionEvaluation {
         public var falseResumes: Int
         /// Provisional resumes retracted (the pedometer did not confirm them).
         public var retractedResumes: Int
-        /// True steps taken up to the resume decision (NaN without step events or resume).
+        /// True steps taken up to the resume decision (NaN without a resume, or without step
+        /// events and too few counted steps to estimate them).
         public var resumeDecisionSteps: Double
+        /// True when `resumeDecisionSteps` is estimated from the trial's cadence (the recording
+        /// has no step events).
+        public var resumeDecisionStepsEstimated: Bool
         /// Steps counted over the whole recording.
         public var steps: Int
         /// Seconds of recording after the true stop.
@@ -66,8 +74,11 @@ public enum MotionEvaluation {
         /// Median |resume latency| (s): what the resume bar checks (early counts like late).
         public var resumeAbsoluteMedian: Double
         public var resumeDecisionMedian: Double
-        /// Median of the true steps taken up to the resume decision (trials with step events).
+        /// Median of the true steps taken up to the resume decision (trials with step events,
+        /// or with an estimate from the cadence).
         public var resumeDecisionStepsMedian: Double
+        /// Trials whose decision steps were estimated from the cadence (no step events).
+        public var resumeDecisionStepsEstimated: Int
         public var retractedResumes: Int
         public var falsePauses: Int
         public var falseResumes: Int
@@ -92,7 +103,7 @@ public enum MotionEvaluation {
         let truth = e.truth.stepTimes
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
                       pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0,
-                      retractedResumes: 0, resumeDecisionSteps: .nan, steps: res.summary.steps,
+                      retractedResumes: 0, resumeDecisionSteps: .nan, resumeDecisionStepsEstimated: truth.isEmpty, steps: res.summary.steps,
                       stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false)
         var pauseFound = false
         let changes = res.stateChanges
@@ -107,7 +118,11 @@ public enum MotionEvaluation {
                 if c.time < start - 2 { row.falseResumes += 1 } else if !row.resumeLatency.isFinite && c.time <= stop {
                     row.resumeLatency = c.time - start
                     row.resumeDecisionLatency = c.decidedAt - start
-                    if !truth.isEmpty { row.resumeDecisionSteps = Double(truth.filter { $0 >= start - 1 && $0 <= c.decidedAt }.count) }
+                    if !truth.isEmpty {
+                        row.resumeDecisionSteps = Double(truth.filter { $0 >= start - 1 && $0 <= c.decidedAt }.count)
+                    } else if let interval = cadenceInterval(res.stepTimes, from: start, to: stop) {
+                        row.resumeDecisionSteps = c.decidedAt < start ? 0 : ((c.decidedAt - start) / interval).rounded(.down) + 1
+                    }
                 }
             case .still:
                 if c.time >= start && c.time < stop - 1 {
@@ -134,9 +149,19 @@ public enum MotionEvaluation {
                 resumeAbsoluteMedian: percentile(rows.map { Swift.abs($0.resumeLatency) }, 50),
                 resumeDecisionMedian: percentile(rows.map(\.resumeDecisionLatency), 50),
                 resumeDecisionStepsMedian: percentile(rows.map(\.resumeDecisionSteps).filter { !$0.isNaN }, 50),
+                resumeDecisionStepsEstimated: rows.filter { $0.resumeDecisionStepsEstimated && !$0.resumeDecisionSteps.isNaN }.count,
                 retractedResumes: rows.reduce(0) { $0 + $1.retractedResumes },
                 falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
                 trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count)
+    }
+
+    /// The median interval (s) between consecutive counted steps inside [`start`, `stop`],
+    /// leaving out intervals longer than 2 s (a stop or a missed run); nil with fewer than three.
+    static func cadenceInterval(_ steps: [Double], from start: Double, to stop: Double) -> Double? {
+        let inside = steps.filter { $0 >= start && $0 <= stop }
+        let intervals = zip(inside.dropFirst(), inside).map { $0 - $1 }.filter { $0 > 0 && $0 <= 2 }
+        guard intervals.count >= 3 else { return nil }
+        return percentile(intervals, 50)
     }
 
     /// Percentile with linear interpolation between order statistics (numpy's default);

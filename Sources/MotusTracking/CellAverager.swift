@@ -5,6 +5,11 @@
 /// linear interpolation, averaged. Inputs whose time does not increase are dropped; a gap
 /// longer than `maximumGap` restarts the grid at the new sample (nothing is invented across it).
 ///
+/// Cell ends are computed as `t₀ + k·T` from the integer `k`, never by adding `T` cell after
+/// cell: a running sum drifts by one rounding per cell, and at large clock values (Unix time in
+/// seconds, where one unit in the last place is about 2·10⁻⁷ s) that drift reaches 10⁻⁴ s within
+/// minutes, so the same recording would give other step times on another clock origin.
+///
 /// O(1) per input plus O(1) per emitted cell, no allocation.
 public struct CellAverager: Sendable {
     /// Cell length in seconds.
@@ -13,8 +18,12 @@ public struct CellAverager: Sendable {
     public let maximumGap: Double
     @usableFromInline var prevT = 0.0, prevV = 0.0
     @usableFromInline var cellEnd = 0.0
+    @usableFromInline var origin = 0.0      // t₀: the first sample of the current grid
+    @usableFromInline var cellIndex = 1     // k of `cellEnd`
     @usableFromInline var acc = 0.0
     @usableFromInline var started = false
+    /// Two times closer than this (s) are one instant (see `MotionPolicy.tolerance`).
+    public static let tolerance = 1e-6
     /// Number of times the grid was restarted after a long gap.
     public private(set) var restarts = 0
 
@@ -34,19 +43,22 @@ public struct CellAverager: Sendable {
         if !started || t - prevT > maximumGap {
             if started { restarts += 1 }
             started = true
-            prevT = t; prevV = v; cellEnd = t + period; acc = 0
+            prevT = t; prevV = v; origin = t; cellIndex = 1; cellEnd = t + period; acc = 0
             return
         }
         guard t > prevT else { return }
         let slope = (v - prevV) / (t - prevT)
         var a = prevT, va = prevV
-        while cellEnd <= t {
+        // A cell that ends within `tolerance` after this sample ends at it: the same instant
+        // read on another clock origin (rounded differently) must complete the same cells.
+        while cellEnd <= t + Self.tolerance {
             let vb = prevV + slope * (cellEnd - prevT)
             acc += 0.5 * (va + vb) * (cellEnd - a)
             emit(cellEnd, acc / period)
             acc = 0
             a = cellEnd; va = vb
-            cellEnd += period
+            cellIndex += 1
+            cellEnd = origin + Double(cellIndex) * period
         }
         acc += 0.5 * (va + v) * (t - a)
         prevT = t; prevV = v

@@ -23,9 +23,11 @@ public struct WalkEvidence: Sendable, Hashable {
 ///
 /// **On foot**: resume provisionally on the first `earlyResumeSteps` regular step candidates
 /// while the body moves (cause `firstSteps`), dated at the first of them (or the motion onset
-/// just before it); it stands once the pedometer confirms a walk or the classifier is
-/// confident, and is retracted otherwise (a pause with cause `unconfirmed`, dated at the
-/// resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
+/// just before it). After a change of posture (someone stands up, then walks: `PostureTracker`)
+/// only the candidates after the change count, and the resume is dated at the first of them,
+/// not at the onset of standing up. It stands once the pedometer confirms a walk or the
+/// classifier is confident for `classifierConfirmWindows` windows, and is retracted otherwise
+/// (a pause with cause `unconfirmed`, dated at the resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
 /// to the first credited step; or after `classifierResumeWindows` confident windows. Pause when
 /// the stillness has lasted `minimumStillSeconds` (unless steps vouch for motion or the
 /// classifier is confident and the stillness shallow), or after `classifierPauseWindows`
@@ -78,8 +80,14 @@ public struct MotionPolicy: Sendable {
         /// moves like a walk's steps, not like someone shifting their weight while standing.
         public var earlyResumeMinimumStd: Double = 1.0
         /// A provisional resume not confirmed this long (s) after it was decided is retracted:
-        /// the pedometer confirms a real walk within about five steps.
+        /// the pedometer confirms a real walk within about five steps, the classifier within
+        /// `classifierConfirmWindows` windows.
         public var earlyResumeTimeout: Double = 4.0
+        /// Windows in a row above `enterProbability` that confirm a provisional resume: its
+        /// steps already vouch for a walk, so fewer than a resume without steps needs. A short
+        /// walk into a turn (weak, irregular impacts) may never give the pedometer its five
+        /// regular steps.
+        public var classifierConfirmWindows: Int = 2
         /// While the pedometer walks, no pause until this many step intervals (the mean or the
         /// latest, whichever is longer) after the last step: slow walkers are quiet between steps.
         public var stepDueFactor: Double = 2.0
@@ -125,6 +133,13 @@ public struct MotionPolicy: Sendable {
         }
     }
 
+    /// Two times closer than this (s) are one instant in every comparison the policy makes.
+    /// Frames and steps lie on grids, so durations often equal a threshold exactly; on a clock
+    /// with a large origin (Unix seconds carry about 2·10⁻⁷ s of rounding) the same duration
+    /// comes out a hair above or below it, and a decision would move by a frame. Far below any
+    /// sample period, far above that rounding.
+    public static let tolerance = 1e-6
+
     /// The thresholds and delays this policy decides with.
     public let settings: Settings
     /// The session's fixed surroundings (frame period, windows, pedometer limits).
@@ -157,6 +172,14 @@ public struct MotionPolicy: Sendable {
         self.settings = settings; self.context = context
     }
 
+    /// Step candidates that resume early: `earlyResumeSteps`, one fewer after a change of
+    /// posture (`postureChange` finite): standing up and then a step show a walk beginning as
+    /// well as two steps do. 0 when the early resume is off.
+    public func earlyResumeCandidates(postureChange: Double) -> Int {
+        let n = settings.earlyResumeSteps
+        return n > 1 && postureChange.isFinite ? n - 1 : n
+    }
+
     /// True while a provisional resume waits for confirmation.
     public var isProvisional: Bool { !provisionalSince.isNaN }
     /// True while the ride's start is being confirmed by speed (speed above the start threshold).
@@ -172,34 +195,44 @@ public struct MotionPolicy: Sendable {
     /// A step was counted (by the pedometer or the platform step counter) at `time`.
     public mutating func stepCounted(at time: Double) {
         let dt = time - lastStepTime
-        lastStepInterval = dt <= context.maximumStepInterval ? dt : 0
+        lastStepInterval = dt <= context.maximumStepInterval + Self.tolerance ? dt : 0
         lastStepTime = time
     }
 
-    /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep`.
-    public mutating func stepsConfirmed(firstStep: Double, at t: Double, events: inout EventQueue) {
+    /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep` (the
+    /// earliest after `postureChange`, the time the body left its resting posture, when it did:
+    /// NaN otherwise).
+    public mutating func stepsConfirmed(firstStep: Double, postureChange: Double = .nan, at t: Double, events: inout EventQueue) {
         provisionalSince = .nan   // confirmed (or already moving)
-        if state == .still { resume(at: walkStart(firstStep: firstStep), decidedAt: t, cause: .steps, events: &events) }
+        if state == .still {
+            resume(at: walkStart(firstStep: firstStep, postureChange: postureChange), decidedAt: t, cause: .steps, events: &events)
+        }
     }
 
     /// The pedometer's unconfirmed step candidates after a sample that confirmed none: their
     /// number, the time of the `earlyResumeSteps`-th newest (NaN when fewer) and of the newest
-    /// (NaN when none), and the |a| std of the stillness window (m/s²).
-    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, at t: Double,
-                                        events: inout EventQueue) {
-        let need = settings.earlyResumeSteps
+    /// (NaN when none), the |a| std of the stillness window (m/s²), and `postureChange`, the
+    /// time the body left its resting posture since the last stillness (NaN when it has not).
+    /// While still, the session counts only the candidates after that change: the push of
+    /// standing up is not a step.
+    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, postureChange: Double = .nan,
+                                        at t: Double, events: inout EventQueue) {
+        let need = earlyResumeCandidates(postureChange: postureChange)
         if state == .still {
             guard need > 0, n >= need else { return }
             // Motion now, candidates newer than those of a retracted early resume, close
             // enough together, and the body moving like a walk.
-            guard stillSince.isNaN, earliest > retractedUpTo else { return }
-            guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval else { return }
+            guard stillSince.isNaN, earliest > retractedUpTo + Self.tolerance else { return }
+            guard newest - earliest <= Double(need - 1) * settings.earlyResumeMaximumInterval + Self.tolerance else { return }
             guard motionStd >= settings.earlyResumeMinimumStd else { return }
-            resume(at: walkStart(firstStep: earliest), decidedAt: t, cause: .firstSteps, events: &events)
+            resume(at: walkStart(firstStep: earliest, postureChange: postureChange), decidedAt: t, cause: .firstSteps, events: &events)
             if state == .moving { provisionalSince = t }
         } else if !provisionalSince.isNaN {
-            // Retracted when the pedometer gives up its candidates, or does not confirm in time.
-            if n == 0 || t - provisionalSince > settings.earlyResumeTimeout {
+            // Retracted when the pedometer gives up its candidates while the classifier does not
+            // say moving (in a turn the impacts weaken, but the body still moves), or when
+            // neither confirms in time.
+            let classifierMoving = smoothedProbability >= settings.enterProbability
+            if (n == 0 && !classifierMoving) || t - provisionalSince > settings.earlyResumeTimeout + Self.tolerance {
                 retractedUpTo = n > 0 ? newest : t
                 retract(decidedAt: t, events: &events)
             }
@@ -218,12 +251,13 @@ public struct MotionPolicy: Sendable {
             stillSince = .nan
         }
         if p.isFinite { window(p, at: t, accelerationStd: accelerationStd, events: &events) }
-        if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds {
+        if state == .moving, !stillSince.isNaN, t - stillSince >= settings.minimumStillSeconds - Self.tolerance {
             // Steps vouch for motion: the stillness must begin after the last step, and not
             // while the pedometer's next step is still due.
             let foot = context.mode == .foot
-            let stepDue = foot && walk.isWalking && t - walk.lastStepTime < settings.stepDueFactor * Swift.max(walk.stepInterval, lastStepInterval)
-            let stillAfterStep = !foot || stillSince > lastStepTime
+            let stepDue = foot && walk.isWalking
+                && t - walk.lastStepTime < settings.stepDueFactor * Swift.max(walk.stepInterval, lastStepInterval) - Self.tolerance
+            let stillAfterStep = !foot || stillSince > lastStepTime + Self.tolerance
             let guarded = stepDue || !stillAfterStep
                 || (smoothedProbability >= settings.guardProbability && accelerationStd > settings.guardedStillStd)
             if !guarded {
@@ -241,14 +275,14 @@ public struct MotionPolicy: Sendable {
         if v >= settings.rideStartSpeed {
             if speedAboveSince.isNaN { speedAboveSince = t }
             speedBelowSince = .nan
-            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds {
+            if state == .still && t - speedAboveSince >= settings.rideSpeedSeconds - Self.tolerance {
                 resume(at: speedAboveSince, decidedAt: t, cause: .speed, events: &events)
                 return true
             }
         } else if v <= settings.rideStopSpeed {
             if speedBelowSince.isNaN { speedBelowSince = t }
             speedAboveSince = .nan
-            if state == .moving && t - speedBelowSince >= settings.rideSpeedSeconds {
+            if state == .moving && t - speedBelowSince >= settings.rideSpeedSeconds - Self.tolerance {
                 pause(at: speedBelowSince, decidedAt: t, cause: .speed, events: &events)
             }
         } else {
@@ -276,9 +310,9 @@ public struct MotionPolicy: Sendable {
         if smoothedProbability >= settings.enterProbability { windowsAbove += 1 } else { windowsAbove = 0 }
         if smoothedProbability <= settings.exitProbability { windowsBelow += 1 } else { windowsBelow = 0 }
         let ride = context.mode == .ride
-        let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds
-        // The classifier's own resume evidence confirms a provisional resume.
-        if !provisionalSince.isNaN && windowsAbove >= settings.classifierResumeWindows { provisionalSince = .nan }
+        let speedKnown = t - lastSpeedTime <= settings.speedValiditySeconds + Self.tolerance
+        // The classifier's own evidence confirms a provisional resume.
+        if !provisionalSince.isNaN && windowsAbove >= settings.classifierConfirmWindows { provisionalSince = .nan }
         if state == .still && stillSince.isNaN && !(ride && speedKnown) {
             let need = ride ? settings.rideClassifierWindows : settings.classifierResumeWindows
             if windowsAbove >= need {
@@ -288,7 +322,7 @@ public struct MotionPolicy: Sendable {
             }
         }
         if state == .moving && windowsBelow >= settings.classifierPauseWindows && !(ride && speedKnown) {
-            let recentStep = !ride && t - lastStepTime < context.stopTimeout
+            let recentStep = !ride && t - lastStepTime < context.stopTimeout - Self.tolerance
             let quiet = ride || accelerationStd <= settings.classifierPauseMaximumStd
             if !recentStep && quiet {
                 // The motion ended at most one window ago (or at the last step, if later).
@@ -298,10 +332,14 @@ public struct MotionPolicy: Sendable {
         }
     }
 
-    /// When a walk whose first step is at `first` began: the motion onset when it came at most
-    /// `resumeOnsetLookback` before that step, else the step.
-    private func walkStart(firstStep first: Double) -> Double {
-        motionOnset.isFinite && motionOnset <= first && first - motionOnset <= settings.resumeOnsetLookback ? motionOnset : first
+    /// When a walk whose first step is at `first` began: the step itself after a change of
+    /// posture (`postureChange` finite: the motion since the stillness ended was standing up,
+    /// not walking); otherwise the motion onset when it came at most `resumeOnsetLookback` before
+    /// that step (the push-off precedes the first impact), else the step.
+    private func walkStart(firstStep first: Double, postureChange: Double) -> Double {
+        if postureChange.isFinite { return first }
+        return motionOnset.isFinite && motionOnset <= first + Self.tolerance && first - motionOnset <= settings.resumeOnsetLookback + Self.tolerance
+            ? motionOnset : first
     }
 
     /// Takes back an unconfirmed provisional resume (`pause` dates and labels it).

@@ -17,8 +17,8 @@ import MotusClassifier
 /// - `FrameBuilder`: gravity (given, or fused), fixed-rate frames at the model's rate, the gap
 ///   policy. Training builds its frames with the same code, so the model sees live what it
 ///   was trained on.
-/// - `Pedometer` on every accepted acceleration sample, `StillnessDetector` and the model's
-///   `StreamingClassifier` on every frame.
+/// - `Pedometer` on every accepted acceleration sample, `StillnessDetector`, `PostureTracker`
+///   and the model's `StreamingClassifier` on every frame.
 /// - `MotionPolicy`: the moving/still decision from that evidence.
 /// - `Odometer`: steps to distance, pace, splits, goal.
 ///
@@ -35,6 +35,7 @@ public struct MotionSession: Sendable {
     private var pedometer: Pedometer
     private var classifier: StreamingClassifier?
     private var stillness: StillnessDetector
+    private var posture: PostureTracker
     private var policy: MotionPolicy
     private var odometer: Odometer
     private var stepCounter = StepCounterIntegrator()
@@ -50,6 +51,12 @@ public struct MotionSession: Sendable {
     private var compass: OrientationFilter? = nil
     private var latestField = Vector3.zero
     private var compassTime = Double.nan
+    /// The pedometer's clock origin: the first driver sample's time. The pedometer runs on
+    /// times relative to it, so its grid, intervals and timeouts are computed on small numbers
+    /// and come out the same whatever the input clock's origin (Unix seconds carry about
+    /// 2·10⁻⁷ s of rounding, enough to flip a comparison of two grid times that lie exactly
+    /// one timeout apart); its step times are put back on the input clock as they leave it.
+    private var pedometerOrigin = Double.nan
 
     // Clock.
     /// Time of the first sample (s, input clock); NaN before it.
@@ -74,6 +81,7 @@ public struct MotionSession: Sendable {
         let frameSettings = model?.pipeline.frameSettings ?? FrameBuilder.Settings(rateHz: t.frameRateHz)
         frames = FrameBuilder(settings: frameSettings)
         stillness = StillnessDetector(rateHz: frameSettings.rateHz, settings: t.stillness)
+        posture = PostureTracker(rateHz: frameSettings.rateHz, settings: t.posture)
         var policySettings = t.policy
         if !settings.provisionalResume { policySettings.earlyResumeSteps = 0 }
         let features = model?.features ?? .standard
@@ -160,35 +168,70 @@ public struct MotionSession: Sendable {
     private mutating func drive() {
         let t = frames.lastTime
         touch(t)
+        if pedometerOrigin.isNaN { pedometerOrigin = t }
         if settings.mode == .foot {
-            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t)
+            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t - pedometerOrigin)
             if k > 0 {
                 stepsCredited(k, at: t)
             } else {
-                let n = pedometer.pendingSteps, need = policy.settings.earlyResumeSteps
+                // While still, the candidates before a change of posture (standing up) are its
+                // motion, not steps: only those after it may resume.
+                let change = posture.changedAt
+                let n = pedometer.pendingSteps, need = policy.earlyResumeCandidates(postureChange: change)
+                let walking = policy.state != .still ? n : posture.inTransit ? 0 : candidates(n, after: change)
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
-                if policy.state == .still ? need > 0 && n >= need : policy.isProvisional {
-                    policy.stepCandidates(count: n, earliest: need > 0 && n >= need ? pedometer.pendTime[n - need] : .nan,
-                                          newest: n > 0 ? pedometer.pendTime[n - 1] : .nan, motionStd: stillness.accelerationStd,
-                                          at: t, events: &events)
+                if policy.state == .still ? need > 0 && walking >= need : policy.isProvisional {
+                    policy.stepCandidates(count: walking, earliest: need > 0 && walking >= need ? pendingStepTime(n - need) : .nan,
+                                          newest: n > 0 ? pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
+                                          postureChange: change, at: t, events: &events)
                 }
             }
         }
         let run = frames.latest   // a small copy, so the frames are read without the builder
         guard run.count > 0 else { return }
         if run.startsSegment {
-            classifier?.restart(); stillness.reset()
+            classifier?.restart(); stillness.reset(); posture.reset()
             tap?.startSegment(firstIndex: run.firstIndex, startTime: run.firstTime)
         }
         for j in 0..<run.count { frame(run.frame(j), time: run.time(j)) }
     }
 
+    /// The pedometer's `i`-th counted step from the newest, on the input clock.
+    private func recentStep(_ i: Int) -> StepEvent {
+        var s = pedometer.recentStep(i)
+        s.time += pedometerOrigin
+        return s
+    }
+
+    /// Time of the pedometer's `i`-th pending (unconfirmed) step candidate, oldest first, on the
+    /// input clock.
+    private func pendingStepTime(_ i: Int) -> Double { pedometer.pendTime[i] + pedometerOrigin }
+
+    /// The pedometer's latest counted step time on the input clock (−∞ before the first).
+    private var pedometerLastStepTime: Double { pedometer.lastStepTime + pedometerOrigin }
+
+    /// How many of the `n` pending candidates come at or after `time` (all of them when `time`
+    /// is NaN).
+    private func candidates(_ n: Int, after time: Double) -> Int {
+        guard time.isFinite else { return n }
+        var m = 0
+        while m < n && pendingStepTime(n - 1 - m) >= time - MotionPolicy.tolerance { m += 1 }
+        return m
+    }
+
     private mutating func stepsCredited(_ k: Int, at t: Double) {
         let held = Swift.min(k, 128)
-        policy.stepsConfirmed(firstStep: pedometer.recentStep(held - 1).time, at: t, events: &events)
+        // The walk's first step: the earliest credited one, or after a change of posture
+        // (standing up) the earliest credited after it.
+        let change = posture.changedAt
+        var first = held - 1
+        if change.isFinite {
+            while first > 0 && recentStep(first).time < change - MotionPolicy.tolerance { first -= 1 }
+        }
+        policy.stepsConfirmed(firstStep: recentStep(first).time, postureChange: change, at: t, events: &events)
         if !platformSteps {
-            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(recentStep(j), cadence: pedometer.cadence) }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
     }
@@ -208,13 +251,14 @@ public struct MotionSession: Sendable {
         }
         let still = stillness.push(accelerationMagnitude: f.acceleration.norm,
                                    rotationRateMagnitude: frames.hasRotationRate ? f.rotationRate.norm : 0)
+        posture.update(gravity: f.gravity, acceleration: f.acceleration, still: still, time: t)
         var p = Double.nan
         // Mutated in place through the optional (no copy of its buffers).
         let window = classifier?.push(f) == true
         if window { p = classifier?.lastProbability ?? .nan }
         if tap != nil { record(f, window: window) }
         policy.frame(at: t, still: still, accelerationStd: stillness.accelerationStd, windowProbability: p,
-                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometer.lastStepTime, stepInterval: pedometer.stepInterval),
+                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometerLastStepTime, stepInterval: pedometer.stepInterval),
                      events: &events)
     }
 

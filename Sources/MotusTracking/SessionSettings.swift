@@ -40,6 +40,8 @@ public struct SessionTuning: Sendable, Hashable, Codable {
     public var frameRateHz: Double = 50
     /// The fast stillness test on the frames.
     public var stillness = StillnessDetector.Settings()
+    /// The change-of-posture test on the frames (standing up before a walk).
+    public var posture = PostureTracker.Settings()
     /// The step detector.
     public var pedometer = Pedometer.Settings()
     /// When to resume and pause.

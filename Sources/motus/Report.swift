@@ -320,7 +320,7 @@ struct ReportCommand: ParsableCommand {
             for r in motion {
                 t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
                           r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j",
-                          r.resumeDecisionSteps.isNaN ? "-" : Fmt.f(r.resumeDecisionSteps, 0), "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
+                          r.resumeDecisionSteps.isNaN ? "-" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0), "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
             }
             page.table(t, caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop)")
         }

@@ -206,6 +206,31 @@ enum CLI {
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.split(separator: "\n").first == "Error: --max-resume-decision-steps must be a finite number, not inf", "\(r.stderr)")
     }
+
+    @Test func evaluateMotionFalsePauseBarIsOneFlag() throws {
+        let both = try CLI.run(["evaluate-motion", "datasets/lowback-straight-walk.motus", "--max-false-pauses", "0", "--allow-false-pauses"])
+        #expect(both.status != 0 && both.stdout.isEmpty)
+        #expect(both.stderr.split(separator: "\n").first == "Error: --max-false-pauses and --allow-false-pauses contradict each other: give one", "\(both.stderr)")
+        let negative = try CLI.run(["evaluate-motion", "datasets/lowback-straight-walk.motus", "--max-false-pauses=-1"])
+        #expect(negative.status != 0 && negative.stdout.isEmpty)
+        #expect(negative.stderr.split(separator: "\n").first == "Error: --max-false-pauses must be 0 or more, not -1", "\(negative.stderr)")
+    }
+
+    /// Issue #20's bars on sp-sw-har as flags: STANDING_UP and SITTING_DOWN left out of the map
+    /// (not judged), the decision steps estimated from the cadence (no step events), marked ~.
+    @Test func evaluateMotionSpSwHarBars() throws {
+        guard let shared = DatasetLocator.sharedDatasets(packageRoot: CLI.root) else {
+            print("skipping: ../shared/datasets not found"); return
+        }
+        let r = try CLI.run(["evaluate-motion", shared + "/sp-sw-har", "--map", "still=SEATED", "--map", "moving=WALKING,TURNING",
+                             "--max-resume-median", "0.5", "--max-resume-decision-steps", "2", "--max-false-pauses", "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("estimated from the cadence in") && r.stdout.contains(" ~1 "), "\(r.stdout.suffix(600))")
+        // A bar it cannot meet fails with one line naming it.
+        let strict = try CLI.run(["evaluate-motion", shared + "/sp-sw-har", "--map", "still=SEATED", "--map", "moving=WALKING,TURNING",
+                                  "--max-resume-median", "0.01"])
+        #expect(strict.status == 1 && strict.stderr.contains("median |resume latency|"), "\(strict.stderr)")
+    }
 }
 
 /// Input cannot drive the operator's terminal: control characters in a file's name or content
