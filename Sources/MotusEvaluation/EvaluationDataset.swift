@@ -30,6 +30,8 @@ public struct GroundTruth: Sendable {
         case measured(SensorStream, scored: [LabelSegment])
     }
 
+    /// A ground truth from its parts; see the properties for each argument (times in s on the
+    /// recording's clock, `distanceMeters` in m). Every part defaults to none.
     public init(labels: [LabelSegment] = [], stepTimes: [Double] = [], distanceMeters: Double? = nil,
                 orientation: OrientationReference? = nil, events: [GroundTruthEvent] = []) {
         self.labels = labels; self.stepTimes = stepTimes; self.distanceMeters = distanceMeters
@@ -44,11 +46,14 @@ public struct GroundTruth: Sendable {
 
 /// One entry of an `EvaluationDataset`, loaded: the device's streams, and the truth apart.
 public struct EvaluationRecording: Sendable {
+    /// The dataset's entry this recording was loaded from (its id, subject, label and path).
     public var entry: DatasetEntry
     /// What the device recorded (reference streams removed), with its metadata. Its labels and
     /// events are those of `truth`, kept so that code reading a `Recording` (training windows)
     /// still finds them.
     public var recording: Recording
+    /// What the reference measured: labels, reference step times, course length and
+    /// orientation reference. Scoring compares an algorithm's output on `recording` with it.
     public var truth: GroundTruth
 
     /// Splits a loaded recording into device data and truth:
@@ -79,6 +84,8 @@ public struct EvaluationRecording: Sendable {
                             orientation: orientation, events: r.events.filter { $0.kind != "step" })
     }
 
+    /// The entry's id, unique within its dataset (`wlk_15/sub_2`,
+    /// `Pixel_Jamie_Hard_FrontPocket_2`, `3-1`, or a file's path relative to the folder).
     public var id: String { entry.id }
     /// The subject: the dataset's, else the recording's metadata, else the id.
     public var subject: String { entry.subject ?? recording.metadata.subject ?? entry.id }
@@ -93,9 +100,15 @@ public struct EvaluationRecording: Sendable {
 /// read); `verifyUnchanged()` lists the folder again and compares, so a run can tell that the
 /// data changed under it (a walk folder replaced, a file rewritten) instead of mixing versions.
 public struct EvaluationDataset: Sendable {
+    /// The dataset reader it wraps (MotionSense, Oxford, IPOL, … or a folder of recordings).
     public let source: any Dataset
+    /// The dataset's short name (`motionsense`, `oxford`, or a folder's or file's last path
+    /// component); reports and `LabelledWindows.datasetNames` use it.
     public var name: String { source.name }
+    /// The folder (or the one recording file) the dataset was opened from.
     public var root: String { source.root }
+    /// Every recording the dataset lists, in its stable order, including those set aside
+    /// (`DatasetEntry.setAside`) because a file they need is missing.
     public var entries: [DatasetEntry] { source.entries }
     /// The listing and file fingerprints when the dataset was opened.
     public let snapshot: DatasetSnapshot
@@ -111,7 +124,11 @@ public struct EvaluationDataset: Sendable {
 
     /// A dataset folder Motus knows (opened with its format's reader), else a recording file or
     /// a folder of recordings (read as `RecordingLoader` reads them, with `options` for
-    /// delimited text).
+    /// delimited text). A known dataset is recognised only when `options` is empty: options
+    /// mean the caller wants the files read as delimited text.
+    ///
+    /// - Throws: `InputError` from the dataset's reader when its folder is not as the format
+    ///   describes, or `.emptyFile` when `path` holds no recording (or nothing is there).
     public static func open(_ path: String, options: DelimitedOptions = .init()) throws(InputError) -> EvaluationDataset {
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), probe.isDataset {
             let format = probe.format
@@ -122,14 +139,21 @@ public struct EvaluationDataset: Sendable {
         }
     }
 
-    /// Loads one entry (`Dataset.load`: an error when its files change while they are read) and
-    /// separates its truth.
+    /// Loads one entry (`Dataset.load`) and separates its truth.
+    ///
+    /// - Throws: `InputError` from the reader (naming the file, line and column of bad input,
+    ///   or the missing file of a set-aside entry), `.badValue` for an id the dataset does not
+    ///   list, and `.unreadable` when one of the entry's files changed while it was read.
     public func load(_ entry: DatasetEntry) throws(InputError) -> EvaluationRecording {
         EvaluationRecording(entry: entry, loaded: try source.load(entry.id))
     }
 
     /// Lists the dataset again and throws when it lists other recordings than when it was
     /// opened, or when any file of its entries changed, appeared or went away since.
+    ///
+    /// - Throws: `.unreadable`, naming the first difference in the listing or the file that
+    ///   changed since `snapshot`; or the reader's `InputError` when the dataset can no longer
+    ///   be listed.
     public func verifyUnchanged() throws(InputError) {
         try snapshot.verifyUnchanged(try reopen())
     }
@@ -143,6 +167,7 @@ public struct EvaluationDataset: Sendable {
 public enum Evaluation {
     /// What the scoring made of one recording.
     public enum Outcome<Row: Sendable>: Sendable {
+        /// Scored: the scoring's row for this recording.
         case scored(Row)
         /// Not scored, and why (one line, for the report).
         case skipped(String)
@@ -153,13 +178,20 @@ public enum Evaluation {
 
     /// A recording that was not scored, and why.
     public struct Skipped: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The entry's id (`DatasetEntry.id`).
         public var id: String
+        /// Why it was not scored, in one line (the dataset's `setAside` reason, or the
+        /// scoring's `Outcome.skipped` text).
         public var reason: String
+        /// A skipped entry: its id and the reason.
         public init(id: String, reason: String) { self.id = id; self.reason = reason }
         public var description: String { "\(id) (\(reason))" }
     }
 
+    /// What one `run` gives: the rows of the scored recordings and the account of the rest,
+    /// so that scored + skipped + excluded is every entry of every dataset.
     public struct Run<Row: Sendable>: Sendable {
+        /// One row per scored recording, in the order of the datasets and their entries.
         public var rows: [Row]
         /// The entries that were not scored, in order, each with its reason.
         public var skipped: [Skipped]

@@ -19,8 +19,16 @@ import MotusClassifier
 /// Rows go to `write` one recording at a time, as they are made: memory holds one
 /// recording's windows, however many recordings there are.
 public enum FeatureExport {
+    /// The text format of the rows; its raw value is the name `--format` takes.
     public enum Format: String, Sendable, CaseIterable {
-        case csv, jsonl
+        /// Comma-separated values (RFC 4180 quoting): a header line of `leadingColumns` then the
+        /// feature names, one line per window; `start_s` and `end_s` in s; an unlabelled
+        /// window's label and a feature that is not finite are empty fields.
+        case csv
+        /// JSON Lines: one object per window with the keys `leadingColumns` then one key per
+        /// feature name, no header; an unlabelled window's `label` and a feature that is not
+        /// finite are `null`.
+        case jsonl
 
         /// The format a file name's extension names (`.csv`, `.jsonl` or `.ndjson`), nil for others.
         public init?(path: String) {
@@ -29,20 +37,31 @@ public enum FeatureExport {
         }
     }
 
-    /// The columns before the features.
+    /// The columns (CSV) or keys (JSON Lines) before the features: the recording's id (the
+    /// entry's path), its subject (prefixed with its data set, `motionsense/sub_3`), the window's
+    /// label, and the window's start and end (s, on the recording's clock).
     public static let leadingColumns = ["recording", "subject", "label", "start_s", "end_s"]
 
+    /// What `run` wrote.
     public struct Summary: Sendable, Equatable {
+        /// Recordings whose rows were written.
         public var recordings = 0
+        /// Rows written (one per window), the header not counted.
         public var rows = 0
-        /// Windows written without a label (0 with `labelledOnly`), and windows left out
-        /// because none covered them (0 without it).
+        /// Windows written without a label because no label covered them wholly (0 with
+        /// `labelledOnly`).
         public var unlabelledRows = 0
+        /// Windows not written because no label covered them wholly (0 without `labelledOnly`).
         public var leftOut = 0
     }
 
     /// Writes the header (CSV) and every row of every entry of `datasets` through `write`.
     /// `labels` maps label names to classes as `--map` does (nil: every label is its own class).
+    /// `progress(done, total)` is called after each entry.
+    ///
+    /// - Throws: an entry's `InputError` (a set-aside entry's missing file included), the
+    ///   pipeline's error when a recording lacks a stream its features need, what `write`
+    ///   throws, and `.unreadable` when a dataset changed during the run.
     @discardableResult
     public static func run(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?, format: Format,
                            labelledOnly: Bool = false, progress: ((Int, Int) -> Void)? = nil,

@@ -31,11 +31,17 @@ public enum FusionEvaluation {
 
     /// Median, 95th percentile, mean and root mean square of a set of angle errors (degrees).
     public struct Summary: Sendable, Hashable, Codable {
+        /// Number of errors summarised (samples).
         public var count: Int
+        /// Median error (degrees); NaN when there are none.
         public var medianDegrees: Double
+        /// 95th percentile of the errors (degrees, `percentile(sorted:_:)`); NaN when there are none.
         public var p95Degrees: Double
+        /// Mean error (degrees); NaN when there are none.
         public var meanDegrees: Double
+        /// Root mean square of the errors (degrees); NaN when there are none.
         public var rmseDegrees: Double
+        /// A summary from figures already computed (degrees); see the properties.
         public init(count: Int, medianDegrees: Double, p95Degrees: Double, meanDegrees: Double, rmseDegrees: Double) {
             self.count = count; self.medianDegrees = medianDegrees; self.p95Degrees = p95Degrees; self.meanDegrees = meanDegrees
             self.rmseDegrees = rmseDegrees
@@ -64,7 +70,10 @@ public enum FusionEvaluation {
         public var errorsDegrees: [Double]
         /// The time (s, recording clock) of each error; empty when not known.
         public var errorTimes: [Double]
+        /// The summary of `errorsDegrees`.
         public var summary: Summary
+        /// A recording's result; `summary` is computed from `errorsDegrees` (degrees), and
+        /// `errorTimes` (s, recording clock) gives one time per error or none.
         public init(name: String, activity: String, subject: Int, errorsDegrees: [Double], errorTimes: [Double] = []) {
             self.name = name; self.activity = activity; self.subject = subject
             self.errorsDegrees = errorsDegrees; self.errorTimes = errorTimes; self.summary = Summary(errorsDegrees)
@@ -74,8 +83,13 @@ public enum FusionEvaluation {
     /// Figures per recording, per activity (in order of first appearance) and over all
     /// samples pooled.
     public struct Report: Sendable {
+        /// Every recording's result, in the order given to `aggregate`.
         public var recordings: [RecordingResult]
+        /// One summary per activity (`RecordingResult.activity`) of the errors of all its
+        /// recordings pooled, in order of first appearance.
         public var activities: [(activity: String, summary: Summary)]
+        /// The summary of every error of every recording pooled (so a long recording weighs
+        /// more than a short one).
         public var overall: Summary
     }
 
@@ -133,7 +147,9 @@ public enum FusionEvaluation {
 
     /// Angle (degrees) between `estimate` and `reference` gravity for every sample whose time
     /// is at least `skipSeconds` after the first sample. Only directions matter, so the
-    /// reference may be in any unit, but it must use the same sign convention (up).
+    /// reference may be in any unit, but it must use the same sign convention (up). Arrays are
+    /// flat, three values per time; a length that does not match `times` stops the program (a
+    /// caller's mistake, not bad input).
     public static func angleErrors(times: [Double], estimate: [Double], reference: [Double],
                                    skipSeconds: Double = 2) -> [Double] {
         let n = times.count
@@ -179,7 +195,8 @@ public enum FusionEvaluation {
     /// For each still phase (a range of sample indices): the angle (degrees) between the mean
     /// gravity estimate and the mean accelerometer direction over that phase. While the device
     /// is still, the accelerometer measures gravity alone, so a good filter gives a small
-    /// angle (well under a degree on the IPOL lower-back trials).
+    /// angle. `acceleration` (m/s², gravity included) and `gravity` are flat, three values per
+    /// sample; a phase is clipped to the samples there are, and an empty one gives NaN.
     public static func stillPhaseAngles(acceleration: [Double], gravity: [Double], phases: [Range<Int>]) -> [Double] {
         precondition(acceleration.count == gravity.count)
         let n = acceleration.count / 3

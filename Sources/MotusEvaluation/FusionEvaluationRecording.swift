@@ -6,7 +6,14 @@ extension FusionEvaluation {
     /// Which subjects to keep (the settings were tuned on the odd-numbered MotionSense subjects,
     /// so `even` is the out-of-sample set).
     public enum SubjectSet: String, Sendable, Hashable, CaseIterable, Codable {
-        case all, odd, even
+        /// Every subject, unknown ones (0) included.
+        case all
+        /// Odd-numbered subjects (those the settings were tuned on).
+        case odd
+        /// Even-numbered subjects (the out-of-sample set); unknown subjects (0) are left out.
+        case even
+
+        /// Whether the subject numbered `subject` (`subjectNumber`, 0 when unknown) is in the set.
         public func contains(_ subject: Int) -> Bool {
             switch self {
             case .all: true
@@ -127,7 +134,11 @@ extension FusionEvaluation {
     }
 
     /// Orientation errors (degrees) with one constant heading offset removed (see
-    /// `evaluateWithMagnetometer`); `estimate` holds one quaternion (w, x, y, z) per timestamp.
+    /// `evaluateWithMagnetometer`); `estimate` holds one quaternion (w, x, y, z) per timestamp
+    /// of `times` (s), `reference` the measured quaternions (device → Earth frame), and only
+    /// reference samples inside `scored` count. `source` names the recording in errors.
+    ///
+    /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
     public static func orientationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
                                          source: SourceLocation) throws(InputError) -> [Double] {
         // Reference-frame error rotations d = q_ref ⊗ q_est⁻¹ at the scored samples.
@@ -154,7 +165,10 @@ extension FusionEvaluation {
     /// Inclination errors (degrees) against a measured orientation: at each reference sample
     /// inside `scored`, the angle between the estimated gravity (up, device frame) at the same
     /// timestamp and the reference's up direction, `q⁻¹ · ẑ · q` for the reference quaternion q
-    /// (device → Earth frame, z up).
+    /// (device → Earth frame, z up). `estimate` is flat, three values per timestamp of `times`
+    /// (s); `source` names the recording in errors.
+    ///
+    /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
     public static func inclinationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
                                          source: SourceLocation) throws(InputError) -> [Double] {
         try inclinationErrorsWithTimes(times: times, estimate: estimate, reference: reference, scored: scored, source: source).errors
@@ -198,8 +212,8 @@ extension FusionEvaluation {
 
     /// Pass thresholds of `checkStillAndWalk`. Each default is the worst case seen on the
     /// IPOL lower-back trials and Oxford walks plus a margin (the measured values are in
-    /// benchmarks/fusion/README.md), so they guard against regressions; the physical target
-    /// (about 1° at rest) is met before a walk but not after one.
+    /// benchmarks/fusion/README.md), so they guard against regressions rather than state the
+    /// physical target (about 1° at rest); the still phases after a walk get a looser one.
     public struct CheckThresholds: Sendable, Hashable, Codable {
         /// Largest angle (degrees) between the mean gravity estimate and the mean
         /// accelerometer direction over the first still phase (before any walking). Default
@@ -213,7 +227,7 @@ extension FusionEvaluation {
         public var stillAfterWalkAngleDegrees: Double
         /// Largest |mean vertical user acceleration| (m/s²) over the walk, after removing the
         /// same mean over the still phases (the accelerometer's own scale and offset error,
-        /// up to 0.45 m/s² on the XSens units, which no filter can know). Default 0.3 m/s².
+        /// which no filter can know). Default 0.3 m/s².
         /// A walk from rest to rest has no net change of velocity, so the true mean is within
         /// ±0.04 m/s² over ≥ 8 s.
         public var walkVerticalMean: Double
@@ -225,6 +239,8 @@ extension FusionEvaluation {
         /// gyroscope). A mean tilt error θ during the walk shows here as about g·sin θ.
         /// Default 2 m/s² (a mean tilt of about 12°).
         public var walkHorizontalMean: Double
+        /// Thresholds; each argument defaults to the value its property describes (degrees for
+        /// the angles, m/s² for the means).
         public init(stillAngleDegrees: Double = 2.5, stillAfterWalkAngleDegrees: Double = 10, walkVerticalMean: Double = 0.3,
                     uncalibratedWalkVerticalMean: Double = 0.75, walkHorizontalMean: Double = 2) {
             self.stillAngleDegrees = stillAngleDegrees; self.stillAfterWalkAngleDegrees = stillAfterWalkAngleDegrees
@@ -236,23 +252,33 @@ extension FusionEvaluation {
     /// One still phase: times (s) and the angle (degrees) between the mean gravity estimate
     /// and the mean accelerometer direction over it.
     public struct StillPhase: Sendable, Hashable, Codable {
+        /// Time of the phase's first sample (s after the recording's first acceleration sample).
         public var start: Double
+        /// Time of the phase's last sample (s after the recording's first acceleration sample).
         public var end: Double
+        /// Angle (degrees) between the mean gravity estimate and the mean accelerometer
+        /// direction over the phase.
         public var angleDegrees: Double
     }
 
     /// Result of `checkStillAndWalk` for one recording.
     public struct DeviceCheck: Sendable, Hashable {
+        /// The recording's name, as given to `checkStillAndWalk`.
         public var name: String
         /// Which estimator `FusionPipeline.complete` chose (accelerometer and gyroscope, or
         /// accelerometer only).
         public var method: FusionPipeline.Method
         /// Where the still phases came from: "labels" (IPOL's `still` segments) or "detector".
         public var stillSource: String
+        /// The still phases used (trimmed), in time order.
         public var stillPhases: [StillPhase]
-        /// The walk (s): from the first to the last `walk`/`turn` label, or, without labels,
-        /// from the first to the last ground-truth step (± 0.5 s), or between the still phases.
+        /// Start of the walk (s after the recording's first acceleration sample): the start of
+        /// the first `walk`/`turn` label, or, without labels, the first ground-truth step − 0.5 s,
+        /// or the end of the first still phase. NaN when none of these exists.
         public var walkStart: Double
+        /// End of the walk (s after the recording's first acceleration sample): the end of the
+        /// last `walk`/`turn` label, the last ground-truth step + 0.5 s, or the start of the last
+        /// still phase. NaN when none of these exists.
         public var walkEnd: Double
         /// Mean vertical user acceleration over the walk minus its mean over the still phases
         /// (m/s², up positive).
@@ -266,6 +292,7 @@ extension FusionEvaluation {
         /// Median angle (degrees) between our gravity and the device's own attitude (XSens
         /// orientation in IPOL's Semiogram files), NaN when the recording has no `att` stream.
         public var deviceAttitudeMedianDegrees: Double
+        /// The largest still-phase angle (degrees); NaN when there is no still phase.
         public var worstStillAngleDegrees: Double { stillPhases.map(\.angleDegrees).max() ?? .nan }
 
         /// Checks against `t`; the reasons for failing, empty when it passes. A recording
@@ -295,6 +322,7 @@ extension FusionEvaluation {
         public var threshold: Double
         /// Shortest still phase kept (s).
         public var minimumDuration: Double
+        /// A detector with a `window` (s), a `threshold` (m/s²) and a `minimumDuration` (s).
         public init(window: Double = 1, threshold: Double = 0.3, minimumDuration: Double = 1) {
             self.window = window; self.threshold = threshold; self.minimumDuration = minimumDuration
         }
@@ -351,6 +379,9 @@ extension FusionEvaluation {
     /// `trim` seconds at both ends (the labels are set at toe-off, and the body starts
     /// leaning before it); else `detector`'s phases (Oxford), also trimmed. The first
     /// `skipSeconds` of the recording are never used (start-up).
+    ///
+    /// - Throws: `.missingColumn` when the recording has no acceleration stream with at least
+    ///   two samples.
     public static func checkStillAndWalk(_ recording: Recording, name: String,
                                          settings: OrientationFilter.Settings = .default,
                                          lowPassSettings: LowPassGravity.Settings = .default,

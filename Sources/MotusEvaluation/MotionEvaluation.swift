@@ -29,16 +29,35 @@ import MotusTracking
 ///   interval 1, and so on; `resumeDecisionStepsEstimated` marks such trials.
 /// A trial whose resume or pause is never reported gets an infinite latency.
 public enum MotionEvaluation {
+    /// One trial's result. Times and latencies are in seconds; a time is on the recording's
+    /// clock, a latency is the difference to the true time (negative when early, infinite when
+    /// the event never came). Encoded as it is in `evaluate-motion --json`.
     public struct Row: Sendable, Hashable, Codable {
+        /// The entry's id (`3-1` for an IPOL trial, a file's relative path).
         public var id: String
+        /// Start of the first non-`still` label (s, recording clock): when the person started moving.
         public var trueStart: Double
+        /// End of the last non-`still` label (s, recording clock): when the person stopped.
         public var trueStop: Double
+        /// The resume event's time minus `trueStart` (s): how well the session dates the
+        /// start. Infinite when no resume was reported.
         public var resumeLatency: Double
+        /// The resume's decision time (`decidedAt`) minus `trueStart` (s): when the session
+        /// said so. Infinite when no resume was reported.
         public var resumeDecisionLatency: Double
+        /// The pause's decision time (`decidedAt`) minus `trueStop` (s): when the session said
+        /// it stopped. Infinite when no pause was reported.
         public var pauseLatency: Double
+        /// The pause event's own time minus `trueStop` (s): how well it dates the stop.
+        /// Infinite when no pause was reported.
         public var pauseEventLatency: Double
+        /// Pauses dated inside the walk (from `trueStart` to 1 s before `trueStop`) where the
+        /// reference steps show no standing.
         public var falsePauses: Int
+        /// Pauses dated inside the walk where the reference steps are at least `standingGap`
+        /// apart around the pause: the person stood, so they are not false.
         public var pausesInStandingGaps: Int
+        /// Resumes dated more than 2 s before `trueStart`.
         public var falseResumes: Int
         /// Provisional resumes retracted (the pedometer did not confirm them).
         public var retractedResumes: Int
@@ -64,32 +83,54 @@ public enum MotionEvaluation {
     /// A gap between true steps at least this long (s) is standing, not walking.
     public static let standingGap = 2.5
 
+    /// The figures over a set of trials (`summarize`). Latencies are in seconds: percentiles
+    /// by `percentile`, infinite when the trials at that rank had no event, NaN when there
+    /// are no trials. Pause figures cover the trials whose pause was judged (`Row.pauseJudged`).
     public struct Summary: Sendable, Hashable, Codable {
+        /// Trials scored.
         public var trials: Int
+        /// Median pause latency (s).
         public var pauseMedian: Double
+        /// 90th percentile of the pause latency (s).
         public var pauseP90: Double
+        /// Median pause event latency (s): how well pauses date the stop.
         public var pauseEventMedian: Double
+        /// Median resume latency (s), signed: early resumes are negative.
         public var resumeMedian: Double
+        /// 90th percentile of the resume latency (s).
         public var resumeP90: Double
         /// Median |resume latency| (s): what the resume bar checks (early counts like late).
         public var resumeAbsoluteMedian: Double
+        /// Median resume decision latency (s).
         public var resumeDecisionMedian: Double
         /// Median of the true steps taken up to the resume decision (trials with step events,
         /// or with an estimate from the cadence).
         public var resumeDecisionStepsMedian: Double
         /// Trials whose decision steps were estimated from the cadence (no step events).
         public var resumeDecisionStepsEstimated: Int
+        /// Provisional resumes retracted, over all trials.
         public var retractedResumes: Int
+        /// False pauses, over all trials.
         public var falsePauses: Int
+        /// False resumes, over all trials.
         public var falseResumes: Int
+        /// Trials with at least one false pause.
         public var trialsWithFalsePause: Int
         /// Trials whose pause was not judged (recording ends too soon after the stop).
         public var pausesNotJudged: Int
     }
 
-    /// Evaluates one recording; nil when its labels have no still→moving→still shape.
+    /// Evaluates one recording; nil when its labels have no still→moving shape (no moving
+    /// label, or no `still` label ending at or before the first moving one). A recording that
+    /// ends too soon after the stop is scored with `pauseJudged` false.
     /// `labelMap` (label → `still` or `moving`) renames the truth's labels first, leaving out
     /// those it does not name; nil takes them as they are (`still`, and anything else moving).
+    /// The recording runs through `MotionSession` with `settings` (its height from the
+    /// recording's metadata when `settings` has none) and `model` (nil: pedometer and
+    /// stillness only).
+    ///
+    /// - Throws: `StreamingClassifier.Failure` when `model` cannot run live (no `moving` or
+    ///   `still` class, or features that cannot be computed live).
     public static func evaluate(_ e: EvaluationRecording, labelMap: [String: String]? = nil, settings: SessionSettings = .default,
                                 model: MotionModel?) throws(StreamingClassifier.Failure) -> Row? {
         let r = e.recording, id = e.id
@@ -140,6 +181,8 @@ public enum MotionEvaluation {
         return row
     }
 
+    /// The figures over `rows`: latency medians and 90th percentiles, and the counts of
+    /// false and retracted events and of unjudged pauses.
     public static func summarize(_ rows: [Row]) -> Summary {
         let judged = rows.filter(\.pauseJudged)
         return Summary(trials: rows.count,

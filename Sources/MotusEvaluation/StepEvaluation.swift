@@ -22,22 +22,40 @@ import MotusTracking
 /// lengths of the counted steps with Weinberg's model, its `k` from the height alone (no
 /// calibration), against the course; the plain height rule is reported beside it.
 public enum StepEvaluation {
+    /// One recording's result: steps counted against the reference, and the distance walked
+    /// against the course when both are known. Encoded as it is in `evaluate-steps --json`.
     public struct Row: Sendable, Hashable, Codable {
+        /// The entry's id (`Pixel_Jamie_Hard_FrontPocket_2`, `3-1`, a file's relative path).
         public var id: String
+        /// The recording device as its metadata names it (Oxford's phone, `iPhone 6s`), when known.
         public var device: String?
+        /// Where the device was worn (`front-pocket`, `lower-back`, Oxford's position), when known.
         public var placement: String?
+        /// Reference steps judged: those inside the annotated walk when the recording has
+        /// walk/turn labels, else all those inside the span of the device's data.
         public var trueSteps: Int
+        /// Steps the session counted that are judged: those inside the annotated walk widened
+        /// by `windowMargin` on each side, else all of them.
         public var countedSteps: Int
-        /// (counted − true) / true × 100.
+        /// (counted − true) / true × 100 (%); 0 when there are no true steps.
         public var errorPercent: Double
-        /// Steps outside the judged window: true and detected (IPOL), nil otherwise.
+        /// Reference steps outside the annotated walk (inside the device's data), not judged;
+        /// nil for a recording without walk/turn labels.
         public var trueStepsOutside: Int?
+        /// Counted steps outside the widened annotated walk, not judged; nil for a recording
+        /// without walk/turn labels.
         public var countedStepsOutside: Int?
         /// Reference steps outside the span of the device's data (not judged).
         public var trueStepsOutsideRecording: Int = 0
+        /// Length of the walked course (m), from the ground truth (IPOL: 20 m; a native file's
+        /// `@meta,x.course_m,…`); nil when the protocol fixes none.
         public var courseMeters: Double?
+        /// The subject's height (m) from the recording's metadata, nil when unknown.
         public var heightMeters: Double?
+        /// Distance walked (m): the sum of the judged steps' lengths by Weinberg's model with
+        /// its `k` from the height; nil without a course or a height.
         public var distanceMeters: Double?
+        /// (distance − course) / course × 100 (%); nil when `distanceMeters` is nil.
         public var distanceErrorPercent: Double?
         /// Distance with the plain height rule (0.415 × height × cadence factor), for comparison.
         public var heightRuleDistanceMeters: Double?
@@ -45,17 +63,25 @@ public enum StepEvaluation {
         public var source: String
     }
 
+    /// The figures over a set of rows (`summarize`); the error figures are 0 when there are no rows.
     public struct Summary: Sendable, Hashable, Codable {
+        /// Recordings scored.
         public var recordings: Int
+        /// Reference steps judged, summed over the recordings.
         public var trueSteps: Int
+        /// Counted steps judged, summed over the recordings.
         public var countedSteps: Int
-        /// Mean |error %| over recordings.
+        /// Mean |error %| over recordings (mean absolute percentage error, %).
         public var mape: Double
+        /// Median |error %| over recordings (%).
         public var medianAbsErrorPercent: Double
+        /// Largest |error %| of a recording (%).
         public var worstAbsErrorPercent: Double
+        /// The id of the recording with the largest |error %|; nil when there are no rows.
         public var worstID: String?
         /// Median |distance error %| over recordings with a course and a height (nil if none).
         public var distanceMedianAbsErrorPercent: Double?
+        /// Recordings with a distance error (a course and a height).
         public var distanceRecordings: Int
         /// Reference steps outside the span of their recording's device data, over all recordings.
         public var trueStepsOutsideRecording: Int = 0
@@ -137,6 +163,8 @@ public enum StepEvaluation {
         return .scored(row)
     }
 
+    /// The figures over `rows`: step totals, the mean, median and worst |error %|, and the
+    /// median |distance error %|.
     public static func summarize(_ rows: [Row]) -> Summary {
         let abs = rows.map { Swift.abs($0.errorPercent) }
         let worst = rows.max { Swift.abs($0.errorPercent) < Swift.abs($1.errorPercent) }

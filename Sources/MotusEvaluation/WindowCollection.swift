@@ -1,6 +1,9 @@
 import MotusCore
 import MotusClassifier
 
+/// Collecting labelled windows from datasets with ground truth: the evaluation loop's side of
+/// `train`, `evaluate` and feature export, and the naming of data sets and subjects that keeps
+/// the cross-validation folds of different data sets apart.
 extension LabelledWindows {
     /// The labelled feature windows of every entry of `datasets`, by the one evaluation loop:
     /// what `train` and `evaluate` learn from and score. `labels` nil makes every label its own
@@ -8,7 +11,12 @@ extension LabelledWindows {
     /// known). A window's subject is its entry's (`EvaluationRecording.subject`) prefixed with
     /// its data set's name (`motionsense/sub_3`), so that subjects of different data sets never
     /// share a fold; its data set is the dataset's name (its path when two datasets given share
-    /// a name) and its group the entry's label.
+    /// a name) and its group the entry's label. Returns the windows and the label map used
+    /// (`labels`, or the one built from the labels found).
+    ///
+    /// - Throws: an entry's `InputError` (a set-aside entry stops the run, naming its missing
+    ///   file), `ClassifierError` when a recording lacks a stream the features need, and
+    ///   `.unreadable` when a dataset changed during the run.
     public static func collect(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?,
                                augmentation: Augmentation = .none,
                                progress: ((_ done: Int, _ total: Int, _ windows: Int) -> Void)? = nil) throws -> (LabelledWindows, LabelMap) {
