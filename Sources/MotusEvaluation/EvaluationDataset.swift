@@ -52,8 +52,8 @@ public struct EvaluationRecording: Sendable {
     /// events are those of `truth`, kept so that code reading a `Recording` (training windows)
     /// still finds them.
     public var recording: Recording
-    /// What the reference measured: labels, reference step times, course length and
-    /// orientation reference. Scoring compares an algorithm's output on `recording` with it.
+    /// The ground truth that came with the recording: labels, reference step times, course
+    /// length and orientation reference. Scoring compares an algorithm's output on `recording` with it.
     public var truth: GroundTruth
 
     /// Splits a loaded recording into device data and truth:

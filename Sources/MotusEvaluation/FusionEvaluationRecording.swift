@@ -222,14 +222,15 @@ extension FusionEvaluation {
         public var stillAngleDegrees: Double
         /// The same for still phases after a walk. Default 10°, looser than before the walk:
         /// during the walk the filter trusts the gyroscope (200 s time constant) and the
-        /// raw XSens gyroscope's unlearned bias tilts the estimate by a few degrees, which the
-        /// 20 s still time constant does not remove within the 2–10 s of standing that follow.
+        /// bias a raw gyroscope has not had time to learn tilts the estimate, and the 20 s
+        /// still time constant does not remove that within the 2–10 s of standing that follow.
         public var stillAfterWalkAngleDegrees: Double
         /// Largest |mean vertical user acceleration| (m/s²) over the walk, after removing the
         /// same mean over the still phases (the accelerometer's own scale and offset error,
         /// which no filter can know). Default 0.3 m/s².
-        /// A walk from rest to rest has no net change of velocity, so the true mean is within
-        /// ±0.04 m/s² over ≥ 8 s.
+        /// A walk from rest to rest has no net change of velocity, so the true mean is the
+        /// difference of two small vertical velocities divided by the walk's length: near zero
+        /// for walks of several seconds.
         public var walkVerticalMean: Double
         /// The same without still phases to calibrate against (Oxford walks start and end
         /// walking): the phone's accelerometer scale error adds in. Default 0.75 m/s² (about

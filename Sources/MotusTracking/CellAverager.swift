@@ -6,9 +6,9 @@
 /// longer than `maximumGap` restarts the grid at the new sample (nothing is invented across it).
 ///
 /// Cell ends are computed as `t₀ + k·T` from the integer `k`, never by adding `T` cell after
-/// cell: a running sum drifts by one rounding per cell, and at large clock values (Unix time in
-/// seconds, where one unit in the last place is about 2·10⁻⁷ s) that drift reaches 10⁻⁴ s within
-/// minutes, so the same recording would give other step times on another clock origin.
+/// cell: a running sum adds one rounding error per cell, and at large clock values (Unix time in
+/// seconds) each rounding is of the order of 10⁻⁷ s, so over thousands of cells the grid would
+/// move and the same recording would give other step times on another clock origin.
 ///
 /// O(1) per input plus O(1) per emitted cell, no allocation.
 public struct CellAverager: Sendable {
@@ -22,7 +22,8 @@ public struct CellAverager: Sendable {
     @usableFromInline var cellIndex = 1     // k of `cellEnd`
     @usableFromInline var acc = 0.0
     @usableFromInline var started = false
-    /// Two times closer than this (s) are one instant (see `MotionPolicy.tolerance`).
+    /// Two times closer than this (s) are one instant: far below any sample period, far above
+    /// the rounding of a clock in Unix seconds. `MotionPolicy` uses the same value.
     public static let tolerance = 1e-6
     /// Number of times the grid was restarted after a long gap.
     public private(set) var restarts = 0

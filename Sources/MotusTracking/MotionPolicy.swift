@@ -27,8 +27,8 @@ public struct WalkEvidence: Sendable, Hashable {
 /// only the candidates after the change count, and the resume is dated at the first of them,
 /// not at the onset of standing up. It stands once the pedometer confirms a walk or the
 /// classifier is confident for `classifierConfirmWindows` windows, and is retracted otherwise
-/// (a pause with cause `unconfirmed`, dated at the resume: no moving time). Without it: when the pedometer confirms regular steps, dated back
-/// to the first credited step; or after `classifierResumeWindows` confident windows. Pause when
+/// (a pause with cause `unconfirmed`, dated at the resume: no moving time). Without it: when
+/// the pedometer confirms regular steps, dated back to the first credited step; or after `classifierResumeWindows` confident windows. Pause when
 /// the stillness has lasted `minimumStillSeconds` (unless steps vouch for motion or the
 /// classifier is confident and the stillness shallow), or after `classifierPauseWindows`
 /// confident still windows while the body is quiet. A missing step never pauses: a phone
@@ -137,8 +137,8 @@ public struct MotionPolicy: Sendable {
     /// Frames and steps lie on grids, so durations often equal a threshold exactly; on a clock
     /// with a large origin (Unix seconds carry about 2·10⁻⁷ s of rounding) the same duration
     /// comes out a hair above or below it, and a decision would move by a frame. Far below any
-    /// sample period, far above that rounding.
-    public static let tolerance = 1e-6
+    /// sample period, far above that rounding. The same value as the pedometer grid's.
+    public static let tolerance = CellAverager.tolerance
 
     /// The thresholds and delays this policy decides with.
     public let settings: Settings

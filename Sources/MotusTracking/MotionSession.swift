@@ -51,12 +51,6 @@ public struct MotionSession: Sendable {
     private var compass: OrientationFilter? = nil
     private var latestField = Vector3.zero
     private var compassTime = Double.nan
-    /// The pedometer's clock origin: the first driver sample's time. The pedometer runs on
-    /// times relative to it, so its grid, intervals and timeouts are computed on small numbers
-    /// and come out the same whatever the input clock's origin (Unix seconds carry about
-    /// 2·10⁻⁷ s of rounding, enough to flip a comparison of two grid times that lie exactly
-    /// one timeout apart); its step times are put back on the input clock as they leave it.
-    private var pedometerOrigin = Double.nan
 
     // Clock.
     /// Time of the first sample (s, input clock); NaN before it.
@@ -168,9 +162,8 @@ public struct MotionSession: Sendable {
     private mutating func drive() {
         let t = frames.lastTime
         touch(t)
-        if pedometerOrigin.isNaN { pedometerOrigin = t }
         if settings.mode == .foot {
-            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t - pedometerOrigin)
+            let k = pedometer.update(acceleration: frames.lastAcceleration, time: t)
             if k > 0 {
                 stepsCredited(k, at: t)
             } else {
@@ -182,8 +175,8 @@ public struct MotionSession: Sendable {
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
                 if policy.state == .still ? need > 0 && walking >= need : policy.isProvisional {
-                    policy.stepCandidates(count: walking, earliest: need > 0 && walking >= need ? pendingStepTime(n - need) : .nan,
-                                          newest: n > 0 ? pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
+                    policy.stepCandidates(count: walking, earliest: need > 0 && walking >= need ? pedometer.pendingStepTime(n - need) : .nan,
+                                          newest: n > 0 ? pedometer.pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
                                           postureChange: change, at: t, events: &events)
                 }
             }
@@ -197,26 +190,12 @@ public struct MotionSession: Sendable {
         for j in 0..<run.count { frame(run.frame(j), time: run.time(j)) }
     }
 
-    /// The pedometer's `i`-th counted step from the newest, on the input clock.
-    private func recentStep(_ i: Int) -> StepEvent {
-        var s = pedometer.recentStep(i)
-        s.time += pedometerOrigin
-        return s
-    }
-
-    /// Time of the pedometer's `i`-th pending (unconfirmed) step candidate, oldest first, on the
-    /// input clock.
-    private func pendingStepTime(_ i: Int) -> Double { pedometer.pendTime[i] + pedometerOrigin }
-
-    /// The pedometer's latest counted step time on the input clock (−∞ before the first).
-    private var pedometerLastStepTime: Double { pedometer.lastStepTime + pedometerOrigin }
-
     /// How many of the `n` pending candidates come at or after `time` (all of them when `time`
     /// is NaN).
     private func candidates(_ n: Int, after time: Double) -> Int {
         guard time.isFinite else { return n }
         var m = 0
-        while m < n && pendingStepTime(n - 1 - m) >= time - MotionPolicy.tolerance { m += 1 }
+        while m < n && pedometer.pendingStepTime(n - 1 - m) >= time - MotionPolicy.tolerance { m += 1 }
         return m
     }
 
@@ -227,11 +206,11 @@ public struct MotionSession: Sendable {
         let change = posture.changedAt
         var first = held - 1
         if change.isFinite {
-            while first > 0 && recentStep(first).time < change - MotionPolicy.tolerance { first -= 1 }
+            while first > 0 && pedometer.recentStep(first).time < change - MotionPolicy.tolerance { first -= 1 }
         }
-        policy.stepsConfirmed(firstStep: recentStep(first).time, postureChange: change, at: t, events: &events)
+        policy.stepsConfirmed(firstStep: pedometer.recentStep(first).time, postureChange: change, at: t, events: &events)
         if !platformSteps {
-            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(recentStep(j), cadence: pedometer.cadence) }
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
     }
@@ -258,7 +237,7 @@ public struct MotionSession: Sendable {
         if window { p = classifier?.lastProbability ?? .nan }
         if tap != nil { record(f, window: window) }
         policy.frame(at: t, still: still, accelerationStd: stillness.accelerationStd, windowProbability: p,
-                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometerLastStepTime, stepInterval: pedometer.stepInterval),
+                     walk: WalkEvidence(isWalking: pedometer.isWalking, lastStepTime: pedometer.lastStepTime, stepInterval: pedometer.stepInterval),
                      events: &events)
     }
 

@@ -97,8 +97,18 @@ public struct Pedometer: Sendable {
     public private(set) var stepInterval = 0.55
     /// Cadence in steps per minute while walking, 0 when still.
     public var cadence: Double { isWalking ? 60 / stepInterval : 0 }
-    /// Time of the last counted step (s), −∞ before the first.
-    public private(set) var lastStepTime = -Double.infinity
+    /// Time of the last counted step (s, on the input clock), −∞ before the first.
+    public var lastStepTime: Double { lastStep + origin }
+
+    /// The input clock's origin: the first sample's time. Everything inside runs on times
+    /// relative to it, so the grid, the intervals and the timeouts are computed on small
+    /// numbers and come out the same whatever the clock's origin (Unix seconds carry rounding
+    /// of the order of 10⁻⁷ s, enough to flip a comparison of two grid times lying exactly one
+    /// timeout apart); step times are put back on the input clock as they are read.
+    var origin = 0.0
+    var hasOrigin = false
+    /// Time of the last counted step (s, relative to `origin`), −∞ before the first.
+    var lastStep = -Double.infinity
 
     // Signal chain.
     var grid: CellAverager
@@ -121,6 +131,8 @@ public struct Pedometer: Sendable {
     var pendCount = 0
     var pendGapRMS = 0.0   // motion in the gap before the first pending one
     var pendingCount: Int { pendCount }
+    /// Time (s, input clock) of the `i`-th pending candidate, oldest first; `i < pendingSteps`.
+    func pendingStepTime(_ i: Int) -> Double { pendTime[i] + origin }
 
     // Credited steps, newest last, in a ring (read with `recentStep`).
     var outTime: [Double]
@@ -159,8 +171,9 @@ public struct Pedometer: Sendable {
         let before = steps
         let m = a.norm
         guard m.isFinite, time.isFinite else { return 0 }
+        if !hasOrigin { origin = time; hasOrigin = true }
         var g = grid
-        g.push(time: time, value: m) { t, v in self.gridSample(time: t, value: v) }
+        g.push(time: time - origin, value: m) { t, v in self.gridSample(time: t, value: v) }
         grid = g
         return steps - before
     }
@@ -170,7 +183,7 @@ public struct Pedometer: Sendable {
         precondition(i >= 0 && i < Swift.min(steps, Pedometer.outCapacity), "step index out of range")
         var j = outHead - 1 - i
         if j < 0 { j += Pedometer.outCapacity }
-        return StepEvent(time: outTime[j], peakToPeak: outP2P[j], filled: outFilled[j])
+        return StepEvent(time: outTime[j] + origin, peakToPeak: outP2P[j], filled: outFilled[j])
     }
 
     mutating func gridSample(time t: Double, value v: Double) {
@@ -194,7 +207,7 @@ public struct Pedometer: Sendable {
             segMax = s; segMin = s
             candidate(time: t, peakToPeak: p2p)
         }
-        if isWalking && t - lastStepTime > Swift.max(settings.stopTimeout, 2.5 * stepInterval) {
+        if isWalking && t - lastStep > Swift.max(settings.stopTimeout, 2.5 * stepInterval) {
             isWalking = false
         }
         if pendCount > 0 && t - pendTime[pendCount - 1] > settings.maximumStepInterval {
@@ -207,7 +220,7 @@ public struct Pedometer: Sendable {
         gapSum = 0; gapN = 0
         lastCandidate = t
         if isWalking {
-            let dt = t - lastStepTime
+            let dt = t - lastStep
             fillGap(until: t, interval: dt, gapRMS: gapRMS, nextP2P: p2p)
             if dt <= settings.maximumStepInterval {
                 let d = Swift.min(dt, 1.5 * stepInterval)   // a missed impact must not double the estimate
@@ -230,8 +243,8 @@ public struct Pedometer: Sendable {
             let interval = (pendTime[n - 1] - first) / Double(n - 1)
             stepInterval = interval
             walkingRMS = meanSquare.squareRoot()
-            if lastStepTime.isFinite {
-                fillGap(until: first, interval: first - lastStepTime, gapRMS: pendGapRMS, nextP2P: pendP2P[0])
+            if lastStep.isFinite {
+                fillGap(until: first, interval: first - lastStep, gapRMS: pendGapRMS, nextP2P: pendP2P[0])
             }
             for i in 0..<n { credit(time: pendTime[i], peakToPeak: pendP2P[i], filled: false) }
             pendCount = 0
@@ -274,7 +287,7 @@ public struct Pedometer: Sendable {
               gapRMS >= settings.gapMotionFraction * walkingRMS else { return }
         let k = Int((dt / stepInterval).rounded()) - 1
         guard k > 0 else { return }
-        let start = lastStepTime, p = 0.5 * (lastP2P + nextP2P)
+        let start = lastStep, p = 0.5 * (lastP2P + nextP2P)
         for i in 1...k { credit(time: start + dt * Double(i) / Double(k + 1), peakToPeak: p, filled: true) }
     }
 
@@ -283,7 +296,7 @@ public struct Pedometer: Sendable {
         outHead += 1
         if outHead == Pedometer.outCapacity { outHead = 0 }
         steps += 1
-        lastStepTime = t
+        lastStep = t
         if !filled { lastP2P = p2p }
     }
 }
