@@ -92,8 +92,8 @@ public enum StepEvaluation {
 
     /// Evaluates one recording; nil when `score` would skip it.
     public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
-                                usePlatformCounter: Bool = false) -> Row? {
-        if case .scored(let row) = score(e, settings: settings, usePlatformCounter: usePlatformCounter) { return row }
+                                usePlatformCounter: Bool = false, mode: StepMode = .live) -> Row? {
+        if case .scored(let row) = score(e, settings: settings, usePlatformCounter: usePlatformCounter, mode: mode) { return row }
         return nil
     }
 
@@ -101,9 +101,12 @@ public enum StepEvaluation {
     /// (raw, or user acceleration with gravity), a session that could not run. The steps are
     /// those a live session counts: the recording is pushed through `MotionSession` (no
     /// classifier: step counting does not depend on it), without its platform step-counter
-    /// stream unless `usePlatformCounter`.
+    /// stream unless `usePlatformCounter`. With `mode` `.offline` those live steps and the
+    /// recording's acceleration go through `OfflineStepDetector` (the whole file is known), as
+    /// `evaluate-steps` and `track` do for files by default; the platform counter has no
+    /// offline mode.
     public static func score(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
-                             usePlatformCounter: Bool = false) -> Evaluation.Outcome<Row> {
+                             usePlatformCounter: Bool = false, mode: StepMode = .live) -> Evaluation.Outcome<Row> {
         let r = e.recording, id = e.id
         let allTruth = e.truth.stepTimes
         guard !allTruth.isEmpty else {
@@ -134,8 +137,11 @@ public enum StepEvaluation {
         guard !truth.isEmpty else {
             return .skipped("all \(allTruth.count) reference steps lie outside the recording's span")
         }
-        let detected: [StepEvent] = result.events.compactMap { if case .step(let s) = $0 { s } else { nil } }
-        let source = platform ? "platform step counter" : "accelerometer"
+        var detected: [StepEvent] = result.events.compactMap { if case .step(let s) = $0 { s } else { nil } }
+        if mode == .offline && !platform, let acc = OfflineStepDetector.acceleration(of: inputs) {
+            detected = OfflineStepDetector.detect(acc, live: detected)
+        }
+        let source = platform ? "platform step counter" : mode == .offline ? "accelerometer (offline)" : "accelerometer"
         let active = e.truth.labels.filter { $0.label != "still" }
         var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)

@@ -3,6 +3,8 @@ import Foundation
 import Motus
 import MotusPlot
 
+extension StepMode: ExpressibleByArgument {}
+
 struct EvaluateSteps: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate-steps",
@@ -14,6 +16,11 @@ struct EvaluateSteps: ParsableCommand {
         estimated from the subject's height alone. Recordings with walk labels (IPOL, WeAllWalk) \
         are judged over the annotated walk (steps outside it are shown apart). The summary gives MAPE, median and \
         worst |error|, and the median |distance error|.
+
+        Steps come from the offline step counter by default (`--step-mode offline`: the whole \
+        file is known, so each walking bout takes the steps of the live pedometer or of a \
+        zero-phase detector on the vertical acceleration, whichever keeps the more regular \
+        rhythm); `--step-mode live` scores what a live session counts as the samples arrive.
 
         Every recording a dataset lists but that cannot be scored (an Oxford walk without \
         stepcounter.csv, a recording without step events or without acceleration) is listed \
@@ -49,6 +56,9 @@ struct EvaluateSteps: ParsableCommand {
     @Flag(name: .customLong("platform-counter"), help: "Use the recording's platform step-counter stream instead of the accelerometer when it has one.")
     var platformCounter = false
 
+    @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular) or live (what a session counts as the samples arrive).", valueName: "MODE"))
+    var stepMode: StepMode = .offline
+
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
     var timing = false
 
@@ -78,7 +88,7 @@ struct EvaluateSteps: ParsableCommand {
                     timedSamples += acc.count
                     if n < 0 { print(n) }
                 }
-                return StepEvaluation.score(e, usePlatformCounter: platformCounter)
+                return StepEvaluation.score(e, usePlatformCounter: platformCounter, mode: stepMode)
             })
             let rows = run.rows, skipped = run.skipped
             guard !rows.isEmpty else {
@@ -87,8 +97,8 @@ struct EvaluateSteps: ParsableCommand {
             }
             let s = StepEvaluation.summarize(rows)
             switch format {
-            case .json: print(try JSONOutput.encode(Report(recordings: rows, summary: s, skipped: skipped)))
-            default: print(Self.table(rows, s, skipped), terminator: "")
+            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, recordings: rows, summary: s, skipped: skipped)))
+            default: print(Self.table(rows, s, skipped, mode: platformCounter ? .live : stepMode), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
@@ -110,12 +120,13 @@ struct EvaluateSteps: ParsableCommand {
     }
 
     struct Report: Encodable {
+        var stepMode: StepMode
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
         var skipped: [Evaluation.Skipped]
     }
 
-    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
+    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped], mode: StepMode) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -124,7 +135,7 @@ struct EvaluateSteps: ParsableCommand {
                       r.courseMeters.map { Fmt.f($0, 0) } ?? "-", r.distanceErrorPercent.map { Fmt.f($0, 2) } ?? "-"])
         }
         var out = Fmt.table(t)
-        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted\n"
+        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter)\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
         if let d = s.distanceMedianAbsErrorPercent {
             out += "distance (height only): median |error| \(Fmt.f(d, 2)) % over \(s.distanceRecordings) recordings\n"

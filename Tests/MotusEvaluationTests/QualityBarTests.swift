@@ -47,6 +47,34 @@ private func open(_ name: String) throws -> EvaluationDataset? {
     }
 }
 
+/// Issue #20: the offline step counter (the default for files) on the shared data, beside the
+/// live one it starts from.
+@Suite struct OfflineStepBarTests {
+    func summaries(_ ds: EvaluationDataset) throws -> (live: StepEvaluation.Summary, offline: StepEvaluation.Summary) {
+        let live = try Evaluation.run([ds]) { StepEvaluation.evaluate($0, mode: .live) }.rows
+        let offline = try Evaluation.run([ds]) { StepEvaluation.evaluate($0, mode: .offline) }.rows
+        #expect(live.count == offline.count && live.map(\.trueSteps) == offline.map(\.trueSteps))
+        #expect(offline.allSatisfy { $0.source == "accelerometer (offline)" })
+        return (StepEvaluation.summarize(live), StepEvaluation.summarize(offline))
+    }
+
+    @Test func oxfordAndWeAllWalkOfflineBeatLive() throws {
+        for (name, mape, worst) in [("oxford", 1.5, 6.0), ("weallwalk", 1.8, 10.0)] {
+            guard let ds = try open(name) else { return }
+            let (live, offline) = try summaries(ds)
+            print("\(name): MAPE live \(live.mape) %, offline \(offline.mape) % (worst \(offline.worstAbsErrorPercent) %)")
+            #expect(offline.mape <= mape && offline.worstAbsErrorPercent <= worst && offline.mape < live.mape, "\(name)")
+        }
+    }
+
+    @Test func ipolOffline() throws {
+        guard let ds = try open("ipol/voisard2023_ipol497") else { return }
+        let (live, offline) = try summaries(ds)
+        print("ipol: MAPE live \(live.mape) %, offline \(offline.mape) %; distance \(offline.distanceMedianAbsErrorPercent ?? .nan) %")
+        #expect(offline.recordings == 41 && offline.mape <= 3 && (offline.distanceMedianAbsErrorPercent ?? 100) <= 6)
+    }
+}
+
 @Suite struct MotionBarTests {
     @Test func ipolMovingStillBars() throws {
         guard let ds = try open("ipol") else { return }

@@ -1,0 +1,83 @@
+import Testing
+import MotusTestSupport
+import MotusCore
+import MotusSignal
+@testable import MotusTracking
+
+/// The offline step detector: the vertical-acceleration detector alone on synthetic walks at
+/// any rate and orientation, and the per-bout choice between it and the live pedometer.
+@Suite struct OfflineStepsTests {
+    /// `walkSignal` with the device turned so gravity lies along (x, z) instead of z.
+    func tilted(_ s: SensorStream) -> SensorStream {
+        var out = SensorStream(kind: .acceleration)
+        let c = Math.cos(0.9), sn = Math.sin(0.9)
+        for i in 0..<s.count {
+            let v = s.vector(i)
+            out.append(time: s.times[i], Vector3(c * v.x + sn * v.z, v.y, -sn * v.x + c * v.z))
+        }
+        return out
+    }
+
+    @Test(arguments: [25.0, 100.0, 400.0])
+    func verticalDetectorCountsASyntheticWalkAtAnyRateAndTilt(rateHz: Double) {
+        let walk = walkSignal(rateHz: rateHz, steps: 40, jitter: 0.2, seed: 3)
+        for s in [walk, tilted(walk)] {
+            let steps = OfflineStepDetector.verticalSteps(s)
+            #expect(abs(steps.count - 40) <= 1, "\(steps.count) steps at \(rateHz) Hz")
+            #expect(steps.allSatisfy { $0.time >= 3 - 0.3 && $0.time <= 3 + 20 + 0.3 && $0.peakToPeak > 1 })
+            #expect(zip(steps, steps.dropFirst()).allSatisfy { $1.time - $0.time >= 0.3 })
+        }
+    }
+
+    @Test func bothModesCountASyntheticWalk() {
+        let walk = walkSignal(rateHz: 100, steps: 30, seed: 5)
+        let live = Pedometer.detect(walk)
+        let offline = OfflineStepDetector.detect(walk)
+        #expect(abs(live.count - 30) <= 1 && abs(offline.count - 30) <= 1, "live \(live.count), offline \(offline.count)")
+        #expect(OfflineStepDetector.verticalSteps(SensorStream(kind: .acceleration)).isEmpty)
+        #expect(OfflineStepDetector.detect(SensorStream(kind: .acceleration)).isEmpty)
+    }
+
+    func steps(_ times: [Double]) -> [StepEvent] { times.map { StepEvent(time: $0, peakToPeak: 1) } }
+    func regular(from a: Double, count: Int, interval: Double = 0.5) -> [Double] { (0..<count).map { a + Double($0) * interval } }
+
+    @Test func eachBoutTakesTheMoreRegularDetector() {
+        let truth = regular(from: 10, count: 20)
+        // Live splits three intervals with extra candidates (a turn); vertical is regular.
+        let live = (truth + [12.2, 13.7, 15.2]).sorted()
+        #expect(OfflineStepDetector.choose(live: steps(live), vertical: steps(truth)).map(\.time) == truth)
+        // Vertical misses three steps (intervals twice the others); live is regular.
+        let missing = truth.enumerated().filter { ![5, 9, 13].contains($0.offset) }.map(\.element)
+        #expect(OfflineStepDetector.choose(live: steps(truth), vertical: steps(missing)).map(\.time) == truth)
+        // Equally regular: the live steps stay.
+        let shifted = truth.map { $0 + 0.05 }
+        #expect(OfflineStepDetector.choose(live: steps(truth), vertical: steps(shifted)).map(\.time) == truth)
+    }
+
+    @Test func boutsAreJudgedApart() {
+        // Two walks 10 s apart: live is irregular in the first, vertical in the second.
+        let a = regular(from: 0, count: 12), b = regular(from: 16, count: 12)
+        let live = (a + [1.2, 2.7] + b).sorted()
+        let vertical = (a + b + [17.2, 18.7, 19.2]).sorted()
+        #expect(OfflineStepDetector.choose(live: steps(live), vertical: steps(vertical)).map(\.time) == a + b)
+        // A bout with fewer intervals than needed is wholly irregular for that detector: three
+        // vertical peaks do not replace four live steps, and live steps alone are kept.
+        let short = [30.0, 30.5, 31.0]
+        #expect(OfflineStepDetector.choose(live: steps([30, 30.5, 31, 31.5]), vertical: steps(short)).count == 4)
+        #expect(OfflineStepDetector.choose(live: [], vertical: []).isEmpty)
+    }
+
+    @Test func userAccelerationPlusGravityIsTheAcceleration() {
+        var r = Recording(metadata: RecordingMetadata(), streams: [])
+        var u = SensorStream(kind: .userAcceleration), g = SensorStream(kind: .gravity)
+        g.append(time: 0.5, Vector3(0, 0, 9.8))
+        g.append(time: 1.5, Vector3(0, 9.8, 0))
+        for i in 0..<4 { u.append(time: Double(i) * 0.5, Vector3(1, 0, 0)) }
+        r.streams = [u, g]
+        let a = OfflineStepDetector.acceleration(of: r)
+        // The sample at 0 s has no gravity yet and is left out, as a session waits for gravity.
+        #expect(a?.times == [0.5, 1.0, 1.5])
+        #expect(a.map { [$0.vector(0), $0.vector(1), $0.vector(2)] } == [Vector3(1, 0, 9.8), Vector3(1, 0, 9.8), Vector3(1, 9.8, 0)])
+        #expect(OfflineStepDetector.acceleration(of: Recording(metadata: RecordingMetadata(), streams: [u])) == nil)
+    }
+}
