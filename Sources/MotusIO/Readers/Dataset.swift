@@ -340,6 +340,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     case broad
     /// sp-sw-har smartphone and smartwatch recordings (`SPSWHARDataset`, `SPSWHARReader`).
     case spswhar = "sp-sw-har"
+    /// WISDM v1.1 and 2019 raw text (`WISDMDataset`, `WISDMReader`).
+    case wisdm
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
@@ -384,6 +386,10 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         }
         if WeAllWalkReader.parseFileName(name) != nil { return Probe(format: .weallwalk, isDataset: false) }
         if SPSWHARDataset.isRecording(path) { return Probe(format: .spswhar, isDataset: false) }
+        if name.hasSuffix(".txt"), let f = WISDMReader.firstRecordFields(path) {
+            // v1.1 (activity words) holds many users: a dataset; a 2019 file one subject.
+            return Probe(format: .wisdm, isDataset: f[1].count > 1)
+        }
         if firstLine.hasPrefix("Acquisition frequency:") || firstLine.hasPrefix("PacketCounter")
             || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
             return Probe(format: .ipol, isDataset: false)
@@ -410,6 +416,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if WeAllWalkDataset.isDatasetFolder(dir, names: names) { return (.weallwalk, true) }
         if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
         if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
+        if WISDMDataset.isDatasetFolder(dir, names: names) { return (.wisdm, true) }
         return nil
     }
 
@@ -444,6 +451,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .weallwalk: return try WeAllWalkReader.read(path: path)
         case .spswhar: return try SPSWHARReader.read(path: path)
         case .broad: return try BROADReader.read(path: path)
+        case .wisdm: return try WISDMReader.read(path: path)
         }
     }
 
@@ -457,6 +465,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .weallwalk: return try WeAllWalkDataset(root: root)
         case .spswhar: return try SPSWHARDataset(root: root)
         case .broad: return try BROADDataset(root: root)
+        case .wisdm: return try WISDMDataset(root: root)
         }
     }
 
@@ -465,7 +474,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func readRecording(path: String) throws(InputError) -> Recording {
         guard let p = probe(path: path) else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD recording")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD or WISDM recording")
         }
         guard !p.isDataset else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: "a \(p.format.rawValue) dataset folder",
@@ -478,7 +487,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func openDataset(root: String) throws(InputError) -> any Dataset {
         guard let p = probe(path: root) else {
             throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD dataset folder")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD or WISDM dataset folder")
         }
         return try p.format.openDataset(root: root)
     }
