@@ -155,7 +155,9 @@ public enum RecordingLoader {
         if PhyphoxExport.isExport(path) { return [path] }
         if let probe = DatasetFormat.probe(path: path) {
             if !probe.isDataset { return [path] }
-            return try probe.format.openDataset(root: path).entries.map(\.path)
+            // Entries that share a file (WISDM v1.1 users, UCI HAR subjects) list it once.
+            var seen = Set<String>()
+            return try probe.format.openDataset(root: path).entries.map(\.path).filter { seen.insert($0).inserted }
         }
         var out: [String] = []
         for name in ReaderFiles.list(path) {

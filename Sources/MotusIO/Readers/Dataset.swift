@@ -342,6 +342,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     case spswhar = "sp-sw-har"
     /// WISDM v1.1 and 2019 raw text (`WISDMDataset`, `WISDMReader`).
     case wisdm
+    /// UCI HAR raw inertial signals (`UCIHARDataset`, `UCIHARReader`).
+    case ucihar = "uci-har"
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
@@ -417,6 +419,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
         if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
         if WISDMDataset.isDatasetFolder(dir, names: names) { return (.wisdm, true) }
+        if UCIHARDataset.isDatasetFolder(dir, names: names) { return (.ucihar, true) }
         return nil
     }
 
@@ -452,6 +455,10 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .spswhar: return try SPSWHARReader.read(path: path)
         case .broad: return try BROADReader.read(path: path)
         case .wisdm: return try WISDMReader.read(path: path)
+        case .ucihar:
+            // A split folder holds every subject: `probe` calls it a dataset, never one recording.
+            throw InputError(.badValue, at: SourceLocation(file: path), found: "a UCI HAR split folder",
+                             expected: "one recording: open the folder as a dataset (one recording per subject)")
         }
     }
 
@@ -466,6 +473,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .spswhar: return try SPSWHARDataset(root: root)
         case .broad: return try BROADDataset(root: root)
         case .wisdm: return try WISDMDataset(root: root)
+        case .ucihar: return try UCIHARDataset(root: root)
         }
     }
 
@@ -474,7 +482,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func readRecording(path: String) throws(InputError) -> Recording {
         guard let p = probe(path: path) else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD or WISDM recording")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD, WISDM or UCI HAR recording")
         }
         guard !p.isDataset else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: "a \(p.format.rawValue) dataset folder",
@@ -487,7 +495,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func openDataset(root: String) throws(InputError) -> any Dataset {
         guard let p = probe(path: root) else {
             throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD or WISDM dataset folder")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD, WISDM or UCI HAR dataset folder")
         }
         return try p.format.openDataset(root: root)
     }
