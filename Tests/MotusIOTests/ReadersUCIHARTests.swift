@@ -97,4 +97,21 @@ struct ReadersUCIHARTests {
             #expect(e?.description == "\(p): found 'no such file', expected body_acc x, y and z together")
         }
     }
+
+    /// A signal file cut anywhere in its last line: an error naming the file, never a
+    /// window read with a value the cut changed.
+    @Test func cutInTheLastWindow() throws {
+        let name = "Inertial Signals/total_acc_x_train.txt"
+        let full = try String(contentsOfFile: Self.train + "/" + name, encoding: .utf8)
+        let lastLineStart = full.dropLast().lastIndex(of: "\n").map { full.index(after: $0) } ?? full.startIndex
+        let offsets = stride(from: full.utf8.distance(from: full.startIndex, to: lastLineStart) + 1, to: full.utf8.count, by: 7)
+        for cut in offsets {
+            let (t, p) = Self.damaged(name) { String(decoding: Array($0.utf8)[..<cut], as: UTF8.self) }
+            let e = inputError { _ = try UCIHARReader.read(folder: t.path + "/UCI/train", subject: "3") }
+            #expect(e?.description.hasPrefix(p) == true, "cut at \(cut): \(String(describing: e))")
+        }
+        // Only the newline missing: the file is whole.
+        let (t, _) = Self.damaged(name) { String($0.dropLast()) }
+        #expect(try UCIHARReader.read(folder: t.path + "/UCI/train", subject: "3").stream(.acceleration)?.count == 320)
+    }
 }

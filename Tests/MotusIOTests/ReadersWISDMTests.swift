@@ -95,4 +95,31 @@ struct ReadersWISDMTests {
         let e = inputError { _ = try RecordingLoader.load(path: p) }
         #expect(e?.description == "\(p):2:6: found 'N', expected a WISDM 2019 activity code (A to S, without N)")
     }
+
+    /// Cut anywhere: never a trap, never a value changed by the cut. A cut inside the last
+    /// record is an error (its `;` is missing), or with `.drop` the line is left out.
+    @Test func cutAnywhere() throws {
+        let bytes = Array(try String(contentsOfFile: Self.v1, encoding: .utf8).utf8)
+        let t = TempDir()
+        for cut in stride(from: 1, to: bytes.count, by: 3) {
+            let p = t.write("cut/WISDM_ar_v1.1_raw.txt", String(decoding: bytes[..<cut], as: UTF8.self))
+            for user in ["33", "20", "19"] {
+                do {
+                    let r = try WISDMReader.read(path: p, user: user)
+                    #expect(r.streams.allSatisfy { s in (0..<s.count).allSatisfy { s.vector($0).isFinite } })
+                } catch {
+                    #expect(error.description.hasPrefix(p), "cut at \(cut): \(error)")
+                    #expect(!error.description.contains("\n"))
+                }
+            }
+        }
+        // "1.73;" cut to "1.7": an error at the cut, not the value 1.7.
+        let text = String(decoding: bytes, as: UTF8.self)
+        let cut = String(text[..<text.range(of: "1.73;")!.lowerBound]) + "1.7"
+        let p = t.write("cut2/WISDM_ar_v1.1_raw.txt", cut)
+        let e = inputError { _ = try WISDMReader.read(path: p, user: "19") }
+        #expect(e?.reason == .truncated && e?.location.line == 13, "\(String(describing: e))")
+        let dropped = try ReadingPolicy.with(.drop) { () throws(InputError) -> Recording in try WISDMReader.read(path: p, user: "19") }
+        #expect(dropped.stream(.acceleration)?.count == 1)
+    }
 }

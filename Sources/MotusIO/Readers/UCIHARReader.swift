@@ -32,7 +32,9 @@ import MotusCore
 ///
 /// Every number must be finite and within `ReadingRules.limit`; a line without exactly 128
 /// numbers, a file with another number of lines than `subject_S.txt`, or a code missing from
-/// `activity_labels.txt` is an error at its file, line and column.
+/// `activity_labels.txt` is an error at its file, line and column. A last line without a
+/// newline whose last number is printed otherwise than its first was cut while written (an
+/// error, or left out with a notice under `ReadingPolicy.incompleteLastLine == .drop`).
 public enum UCIHARReader {
     /// Samples per window.
     public static let windowLength = 128
@@ -131,10 +133,16 @@ public enum UCIHARReader {
         var next = 0   // index into `wanted`
         var lines = 0
         var blank = 0
-        try LineReader(path: path).forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int) throws(InputError) in
+        let policy = ReadingPolicy.incompleteLastLine
+        try LineReader(path: path).forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int, unterminated: Bool) throws(InputError) in
             var s = 0
             while s < line.count && (line[s] == 0x20 || line[s] == 0x09) { s += 1 }
             if s == line.count { if blank == 0 { blank = n }; return }
+            if unterminated, let (reason, column) = cutReason(line) {
+                if policy == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: line.count, reason: reason) }
+                InputNotices.post(LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
+                return
+            }
             if blank != 0 { throw InputError(.missingColumn, at: SourceLocation(file: path, line: blank), found: "", expected: "a window of \(windowLength) numbers (blank lines only at the end)") }
             lines += 1
             guard next < wanted.count, wanted[next] == n - 1 else { return }
@@ -173,6 +181,37 @@ public enum UCIHARReader {
                              expected: "\(windowCount) windows, one per line of subject_*.txt")
         }
         return out
+    }
+
+    /// Why a last line without a newline looks cut (nil: complete): fewer than 128 numbers, or a
+    /// last number printed otherwise than the line's first (the files print every value in one
+    /// format, so a cut inside the last one shows as fewer digits after the point or in the
+    /// exponent).
+    static func cutReason(_ line: UnsafeBufferPointer<UInt8>) -> (String, Int)? {
+        var fields: [(Int, Int)] = []
+        var i = 0
+        while i < line.count {
+            while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+            if i == line.count { break }
+            var e = i
+            while e < line.count && line[e] != 0x20 && line[e] != 0x09 { e += 1 }
+            fields.append((i, e)); i = e
+        }
+        if fields.count < windowLength { return ("\(fields.count) numbers where a window has \(windowLength)", line.count + 1) }
+        func shape(_ f: (Int, Int)) -> (Int, Int, Bool) {
+            var point = -1, exp = -1
+            for j in f.0..<f.1 {
+                if line[j] == UInt8(ascii: ".") { point = j }
+                if line[j] == UInt8(ascii: "e") || line[j] == UInt8(ascii: "E") { exp = j; break }
+            }
+            let end = exp >= 0 ? exp : f.1
+            return (point >= 0 ? end - point - 1 : 0, exp >= 0 ? f.1 - exp : 0, NumberShape(line, f.0, f.1).endsOpen)
+        }
+        let first = shape(fields[0]), last = shape(fields[fields.count - 1])
+        if last.2 || last.0 != first.0 || last.1 != first.1 {
+            return ("its last number is printed otherwise than its first (cut inside it?)", fields[fields.count - 1].0 + 1)
+        }
+        return nil
     }
 
     /// Reads one subject's recording from a split folder (`train/` or `test/`).

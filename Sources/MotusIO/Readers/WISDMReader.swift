@@ -16,7 +16,9 @@ import MotusCore
 ///
 /// **Records**: six comma-separated fields, spaces around them allowed. A record ends at `;`
 /// or at the end of its line (the `;` may be missing at a line's end), and several records may
-/// share a line (v1.1 has such lines). Blank lines are passed over. The user is a whole
+/// share a line (v1.1 has such lines). Blank lines are passed over. A last line without a
+/// newline must end with `;`, or it was cut while written (an error, or left out with a notice
+/// under `ReadingPolicy.incompleteLastLine == .drop`). The user is a whole
 /// number, the activity a non-empty word, the timestamp a whole number of nanoseconds, x, y, z
 /// finite numbers within `ReadingRules.limit`. Anything else (a missing field, an extra one, a
 /// word for a number) is an error at the field's line and column naming what was expected.
@@ -91,7 +93,20 @@ public enum WISDMReader {
         let reader = try LineReader(path: path)
         let unit = kind == .rotationRate ? "rad/s" : "m/s²"
         var any = false
-        try reader.forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int) throws(InputError) in
+        let policy = ReadingPolicy.incompleteLastLine
+        try reader.forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int, unterminated: Bool) throws(InputError) in
+            // A last line without a newline must end its record with ';' (every record of both
+            // layouts does; only inside the file may a line's end close one): else it was cut.
+            if unterminated && !isBlank(line, 0, line.count) {
+                var e = line.count
+                while e > 0 && (line[e - 1] == 0x20 || line[e - 1] == 0x09) { e -= 1 }
+                if line[e - 1] != UInt8(ascii: ";") {
+                    let reason = "its last record does not end with ';'"
+                    if policy == .error { throw LastLineRule.error(file: path, line: n, column: e + 1, bytes: line.count, reason: reason) }
+                    InputNotices.post(LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
+                    return
+                }
+            }
             var start = 0
             while start < line.count {
                 var end = start
