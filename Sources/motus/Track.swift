@@ -19,7 +19,9 @@ struct TrackCommand: ParsableCommand {
         the accelerometer, or from the recording's platform step counter when it has one. \
         Distance uses Weinberg's stride model with k from --height (1.70 m when not given), \
         calibrated from GPS when the recording has a location stream, or from \
-        --calibrate-distance. --mode ride tracks a ride (no steps; speed from the location \
+        --calibrate-distance. User (linear) acceleration alone, without gravity, is tracked \
+        too: steps along its main axis of motion, moving/still from steps and stillness, \
+        without the model (a notice says so). --mode ride tracks a ride (no steps; speed from the location \
         stream when there is one).
           motus track datasets/lowback-straight-walk.motus --height 1.68
           motus track datasets/iphone-belt-stand-then-walk.motus --format json
