@@ -43,7 +43,8 @@ public enum RecordingLoader {
         if options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path) {
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try PhyphoxExport.read(zip: path) }
         }
-        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
+        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset || probe.format == .wisdm && !DatasetLocator.isDirectory(path) {
+            // A WISDM v1.1 file is a dataset of users, and one recording when it holds one user.
             return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
         }
         if DatasetLocator.isDirectory(path) {
@@ -107,7 +108,7 @@ public enum RecordingLoader {
             RecordingBuilder.replay(r, into: &sink)
             return nil
         }
-        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset {
+        if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset || probe.format == .wisdm && !DatasetLocator.isDirectory(path) {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
             RecordingBuilder.replay(r, into: &sink)
             return nil
@@ -154,7 +155,9 @@ public enum RecordingLoader {
         if PhyphoxExport.isExport(path) { return [path] }
         if let probe = DatasetFormat.probe(path: path) {
             if !probe.isDataset { return [path] }
-            return try probe.format.openDataset(root: path).entries.map(\.path)
+            // Entries that share a file (WISDM v1.1 users, UCI HAR subjects) list it once.
+            var seen = Set<String>()
+            return try probe.format.openDataset(root: path).entries.map(\.path).filter { seen.insert($0).inserted }
         }
         var out: [String] = []
         for name in ReaderFiles.list(path) {

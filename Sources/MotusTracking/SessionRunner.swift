@@ -38,11 +38,20 @@ extension MotionSession {
     }
 
     /// A fresh session over a whole recording, with the shipped model unless told otherwise
-    /// (nil: pedometer and stillness only).
+    /// (nil: pedometer and stillness only). A recording with user acceleration and neither
+    /// gravity nor raw acceleration goes through `UserAccelerationOnlyInput`, without the model
+    /// (its features need gravity).
     public static func run(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = .shipped,
                            keepStepEvents: Bool = false) throws(StreamingClassifier.Failure) -> SessionResult {
-        var s = try MotionSession(settings: settings, model: model)
-        return s.run(recording, keepStepEvents: keepStepEvents)
+        let kinds = Set(recording.streams.map(\.kind))
+        guard UserAccelerationOnlyInput.isNeeded(for: kinds) else {
+            var s = try MotionSession(settings: settings, model: model)
+            return s.run(recording, keepStepEvents: keepStepEvents)
+        }
+        var run = SessionRun(try MotionSession(settings: settings, model: nil), keepStepEvents: keepStepEvents)
+        var input = UserAccelerationOnlyInput()
+        recording.forEachSample(kinds: Self.inputKinds) { run.push(input.adapt($0)) }
+        return run.finish()
     }
 }
 

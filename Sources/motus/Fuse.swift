@@ -40,7 +40,7 @@ struct Fuse: ParsableCommand {
     @Argument(help: "The recording to fuse.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The native recording to write (.motus).")
+    @Option(name: .shortAndLong, help: "The native recording to write (.motus); - for standard output (the summary then goes to standard error).")
     var out: String
 
     @OptionGroup var inputOptions: InputOptions
@@ -55,7 +55,8 @@ struct Fuse: ParsableCommand {
 
     func run() throws {
         try Self.reportingErrors {
-            try OutputPaths.file(out)
+            let toStdout = out == "-"
+            if !toStdout { try OutputPaths.file(out) }
             var recording = try RecordingLoader.load(path: input, options: try inputOptions.delimitedOptions())
             // The fusion alone is timed (not reading or writing), for `--format json`.
             let clock = ContinuousClock(), started = clock.now
@@ -70,22 +71,31 @@ struct Fuse: ParsableCommand {
             }
             // Written beside its final name and moved there only when complete, so an error
             // (a full disk) never leaves half a recording under that name.
-            let partial = out + ".partial"
-            do {
-                try NativeWriter.write(recording, to: partial)
-                // rename(2) replaces an existing file in one step.
-                if rename(partial, out) != 0 { throw CLIError("\(out): cannot write: \(String(cString: strerror(errno)))") }
-            } catch {
-                try? FileManager.default.removeItem(atPath: partial)
-                throw error
+            if toStdout {
+                let w = try NativeWriter(standardOutput: ())
+                var sink = w
+                RecordingBuilder.replay(recording, into: &sink)
+                try w.close()
+            } else {
+                let partial = out + ".partial"
+                do {
+                    try NativeWriter.write(recording, to: partial)
+                    // rename(2) replaces an existing file in one step.
+                    if rename(partial, out) != 0 { throw CLIError("\(out): cannot write: \(String(cString: strerror(errno)))") }
+                } catch {
+                    try? FileManager.default.removeItem(atPath: partial)
+                    throw error
+                }
             }
             var summary = FuseSummary(input: input, output: out, recording: recording, result: result)
             summary.fusionSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             switch format {
-            case .json: print(try JSONOutput.encode(summary))
+            case .json:
+                // With the recording on standard output, the summary goes to standard error.
+                if toStdout { FileHandle.standardError.write(Data((try JSONOutput.encode(summary) + "\n").utf8)) } else { print(try JSONOutput.encode(summary)) }
             case .text:
                 let how = summary.settings.map { "orientation filter, \($0) settings, \(result.mode.rawValue)\(result.magneticHeading ? ", heading from the magnetometer" : "")" } ?? "accelerometer-only low-pass"
-                printError("motus: wrote \(out): \(result.written.joined(separator: ", ")) for \(result.samples) samples "
+                printError("motus: wrote \(toStdout ? "standard output" : out): \(result.written.joined(separator: ", ")) for \(result.samples) samples "
                            + "(\(how)), \(recording.streams.count) streams in all")
             }
         }

@@ -33,7 +33,7 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "A recording, or a folder: a dataset Motus knows or a folder of recordings.")
     var path: String
 
-    @Option(help: ArgumentHelp("The page to write: FILE.html.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The page to write: FILE.html, or - for standard output.", valueName: "FILE"))
     var out: String
 
     @Option(help: "Model file for the session (default: the shipped moving-vs-still model).")
@@ -55,19 +55,19 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         let ext = (out as NSString).pathExtension.lowercased()
-        guard ext == "html" || ext == "htm" else { throw ValidationError("--out must name an .html file, not '\(out)'") }
+        guard ext == "html" || ext == "htm" || out == "-" else { throw ValidationError("--out must name an .html file, not '\(out)'") }
         if let h = height, !(h >= 0.5 && h <= 2.5) { throw ValidationError("--height is in metres, 0.5…2.5 (e.g. 1.75), not \(h)") }
         if let split, !(split > 0 && split.isFinite) { throw ValidationError("--split must be a positive number of metres, not \(split)") }
     }
 
     func run() throws {
         try Self.reportingErrors {
-            try OutputPaths.file(out)
-            if path == "-" || InputSpool.needsSpooling(path) {
-                throw CLIError("\(path): report reads a recording file or a folder, not standard input or a pipe (save it first: motus convert - --out recording.motus)")
-            }
+            if out != "-" { try OutputPaths.file(out) }
+            // Standard input and pipes are one recording, copied once and read from the copy
+            // as often as the page needs (InputSpool).
+            let piped = path == "-" || InputSpool.needsSpooling(path)
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CLIError("\(path): no such file or folder") }
+            guard piped || FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw CLIError("\(path): no such file or folder") }
             let page: HTMLPage
             let what: String
             if isFolder.boolValue {
@@ -84,8 +84,8 @@ struct ReportCommand: ParsableCommand {
                 page = try recordingPage()
                 what = "recording"
             }
-            try Self.write(page.render(), to: out)
-            printError("motus: wrote \(out) (\(what); \(page.figureCount) picture\(page.figureCount == 1 ? "" : "s"))")
+            if out == "-" { print(page.render(), terminator: "") } else { try Self.write(page.render(), to: out) }
+            printError("motus: wrote \(out == "-" ? "standard output" : out) (\(what); \(page.figureCount) picture\(page.figureCount == 1 ? "" : "s"))")
         }
     }
 
@@ -124,9 +124,10 @@ struct ReportCommand: ParsableCommand {
         do { trace = try RecordingPlot.trace(recording, settings: settings, model: try DefaultModel.load(model)) }
         catch let e as StreamingClassifier.Failure { throw CLIError("\(path): \(e)") }
         let track = TrackReport(trace.result, settings: settings)
-        let name = (path as NSString).lastPathComponent
+        let shown = path == "-" ? InputSpool.standardInputName : path
+        let name = (shown as NSString).lastPathComponent
 
-        var page = HTMLPage(title: name, subtitle: ["motus report of \(path)", "motus \(MotusCommand.configuration.version)"])
+        var page = HTMLPage(title: name, subtitle: ["motus report of \(shown)", "motus \(MotusCommand.configuration.version)"])
         page.heading("Recording", id: "recording")
         page.keyValues(Self.metadata(summary))
         var streams = [["stream", "kind", "samples", "rate Hz", "jitter ms", "p99 dt ms", "gaps", "largest gap s", "duplicates", "out of order", "mean |v|"]]

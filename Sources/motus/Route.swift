@@ -13,6 +13,7 @@ struct Route: ParsableCommand {
 
         Examples:
           motus route trek.gpx --profile trek.csv --plot trek.svg
+          motus route trek.gpx --profile - | head
           motus route '_p~iF~ps|U_ulLnnqC_mqNvxq`@' --precision 5
         """)
 
@@ -25,7 +26,7 @@ struct Route: ParsableCommand {
     @Option(name: .customLong("grade-step"), help: ArgumentHelp("Distance step of the grade profile in metres.", valueName: "M"))
     var gradeStep: Double = 100
 
-    @Option(help: ArgumentHelp("Write the profile (distance_m, elevation_m, grade_percent) as CSV.", valueName: "out.csv"))
+    @Option(help: ArgumentHelp("Write the profile (distance_m, elevation_m, grade_percent) as CSV; - for standard output (the summary then goes to standard error).", valueName: "out.csv"))
     var profile: String?
 
     @Option(help: ArgumentHelp("Draw elevation and grade against distance over the whole route, stretches without elevation hatched: FILE.svg or FILE.png.", valueName: "FILE"))
@@ -53,22 +54,31 @@ struct Route: ParsableCommand {
             }
             try track.requireTwoPositions(file: input == "-" ? InputSpool.standardInputName : FileManager.default.fileExists(atPath: input) ? input : "polyline")
             let s = RouteSummary(track: track, gradeStepMeters: gradeStep)
-            if let p = profile { try OutputPaths.file(p) }
+            // `--profile -`: the profile is standard output, so the summary goes to stderr.
+            let profileToStdout = profile == "-"
+            if let p = profile, !profileToStdout { try OutputPaths.file(p) }
             if let p = plot { try OutputPaths.file(p) }
-            if let p = profile, !GeoFilesCLI.write(s.profile.csv, p) { throw CLIError("cannot write \(p)") }
+            if let p = profile, !profileToStdout, !GeoFilesCLI.write(s.profile.csv, p) { throw CLIError("cannot write \(p)") }
             // Points without elevation leave the profile, the gain and the grades silent over
             // their stretch: say where, once, on stderr.
             let name = FileManager.default.fileExists(atPath: input) ? (input as NSString).lastPathComponent : "polyline"
             if s.pointsWithElevation > 0 { for n in RoutePlot.gapNotes(s) { printError("motus: \(name): \(n)") } }
             if let p = plot { try PlotOutput.write(RoutePlot.chart(s, name: name).svg(), to: p) }
+            var report = ""
             switch format {
-            case .json: print(try JSONOutput.encode(RouteJSON(s)))
+            case .json: report = try JSONOutput.encode(RouteJSON(s)) + "\n"
             case .csv:
                 let j = RouteJSON(s)
-                print("distance_m,elevation_gain_m,elevation_loss_m,average_grade_percent,max_grade_percent,highest_point_m,points")
-                print([j.distance_m, j.elevation_gain_m, j.elevation_loss_m, j.average_grade_percent, j.max_grade_percent, j.highest_point_m ?? .nan]
-                    .map { $0.isNaN ? "" : Fmt.f($0, 2) }.joined(separator: ",") + ",\(j.points)")
-            case .table: print(Self.table(s, source: track.source), terminator: "")
+                report = "distance_m,elevation_gain_m,elevation_loss_m,average_grade_percent,max_grade_percent,highest_point_m,points\n"
+                report += [j.distance_m, j.elevation_gain_m, j.elevation_loss_m, j.average_grade_percent, j.max_grade_percent, j.highest_point_m ?? .nan]
+                    .map { $0.isNaN ? "" : Fmt.f($0, 2) }.joined(separator: ",") + ",\(j.points)\n"
+            case .table: report = Self.table(s, source: track.source)
+            }
+            if profileToStdout {
+                print(s.profile.csv, terminator: "")
+                FileHandle.standardError.write(Data(report.utf8))
+            } else {
+                print(report, terminator: "")
             }
         }
     }

@@ -19,7 +19,9 @@ struct TrackCommand: ParsableCommand {
         the accelerometer, or from the recording's platform step counter when it has one. \
         Distance uses Weinberg's stride model with k from --height (1.70 m when not given), \
         calibrated from GPS when the recording has a location stream, or from \
-        --calibrate-distance. --mode ride tracks a ride (no steps; speed from the location \
+        --calibrate-distance. User (linear) acceleration alone, without gravity, is tracked \
+        too: steps along its main axis of motion, moving/still from steps and stillness, \
+        without the model (a notice says so). --mode ride tracks a ride (no steps; speed from the location \
         stream when there is one).
           motus track datasets/lowback-straight-walk.motus --height 1.68
           motus track datasets/iphone-belt-stand-then-walk.motus --format json
@@ -110,10 +112,21 @@ struct TrackCommand: ParsableCommand {
             settings.heightMeters = heightMeters() ?? reader.metadata.heightMeters
             settings.goalMeters = goalDistance
             settings.splitMeters = split
+            // User acceleration alone (no gravity, no raw acceleration): steps on its main axis
+            // of motion, and no model, whose features need gravity (UserAccelerationOnlyInput).
+            let userAccelerationOnly = UserAccelerationOnlyInput.isNeeded(for: reader.declaredKinds)
+            if userAccelerationOnly {
+                printError("motus: \(path): user acceleration without gravity: steps are counted along its main axis of motion (taken for the vertical), moving/still from the steps and stillness alone; the \(model == nil ? "shipped" : "given") model is not used, its features need gravity (give the gravity or the accelerometer's stream for them)")
+            }
             func session() throws -> SessionResult {
                 do {
-                    var run = SessionRun(try MotionSession(settings: settings, model: m), keepStepEvents: stepEvents)
-                    try reader.forEach { run.push($0) }
+                    var run = SessionRun(try MotionSession(settings: settings, model: userAccelerationOnly ? nil : m), keepStepEvents: stepEvents)
+                    if userAccelerationOnly {
+                        var adapter = UserAccelerationOnlyInput()
+                        try reader.forEach { run.push(adapter.adapt($0)) }
+                    } else {
+                        try reader.forEach { run.push($0) }
+                    }
                     return run.finish()
                 } catch let e as StreamingClassifier.Failure { throw CLIError("\(path): \(e)") }
             }
@@ -127,13 +140,8 @@ struct TrackCommand: ParsableCommand {
             let t1 = DispatchTime.now().uptimeNanoseconds
             let result = try session()
             let kinds = reader.declaredKinds
-            guard kinds.contains(.acceleration) || kinds.isSuperset(of: [.userAcceleration, .gravity])
+            guard kinds.contains(.acceleration) || kinds.contains(.userAcceleration)
                     || kinds.contains(.stepCounter) || kinds.contains(.location) else {
-                if kinds.contains(.userAcceleration) {
-                    // Linear acceleration alone (phyphox's, Android's): without gravity its direction
-                    // to the vertical is unknown, and the pedometer needs it.
-                    throw CLIError("\(path): user acceleration without gravity or acceleration: track needs gravity with it (or the accelerometer's acceleration)")
-                }
                 throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
             }
             if timing {

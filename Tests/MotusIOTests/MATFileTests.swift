@@ -190,6 +190,26 @@ struct MATFileTests {
         #expect(e2?.location.column == 128 + first && e2?.reason == .truncated && e2?.expected.contains("(12 bytes left)") == true)
     }
 
+    /// MATLAB Mobile's sensor log: timetables are opaque MATLAB objects (class 17, no
+    /// dimensions element; the type system and class names follow the array name). The
+    /// loader names them and says how to export plain arrays.
+    @Test("a MATLAB Mobile sensor log is refused with what to do")
+    func matlabMobileLog() throws {
+        let m = MATBuilder(big: false)
+        func opaque(_ name: String) -> [UInt8] {
+            let content = m.element(6, m.u32(17) + m.u32(0), small: false) + m.element(1, Array(name.utf8))
+                + m.element(1, Array("MCOS".utf8)) + m.element(1, Array("timetable".utf8))
+                + m.matrix("", cls: 13, dims: [6, 1], m.element(13, (0..<6).flatMap { _ in m.u32(1) }))
+            return m.element(14, content, small: false)
+        }
+        let t = TempDir()
+        let p = t.path + "/sensorlog_20260101_120000.mat"
+        #expect(FileManager.default.createFile(atPath: p, contents: Data(m.header() + opaque("Acceleration") + opaque("AngularVelocity"))))
+        #expect(try MATFile.variableNames(path: p) == ["Acceleration", "AngularVelocity"])
+        let e = inputError { _ = try RecordingLoader.load(path: p) }
+        #expect(e?.description == "\(p): found 'Acceleration, AngularVelocity', expected plain arrays: these are a MATLAB Mobile sensor log's timetables, MATLAB objects Motus does not decode; in MATLAB, a = Acceleration; writematrix([seconds(a.Timestamp - a.Timestamp(1)), a.X, a.Y, a.Z], 'acc.csv'), then motus … acc.csv --no-header --time-column 0 --accel-columns 1,2,3")
+    }
+
     // MARK: - Errors
 
     func error(_ bytes: [UInt8]) -> InputError? { inputError { _ = try MATFile.decode(bytes, file: "bad.mat") } }

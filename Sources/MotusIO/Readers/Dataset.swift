@@ -340,6 +340,10 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     case broad
     /// sp-sw-har smartphone and smartwatch recordings (`SPSWHARDataset`, `SPSWHARReader`).
     case spswhar = "sp-sw-har"
+    /// WISDM v1.1 and 2019 raw text (`WISDMDataset`, `WISDMReader`).
+    case wisdm
+    /// UCI HAR raw inertial signals (`UCIHARDataset`, `UCIHARReader`).
+    case ucihar = "uci-har"
 
     /// What `probe` found: the format, and whether the path is one recording or a dataset folder.
     public struct Probe: Sendable, Hashable {
@@ -384,6 +388,10 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         }
         if WeAllWalkReader.parseFileName(name) != nil { return Probe(format: .weallwalk, isDataset: false) }
         if SPSWHARDataset.isRecording(path) { return Probe(format: .spswhar, isDataset: false) }
+        if name.hasSuffix(".txt"), let f = WISDMReader.firstRecordFields(path) {
+            // v1.1 (activity words) holds many users: a dataset; a 2019 file one subject.
+            return Probe(format: .wisdm, isDataset: f[1].count > 1)
+        }
         if firstLine.hasPrefix("Acquisition frequency:") || firstLine.hasPrefix("PacketCounter")
             || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
             return Probe(format: .ipol, isDataset: false)
@@ -410,6 +418,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if WeAllWalkDataset.isDatasetFolder(dir, names: names) { return (.weallwalk, true) }
         if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
         if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
+        if WISDMDataset.isDatasetFolder(dir, names: names) { return (.wisdm, true) }
+        if UCIHARDataset.isDatasetFolder(dir, names: names) { return (.ucihar, true) }
         return nil
     }
 
@@ -444,6 +454,11 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .weallwalk: return try WeAllWalkReader.read(path: path)
         case .spswhar: return try SPSWHARReader.read(path: path)
         case .broad: return try BROADReader.read(path: path)
+        case .wisdm: return try WISDMReader.read(path: path)
+        case .ucihar:
+            // A split folder holds every subject: `probe` calls it a dataset, never one recording.
+            throw InputError(.badValue, at: SourceLocation(file: path), found: "a UCI HAR split folder",
+                             expected: "one recording: open the folder as a dataset (one recording per subject)")
         }
     }
 
@@ -457,6 +472,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         case .weallwalk: return try WeAllWalkDataset(root: root)
         case .spswhar: return try SPSWHARDataset(root: root)
         case .broad: return try BROADDataset(root: root)
+        case .wisdm: return try WISDMDataset(root: root)
+        case .ucihar: return try UCIHARDataset(root: root)
         }
     }
 
@@ -465,7 +482,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func readRecording(path: String) throws(InputError) -> Recording {
         guard let p = probe(path: path) else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: ReaderFiles.lastComponent(path),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD recording")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD, WISDM or UCI HAR recording")
         }
         guard !p.isDataset else {
             throw InputError(.badValue, at: SourceLocation(file: path), found: "a \(p.format.rawValue) dataset folder",
@@ -478,7 +495,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
     public static func openDataset(root: String) throws(InputError) -> any Dataset {
         guard let p = probe(path: root) else {
             throw InputError(.badValue, at: SourceLocation(file: root), found: ReaderFiles.lastComponent(root),
-                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har or BROAD dataset folder")
+                             expected: "a MotionSense, Oxford, IPOL, mPower, WeAllWalk, sp-sw-har, BROAD, WISDM or UCI HAR dataset folder")
         }
         return try p.format.openDataset(root: root)
     }

@@ -1,0 +1,78 @@
+import Testing
+import MotusCore
+import MotusIO
+import MotusTracking
+
+/// User acceleration without gravity (Android's linear acceleration alone, a CoreMotion export
+/// keeping only `userAcceleration`): steps on its principal axis turned up, no model.
+@Suite struct UserAccelerationOnlyTests {
+    static let root = DatasetLocator.packageRoot(fromFile: #filePath)
+
+    static func keep(_ r: Recording, _ kinds: [StreamKind]) -> Recording {
+        Recording(streams: kinds.compactMap { r.stream($0) })
+    }
+
+    @Test func neededOnlyWithoutGravityAndAcceleration() {
+        #expect(UserAccelerationOnlyInput.isNeeded(for: [.userAcceleration]))
+        #expect(UserAccelerationOnlyInput.isNeeded(for: [.userAcceleration, .rotationRate, .magneticField]))
+        #expect(!UserAccelerationOnlyInput.isNeeded(for: [.userAcceleration, .gravity]))
+        #expect(!UserAccelerationOnlyInput.isNeeded(for: [.userAcceleration, .acceleration]))
+        #expect(!UserAccelerationOnlyInput.isNeeded(for: [.acceleration, .rotationRate]))
+    }
+
+    /// The bundled iPhone belt walk (waist, U-turns): the session counts the walk's steps on
+    /// the user acceleration alone as it does with gravity, model for model (both without one).
+    /// The axis is not the vertical here (at the waist, in turns, the fore-aft and sideways
+    /// oscillations are as strong), but the step rhythm is along it.
+    @Test func iPhoneBeltWalkWithoutGravity() throws {
+        let r = try RecordingLoader.load(path: Self.root + "/datasets/iphone-belt-stand-then-walk.motus")
+        let withGravity = try MotionSession.run(Self.keep(r, [.userAcceleration, .gravity, .rotationRate]), model: nil)
+        let without = try MotionSession.run(Self.keep(r, [.userAcceleration, .rotationRate]), model: .shipped)
+        #expect(withGravity.summary.steps > 30)
+        let ratio = Double(without.summary.steps) / Double(withGravity.summary.steps)
+        #expect(ratio > 0.9 && ratio < 1.1, "steps without gravity \(without.summary.steps), with \(withGravity.summary.steps)")
+        // The model is not used: the same session as one built without it.
+        let noModel = try MotionSession.run(Self.keep(r, [.userAcceleration, .rotationRate]), model: nil)
+        #expect(noModel.summary.steps == without.summary.steps && noModel.stepTimes == without.stepTimes)
+    }
+
+    /// Upside down, the count drops (the reason the sign is chosen): the same user acceleration
+    /// with the adapter's axis negated counts fewer steps on the belt walk.
+    @Test func theSignMatters() throws {
+        let r = try RecordingLoader.load(path: Self.root + "/datasets/iphone-belt-stand-then-walk.motus")
+        let uacc = try #require(r.stream(.userAcceleration))
+        var up = UserAccelerationOnlyInput()
+        var upright = SensorStream(kind: .acceleration), flipped = SensorStream(kind: .acceleration)
+        for i in 0..<uacc.count {
+            let u = uacc.vector(i), t = uacc.times[i]
+            let a = up.acceleration(userAcceleration: u, time: t)
+            upright.append(time: t, a)
+            flipped.append(time: t, u - up.axis * Units.standardGravity)
+        }
+        let a = try MotionSession.run(Recording(streams: [upright]), model: nil).summary.steps
+        let b = try MotionSession.run(Recording(streams: [flipped]), model: nil).summary.steps
+        #expect(a > b, "up \(a), upside down \(b)")
+    }
+
+    /// MotionSense walks (CoreMotion device motion, 24 subjects, phone in the front pocket):
+    /// the user acceleration alone gives the steps `track` finds with gravity and the model,
+    /// in total within a few per cent and each walk within a fifth.
+    @Test func motionSenseWalksWithoutGravity() throws {
+        guard let shared = DatasetLocator.sharedDatasets(packageRoot: Self.root) else {
+            print("skipping: ../shared/datasets not found (set MOTUS_DATASETS to run tests on the real data)"); return
+        }
+        let ds = try MotionSenseDataset(root: shared + "/motionsense")
+        let walks = ds.entries.filter { $0.id.hasPrefix("wlk_") && $0.setAside == nil }
+        try #require(walks.count >= 20)
+        var full = 0, alone = 0
+        for e in walks {
+            let r = try ds.load(e.id)
+            let a = try MotionSession.run(Self.keep(r, [.userAcceleration, .gravity, .rotationRate])).summary.steps
+            let b = try MotionSession.run(Self.keep(r, [.userAcceleration])).summary.steps
+            #expect(Double(b) >= 0.8 * Double(a) && Double(b) <= 1.1 * Double(a), "\(e.id): \(b) steps without gravity, \(a) with")
+            full += a; alone += b
+        }
+        let ratio = Double(alone) / Double(full)
+        #expect(ratio > 0.93 && ratio < 1.03, "\(alone) steps without gravity, \(full) with")
+    }
+}
