@@ -75,6 +75,13 @@ public enum FeatureExport {
         public var values: [Double] = []
         /// Windows held.
         public var count: Int { startTimes.count }
+
+        /// Rows from their columns (see the properties; `values` holds `columns` per window).
+        public init(recording: String, subject: String, labels: [String?] = [], startTimes: [Double] = [], endTimes: [Double] = [],
+                    columns: Int, values: [Double] = []) {
+            self.recording = recording; self.subject = subject; self.labels = labels
+            self.startTimes = startTimes; self.endTimes = endTimes; self.columns = columns; self.values = values
+        }
     }
 
     /// Hands every entry of `datasets` to `body` as its rows, one recording at a time, in the
