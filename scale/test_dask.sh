@@ -44,9 +44,10 @@ npy_matches_csv() {
   "$MOTUS" features "$DATA/oxford" --features no-gyroscope --out "$TMP/f.npy" 2>/dev/null &&
   "$MOTUS" features "$DATA/oxford" --features no-gyroscope --out "$TMP/f.csv" 2>/dev/null &&
   "$PY" - "$TMP/f.npy" "$TMP/f.csv" <<'EOF'
-import json, sys
+import json, sys, warnings
 import numpy, pandas
 npy, csv = sys.argv[1], sys.argv[2]
+warnings.simplefilter("ignore")  # pandas 3 deprecates float_precision (exact by default there); 2.x needs it
 meta = json.load(open(npy + ".json"))
 x = numpy.load(npy)
 df = pandas.DataFrame(x, columns=meta["columns"])
