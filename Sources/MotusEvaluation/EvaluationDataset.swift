@@ -127,16 +127,25 @@ public struct EvaluationDataset: Sendable {
     /// delimited text). A known dataset is recognised only when `options` is empty: options
     /// mean the caller wants the files read as delimited text.
     ///
+    /// With `recordings`, only the entries with those ids are kept (in the dataset's order, each
+    /// once): one recording evaluated with its dataset's context (the dataset's name, subjects
+    /// and labels), as one task of a run spread over many processes or machines sees it. Only
+    /// the kept entries' files are fingerprinted and checked by `verifyUnchanged`.
+    ///
     /// - Throws: `InputError` from the dataset's reader when its folder is not as the format
-    ///   describes, or `.emptyFile` when `path` holds no recording (or nothing is there).
-    public static func open(_ path: String, options: DelimitedOptions = .init()) throws(InputError) -> EvaluationDataset {
+    ///   describes, `.emptyFile` when `path` holds no recording (or nothing is there), and
+    ///   `.badValue` for an id in `recordings` the dataset does not list.
+    public static func open(_ path: String, options: DelimitedOptions = .init(), recordings: [String]? = nil) throws(InputError) -> EvaluationDataset {
+        let list: @Sendable () throws(InputError) -> any Dataset
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), probe.isDataset {
             let format = probe.format
-            return EvaluationDataset(try format.openDataset(root: path)) { () throws(InputError) -> any Dataset in try format.openDataset(root: path) }
+            list = { () throws(InputError) -> any Dataset in try format.openDataset(root: path) }
+        } else {
+            list = { () throws(InputError) -> any Dataset in try RecordingFolderDataset(root: path, options: options) }
         }
-        return EvaluationDataset(try RecordingFolderDataset(root: path, options: options)) { () throws(InputError) -> any Dataset in
-            try RecordingFolderDataset(root: path, options: options)
-        }
+        guard let ids = recordings else { return EvaluationDataset(try list(), reopen: list) }
+        let select: @Sendable () throws(InputError) -> any Dataset = { () throws(InputError) -> any Dataset in try SelectedRecordings(try list(), ids: ids) }
+        return EvaluationDataset(try select(), reopen: select)
     }
 
     /// Loads one entry (`Dataset.load`) and separates its truth.
@@ -246,4 +255,30 @@ public enum Evaluation {
             if let row = try score(e) { return .scored(row) } else { return .skipped(skipReason) }
         })
     }
+}
+
+/// Some entries of a dataset, by id, in the dataset's order: its name, root, reader and files
+/// are the dataset's own, so an entry loads and is named as in the whole dataset.
+struct SelectedRecordings: Dataset {
+    let source: any Dataset
+    let entries: [DatasetEntry]
+    var name: String { source.name }
+    var root: String { source.root }
+
+    /// The entries of `source` whose ids are in `ids`.
+    ///
+    /// - Throws: `.badValue` naming the first id `source` does not list.
+    init(_ source: any Dataset, ids: [String]) throws(InputError) {
+        let listed = Set(source.entries.map(\.id))
+        if let unknown = ids.first(where: { !listed.contains($0) }) {
+            throw InputError(.badValue, at: SourceLocation(file: source.root), found: unknown,
+                             expected: "the id of one of its \(listed.count) recordings (`motus features --list-recordings \(source.root)` lists them)")
+        }
+        let wanted = Set(ids)
+        self.source = source
+        self.entries = source.entries.filter { wanted.contains($0.id) }
+    }
+
+    func read(_ entry: DatasetEntry) throws(InputError) -> Recording { try source.read(entry) }
+    func files(of entry: DatasetEntry) -> [String] { source.files(of: entry) }
 }

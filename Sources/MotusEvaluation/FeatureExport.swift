@@ -55,19 +55,47 @@ public enum FeatureExport {
         public var leftOut = 0
     }
 
-    /// Writes the header (CSV) and every row of every entry of `datasets` through `write`.
-    /// `labels` maps label names to classes as `--map` does (nil: every label is its own class).
-    /// `progress(done, total)` is called after each entry.
+    /// One recording's rows, as `forEachRecording` hands them over: the columns of
+    /// `leadingColumns` and the feature values, one entry per window.
+    public struct RecordingRows: Sendable {
+        /// The recording's id: its entry's path.
+        public var recording: String
+        /// Its subject, prefixed with its data set (`LabelledWindows.subject`).
+        public var subject: String
+        /// Each window's label (the class name), nil when no mapped label covers it wholly.
+        public var labels: [String?] = []
+        /// Each window's start (s, on the recording's clock).
+        public var startTimes: [Double] = []
+        /// Each window's end (s).
+        public var endTimes: [Double] = []
+        /// Features per window (`FeatureConfiguration.featureCount`).
+        public var columns: Int
+        /// The features, row-major: window `i`'s are `values[i * columns ..< (i + 1) * columns]`;
+        /// a feature that could not be computed is NaN.
+        public var values: [Double] = []
+        /// Windows held.
+        public var count: Int { startTimes.count }
+
+        /// Rows from their columns (see the properties; `values` holds `columns` per window).
+        public init(recording: String, subject: String, labels: [String?] = [], startTimes: [Double] = [], endTimes: [Double] = [],
+                    columns: Int, values: [Double] = []) {
+            self.recording = recording; self.subject = subject; self.labels = labels
+            self.startTimes = startTimes; self.endTimes = endTimes; self.columns = columns; self.values = values
+        }
+    }
+
+    /// Hands every entry of `datasets` to `body` as its rows, one recording at a time, in the
+    /// datasets' order. `labels` maps label names to classes as `--map` does (nil: every label
+    /// is its own class); with `labelledOnly` the windows no mapped label covers are left out
+    /// (and counted). `progress(done, total)` is called after each entry.
     ///
     /// - Throws: an entry's `InputError` (a set-aside entry's missing file included), the
-    ///   pipeline's error when a recording lacks a stream its features need, what `write`
+    ///   pipeline's error when a recording lacks a stream its features need, what `body`
     ///   throws, and `.unreadable` when a dataset changed during the run.
     @discardableResult
-    public static func run(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?, format: Format,
-                           labelledOnly: Bool = false, progress: ((Int, Int) -> Void)? = nil,
-                           write: (String) throws -> Void) throws -> Summary {
-        let names = pipeline.features.featureNames
-        if format == .csv { try write((leadingColumns + names).map(csvField).joined(separator: ",") + "\n") }
+    public static func forEachRecording(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?,
+                                        labelledOnly: Bool = false, progress: ((Int, Int) -> Void)? = nil,
+                                        _ body: (RecordingRows) throws -> Void) throws -> Summary {
         var summary = Summary()
         let owner = LabelledWindows.datasetOfEntries(datasets)
         _ = try Evaluation.run(datasets, setAside: .fail, progress: progress) { e -> Bool? in
@@ -77,8 +105,7 @@ public enum FeatureExport {
             // Without a map every label of the recording is its own class, named by itself.
             let map = labels ?? LabelMap.identity(r.labels.map(\.label))
             let runs = LabelledWindows.classRuns(r.labels, map)
-            let subject = r.metadata.subject ?? e.entry.path
-            var text = ""
+            var rows = RecordingRows(recording: e.entry.path, subject: r.metadata.subject ?? e.entry.path, columns: m.columns)
             for row in 0..<m.rows {
                 let s = m.startTimes[row], t = m.endTimes[row]
                 let c = LabelledWindows.windowClass(start: s, end: t, runs: runs)
@@ -86,28 +113,55 @@ public enum FeatureExport {
                     if labelledOnly { summary.leftOut += 1; continue }
                     summary.unlabelledRows += 1
                 }
-                let label = c.map { map.classes[$0] } ?? ""
-                let values = m.values[(row * m.columns)..<((row + 1) * m.columns)]
-                switch format {
-                case .csv:
-                    text += [e.entry.path, subject, label].map(csvField).joined(separator: ",")
-                    text += "," + number(s) + "," + number(t)
-                    for v in values { text += "," + (v.isFinite ? number(v) : "") }
-                    text += "\n"
-                case .jsonl:
-                    text += "{\"recording\":" + jsonString(e.entry.path) + ",\"subject\":" + jsonString(subject)
-                        + ",\"label\":" + (c == nil ? "null" : jsonString(label))
-                        + ",\"start_s\":" + number(s) + ",\"end_s\":" + number(t)
-                    for (k, v) in zip(names, values) { text += "," + jsonString(k) + ":" + (v.isFinite ? number(v) : "null") }
-                    text += "}\n"
-                }
-                summary.rows += 1
+                rows.labels.append(c.map { map.classes[$0] })
+                rows.startTimes.append(s)
+                rows.endTimes.append(t)
+                rows.values += m.values[(row * m.columns)..<((row + 1) * m.columns)]
             }
-            try write(text)
+            try body(rows)
+            summary.rows += rows.count
             summary.recordings += 1
             return true
         }
         return summary
+    }
+
+    /// Writes the header (CSV) and every row of every entry of `datasets` through `write`,
+    /// one call per recording (`forEachRecording`, whose arguments these are).
+    ///
+    /// - Throws: as `forEachRecording`.
+    @discardableResult
+    public static func run(_ datasets: [EvaluationDataset], pipeline: MotionPipeline, labels: LabelMap?, format: Format,
+                           labelledOnly: Bool = false, progress: ((Int, Int) -> Void)? = nil,
+                           write: (String) throws -> Void) throws -> Summary {
+        let names = pipeline.features.featureNames
+        if format == .csv { try write((leadingColumns + names).map(csvField).joined(separator: ",") + "\n") }
+        return try forEachRecording(datasets, pipeline: pipeline, labels: labels, labelledOnly: labelledOnly, progress: progress) { rows in
+            try write(text(rows, names: names, format: format))
+        }
+    }
+
+    /// One recording's rows as CSV lines (without the header) or JSON Lines.
+    public static func text(_ rows: RecordingRows, names: [String], format: Format) -> String {
+        var text = ""
+        for i in 0..<rows.count {
+            let s = rows.startTimes[i], t = rows.endTimes[i]
+            let values = rows.values[(i * rows.columns)..<((i + 1) * rows.columns)]
+            switch format {
+            case .csv:
+                text += [rows.recording, rows.subject, rows.labels[i] ?? ""].map(csvField).joined(separator: ",")
+                text += "," + number(s) + "," + number(t)
+                for v in values { text += "," + (v.isFinite ? number(v) : "") }
+                text += "\n"
+            case .jsonl:
+                text += "{\"recording\":" + jsonString(rows.recording) + ",\"subject\":" + jsonString(rows.subject)
+                    + ",\"label\":" + (rows.labels[i].map(jsonString) ?? "null")
+                    + ",\"start_s\":" + number(s) + ",\"end_s\":" + number(t)
+                for (k, v) in zip(names, values) { text += "," + jsonString(k) + ":" + (v.isFinite ? number(v) : "null") }
+                text += "}\n"
+            }
+        }
+        return text
     }
 
     /// A double as the shortest text that reads back to the same double.

@@ -3,9 +3,25 @@ import Motus
 /// Opening the paths an `evaluate*` command is given, as datasets with their ground truth.
 enum Datasets {
     /// Each path as a dataset: a dataset folder Motus knows, or a recording or a folder of
-    /// recordings (read with `options` when given).
-    static func open(_ paths: [String], options: DelimitedOptions = .init()) throws -> [EvaluationDataset] {
-        try paths.map { try EvaluationDataset.open($0, options: options) }
+    /// recordings (read with `options` when given); with `recordings` (`--recording`), only the
+    /// entries with those ids.
+    static func open(_ paths: [String], options: DelimitedOptions = .init(), recordings: [String]? = nil) throws -> [EvaluationDataset] {
+        try paths.map { try EvaluationDataset.open($0, options: options, recordings: recordings) }
+    }
+
+    /// `--list-recordings`: one JSON object per line and entry of every path, `{"path": the
+    /// path as given, "dataset": its name, "recording": the entry's id, "set_aside": the reason
+    /// or null}`, the pairs `--recording` takes (a task per line spreads a run over machines).
+    static func listing(_ paths: [String], options: DelimitedOptions) throws -> String {
+        var out = ""
+        for p in paths {
+            let ds = try EvaluationDataset.open(p, options: options)
+            for e in ds.entries {
+                out += "{\"path\":\(RecordingJSONLinesWriter.string(p)),\"dataset\":\(RecordingJSONLinesWriter.string(ds.name)),\"recording\":\(RecordingJSONLinesWriter.string(e.id)),"
+                    + "\"set_aside\":\(e.setAside.map(RecordingJSONLinesWriter.string) ?? "null")}\n"
+            }
+        }
+        return out
     }
 
     /// Progress on stderr for runs of more than 20 recordings: a line every tenth.

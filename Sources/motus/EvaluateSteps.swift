@@ -34,12 +34,20 @@ struct EvaluateSteps: ParsableCommand {
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
         message when a bar fails. Example:
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
+
+        --recording ID scores one recording of a dataset folder with the dataset's context, \
+        its row as the whole run gives it (`motus features --list-recordings` lists the ids); \
+        a recording that cannot be scored is then reported (JSON: under "skipped") rather \
+        than an error. scale/motus_dask.py spreads a run over a Dask cluster that way.
         """)
 
     @Argument(help: "Dataset folders or recordings.")
     var paths: [String]
 
     @OptionGroup var input: InputOptions
+
+    @Option(name: .customLong("recording"), help: ArgumentHelp("Only the recording with this id (repeat for more), with one dataset folder.", valueName: "ID"))
+    var recordings: [String] = []
 
     @Option(name: .customLong("max-mape"), help: ArgumentHelp("Fail when the step MAPE (%) is above X.", valueName: "X"))
     var maxMAPE: Double?
@@ -73,13 +81,14 @@ struct EvaluateSteps: ParsableCommand {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
+        if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
     }
 
     func run() throws {
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
             if let p = plot { try OutputPaths.file(p) }
-            let datasets = try Datasets.open(paths, options: try input.delimitedOptions())
+            let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
             let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e -> Evaluation.Outcome<StepEvaluation.Row> in
                 if timing, let acc = e.recording.stream(.acceleration) {
                     let t0 = DispatchTime.now().uptimeNanoseconds
@@ -91,7 +100,9 @@ struct EvaluateSteps: ParsableCommand {
                 return StepEvaluation.score(e, usePlatformCounter: platformCounter, mode: stepMode)
             })
             let rows = run.rows, skipped = run.skipped
-            guard !rows.isEmpty else {
+            // One recording chosen by id that cannot be scored is a result (its skipped line),
+            // not an error: a run spread over tasks gathers it like any other.
+            guard !rows.isEmpty || (!recordings.isEmpty && !skipped.isEmpty) else {
                 let why = skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
                 throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))\(why)")
             }

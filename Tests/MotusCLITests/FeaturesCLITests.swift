@@ -86,7 +86,7 @@ import Motus
 
     @Test func badOutNamesAreRefused() throws {
         let r = try CLI.run(["features", Self.data, "--out", "/tmp/x.parquet"])
-        #expect(r.status != 0 && r.stderr.contains("--out must end in .csv, .jsonl or .ndjson"))
+        #expect(r.status != 0 && r.stderr.contains("--out must end in .csv, .jsonl, .ndjson or .npy"))
     }
 
     @Test func pandasReadsTheCSV() throws {
