@@ -141,7 +141,9 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { coefficientStep = -1; heading9D.settings = settings.magnetometer } }
+    public var settings: Settings {
+        didSet { coefficientStep = -1; stepTolerance = -1; pastStartUp = false; heading9D.settings = settings.magnetometer }
+    }
 
     /// The heading part, fed by `update(…magneticField:…)`.
     @inlinable public var headingEstimator: HeadingEstimator { heading9D }
@@ -207,9 +209,6 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var correctionStride: Int = 1
     /// Up (unit) in I after the latest correction.
     @usableFromInline var upInertial = Vector3(0, 0, 1)
-    /// The latest correction's horizontal part (rad, reference frame), not yet added to the
-    /// bias block.
-    @usableFromInline var pendingCorrection: Vector3 = .zero
     /// Gravity (unit, up, device frame) after the latest sample, before the delay compensation.
     @usableFromInline var upNow = Vector3(0, 0, 1)
     /// 1 / |low-passed acceleration| (s²/m) at the latest sample; 0 before the first.
@@ -217,6 +216,12 @@ public struct OrientationFilter: Sendable {
     /// Coefficients for the time step `coefficientStep` (recomputed when the step changes by
     /// more than 1 %, or the settings change).
     @usableFromInline var coefficientStep: Double = -1
+    /// 1 % of `coefficientStep` once coefficients are made for it (a step within it keeps
+    /// them); negative before, so that `update`'s common-case test fails.
+    @usableFromInline var stepTolerance: Double = -1
+    /// Both start-ups (the acceleration's and the rest detection's running means) are over
+    /// and the coefficients are made for the current settings.
+    @usableFromInline var pastStartUp = false
     @usableFromInline var accelerationCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restRotation2: Double = 0
@@ -331,35 +336,76 @@ public struct OrientationFilter: Sendable {
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (0 for the first).
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+        // The common case in one test. 0·(sum of the inputs) is NaN when an input is not
+        // finite, and NaN fails every comparison, so the test holds only for finite input
+        // with a time step within 1 % of the one the coefficients were made for
+        // (`stepTolerance` is negative until they are made) and no longer than
+        // `maximumTimeStep`, once both start-ups are over. Anything else takes the general
+        // path, which checks each condition on its own.
+        let probe = dt0 + 0 * ((a.x + a.y + a.z) + (w.x + w.y + w.z))
+        if pastStartUp && Swift.abs(probe - coefficientStep) <= stepTolerance && probe <= settings.maximumTimeStep {
+            advance(a, w, dt0, general: false)
+        } else {
+            unusualSample(a, w, dt0)
+        }
+    }
+
+    /// `update` for a sample the common-case test let through: a non-finite value (skipped),
+    /// a time step that is not positive, changed or too long, new settings, or a start-up
+    /// not yet over.
+    @usableFromInline @inline(never)
+    mutating func unusualSample(_ a: Vector3, _ w: Vector3, _ dt0: Double) {
         guard a.isFinite, w.isFinite else { _flags.sampleSkipped = true; return }
-        _flags.sampleSkipped = false
-        _flags.biasUpdated = false
         let dt = dt0.isFinite && dt0 > 0 ? Swift.min(dt0, settings.maximumTimeStep) : 0
         if dt > 0 && Swift.abs(dt - coefficientStep) > 0.01 * coefficientStep { setCoefficients(dt) }
+        advance(a, w, dt, general: true)
+        pastStartUp = coefficientStep > 0 && startElapsed >= settings.accelerationTimeConstant
+            && restStartElapsed >= settings.restTimeConstant
+    }
+
+    /// One sample with a valid time step `dt` (0 when there is none to integrate). `general`
+    /// is a constant at each call: false on the common path, where `dt` > 0 and both
+    /// start-ups are over, so those tests fold away.
+    @inlinable @inline(__always)
+    mutating func advance(_ a: Vector3, _ w: Vector3, _ dt: Double, general: Bool) {
+        _flags.sampleSkipped = false
+        _flags.biasUpdated = false
         lastAcceleration = a
         lastStep = dt
         let rate = w - bias
         lastRate = rate
         renormalisationTick &+= 1
-        if dt > 0 {
+        let integrates = !general || dt > 0
+        if integrates {
             let q = strapdownQ * AttitudeFilter.exponential(rate * dt)
             strapdownQ = renormalisationTick == 0 ? q.normalized : q
         }
 
+        // Rest first: it does not depend on the rotation, and a correction made at this
+        // sample counts towards the bias only in motion. Without a time step nothing is
+        // judged or counted.
+        var rest = _flags.atRest
+        if integrates {
+            rest = detectRest(a, w, dt, general: general)
+            _flags.atRest = rest
+        }
+        let countsMotion = integrates && estimatesBias && !rest
+
         // The acceleration in I, low-passed there (running mean during start-up, then once per
         // `correctionStride` samples, about every 10 ms, on their mean: the low-pass's time
-        // constant is seconds, so nothing it passes changes within a stride).
+        // constant is seconds, so nothing it passes changes within a stride). The corrections
+        // over their time are the horizontal bias error seen in the reference frame (through
+        // the low-pass); the block's mean rate in motion is their sum over the time they took.
         let inertial = strapdownQ.rotate(a)
-        var corrected = false
-        if startElapsed < settings.accelerationTimeConstant || coefficientStep < 0 {
-            corrected = correctInclination(startUp(inertial, dt))
+        if general && (startElapsed < settings.accelerationTimeConstant || coefficientStep < 0) {
+            if let c = correctInclination(startUp(inertial, dt)), countsMotion { blockMotionAngle += c }
         } else {
             inertialSum += inertial
             inertialSumCount += 1
             if inertialSumCount >= correctionStride {
                 let lp = accelerationLP.step(inertialSum * (1 / Double(inertialSumCount)), accelerationCoefficients)
-                inertialSum = .zero; inertialSumCount = 0
-                corrected = correctInclination(lp)
+                inertialSum = Vector3(0, 0, 0); inertialSumCount = 0
+                if let c = correctInclination(lp), countsMotion { blockMotionAngle += c }
             }
         }
 
@@ -367,34 +413,26 @@ public struct OrientationFilter: Sendable {
         // the inclination takes onto +z) turned back by the strapdown rotation.
         upNow = strapdownQ.inverseRotate(upInertial)
 
-        guard dt > 0 else { return }
-        let rest = detectRest(a, w, dt)
-        _flags.atRest = rest
-        if estimatesBias {
-            // The corrections over their time are the horizontal bias error seen in the
-            // reference frame (through the low-pass); the block's mean rate is the sum of the
-            // corrections over the time they took.
-            if rest {
-                blockRestRate += restGyroMean
-                blockRestSamples += 1
-            } else {
-                if corrected { blockMotionAngle += pendingCorrection }
-                blockMotionTime += dt
-            }
-            if corrected { pendingCorrection = .zero }
-            blockElapsed += dt
-            if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+        guard integrates && estimatesBias else { return }
+        if rest {
+            blockRestRate += restGyroMean
+            blockRestSamples += 1
+        } else {
+            blockMotionTime += dt
         }
+        blockElapsed += dt
+        if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
     }
 
     /// Turns the inclination so that it takes `lp` (the low-passed acceleration in I) onto +z;
-    /// false when `lp` is zero (nothing to correct with).
+    /// returns the correction's horizontal part (rad, reference frame), nil when `lp` is zero
+    /// (nothing to correct with).
     @inlinable @inline(__always)
-    mutating func correctInclination(_ lp: Vector3) -> Bool {
+    mutating func correctInclination(_ lp: Vector3) -> Vector3? {
         inertialLP = lp
         let e = inclinationQ.rotate(lp)
         let n2 = e.squaredNorm
-        guard n2 > 0 else { return false }
+        guard n2 > 0 else { return nil }
         // 1/|e| by one Newton step from the previous value (|e| changes slowly: no square root
         // or division), exact when that step is not close enough.
         var inv = inverseNorm * (1.5 - 0.5 * n2 * inverseNorm * inverseNorm)
@@ -414,10 +452,9 @@ public struct OrientationFilter: Sendable {
             inclinationQ = (correction * inclinationQ).normalized
         }
         lastCorrection = Vector3(correction.x, correction.y, 0)
-        pendingCorrection = Vector3(-u.y, u.x, 0)
         if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = strapdownQ.normalized }
         upInertial = lp * inv
-        return true
+        return Vector3(-u.y, u.x, 0)
     }
 
     /// The start-up low-pass: the running mean of the samples so far; when it has covered one
@@ -440,11 +477,12 @@ public struct OrientationFilter: Sendable {
     /// The two low-passes (time constant `restTimeConstant`, far longer than 10 ms) step once
     /// per `restStride` samples, about every 10 ms, on those samples' mean, and the sample
     /// that completes the stride is checked against them: rest is judged at about 100 Hz
-    /// whatever the input rate (every sample below it), and holds in between.
+    /// whatever the input rate (every sample below it), and holds in between. `general` as
+    /// in `advance` (false: the start-up is over).
     @inlinable @inline(__always)
-    mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double) -> Bool {
+    mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double, general: Bool) -> Bool {
         restSumElapsed += dt
-        if restStartElapsed < settings.restTimeConstant {
+        if general && restStartElapsed < settings.restTimeConstant {
             (restGyroMean, restAccelerationMean) = restStartUp(a, w, dt)
         } else {
             restGyroSum += w
@@ -454,7 +492,7 @@ public struct OrientationFilter: Sendable {
             let k = 1 / Double(restSumCount)
             restGyroMean = restGyroLP.step(restGyroSum * k, restCoefficients)
             restAccelerationMean = restAccelerationLP.step(restAccelerationSum * k, restCoefficients)
-            restGyroSum = .zero; restAccelerationSum = .zero; restSumCount = 0
+            restGyroSum = Vector3(0, 0, 0); restAccelerationSum = Vector3(0, 0, 0); restSumCount = 0
         }
         let gyroMean = restGyroMean
         // Steady readings, and a mean rate no larger than a bias can be: a steady turn (a
@@ -559,6 +597,7 @@ public struct OrientationFilter: Sendable {
     @usableFromInline
     mutating func setCoefficients(_ dt: Double) {
         coefficientStep = dt
+        stepTolerance = 0.01 * dt
         let s = settings
         restStride = Swift.max(1, Int((Self.restStep / dt).rounded()))
         correctionStride = restStride
