@@ -184,7 +184,6 @@ public struct OrientationFilter: Sendable {
     /// cost more than all the rest of the filter). Sums over the current block:
     @usableFromInline var blockElapsed: Double = 0
     @usableFromInline var blockMotionAngle: Vector3 = .zero
-    @usableFromInline var blockMotionTime: Double = 0
     @usableFromInline var blockRestRate: Vector3 = .zero
     @usableFromInline var blockRestSamples: Double = 0
     /// The block-rate low-passes of the attitude's rotation matrix (rows) and of the bias seen
@@ -401,7 +400,7 @@ public struct OrientationFilter: Sendable {
             if let c = correctInclination(startUp(inertial, dt)), countsMotion { blockMotionAngle += c }
         } else {
             inertialSum += inertial
-            inertialSumCount += 1
+            inertialSumCount &+= 1
             if inertialSumCount >= correctionStride {
                 let lp = accelerationLP.step(inertialSum * (1 / Double(inertialSumCount)), accelerationCoefficients)
                 inertialSum = Vector3(0, 0, 0); inertialSumCount = 0
@@ -417,8 +416,6 @@ public struct OrientationFilter: Sendable {
         if rest {
             blockRestRate += restGyroMean
             blockRestSamples += 1
-        } else {
-            blockMotionTime += dt
         }
         blockElapsed += dt
         if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
@@ -487,7 +484,7 @@ public struct OrientationFilter: Sendable {
         } else {
             restGyroSum += w
             restAccelerationSum += a
-            restSumCount += 1
+            restSumCount &+= 1
             guard restSumCount >= restStride else { return restDuration >= settings.restMinimumDuration }
             let k = 1 / Double(restSumCount)
             restGyroMean = restGyroLP.step(restGyroSum * k, restCoefficients)
@@ -565,8 +562,9 @@ public struct OrientationFilter: Sendable {
             innovation = blockRestRate * (1 / blockRestSamples) - bias
             let v = variance(s.restBiasUncertainty)
             w = Vector3(v, v, v)
-        } else if blockMotionTime > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
-            let mean = blockMotionAngle * (1 / blockMotionTime)
+        } else if t > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
+            // A block without rest was all motion: its length is the time the corrections took.
+            let mean = blockMotionAngle * (1 / t)
             h = rotationMean
             innovation = Vector3(mean.x + rotatedBiasMean.x - rotationMean.r0.dot(bias),
                                  mean.y + rotatedBiasMean.y - rotationMean.r1.dot(bias),
@@ -576,7 +574,7 @@ public struct OrientationFilter: Sendable {
         } else {
             h = .scaledIdentity(0); innovation = .zero; w = .zero
         }
-        blockElapsed = 0; blockMotionAngle = .zero; blockMotionTime = 0; blockRestRate = .zero; blockRestSamples = 0
+        blockElapsed = 0; blockMotionAngle = .zero; blockRestRate = .zero; blockRestSamples = 0
         guard w != .zero else { biasCovariance = p; return }
 
         let m = s.maximumBias
