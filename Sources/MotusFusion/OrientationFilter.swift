@@ -395,7 +395,8 @@ public struct OrientationFilter: Sendable {
         // constant is seconds, so nothing it passes changes within a stride). The corrections
         // over their time are the horizontal bias error seen in the reference frame (through
         // the low-pass); the block's mean rate in motion is their sum over the time they took.
-        let inertial = strapdownQ.rotate(a)
+        let (c0, c1, c2) = Self.rotationColumns(strapdownQ)
+        let inertial = c0 * a.x + c1 * a.y + c2 * a.z
         if general && (startElapsed < settings.accelerationTimeConstant || coefficientStep < 0) {
             if let c = correctInclination(startUp(inertial, dt)), countsMotion { blockMotionAngle += c }
         } else {
@@ -410,7 +411,8 @@ public struct OrientationFilter: Sendable {
 
         // Gravity (up) in the device frame: up in I (the low-passed vector's direction, which
         // the inclination takes onto +z) turned back by the strapdown rotation.
-        upNow = strapdownQ.inverseRotate(upInertial)
+        let u = upInertial
+        upNow = Vector3(c0.dot(u), c1.dot(u), c2.dot(u))
 
         guard integrates && estimatesBias else { return }
         if rest {
@@ -419,6 +421,18 @@ public struct OrientationFilter: Sendable {
         }
         blockElapsed += dt
         if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+    }
+
+    /// The columns of the rotation matrix of unit quaternion `q`.
+    @inlinable @inline(__always)
+    static func rotationColumns(_ q: Quaternion) -> (Vector3, Vector3, Vector3) {
+        let x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z
+        let xx = q.x * x2, yy = q.y * y2, zz = q.z * z2
+        let xy = q.x * y2, xz = q.x * z2, yz = q.y * z2
+        let wx = q.w * x2, wy = q.w * y2, wz = q.w * z2
+        return (Vector3(1 - (yy + zz), xy + wz, xz - wy),
+                Vector3(xy - wz, 1 - (xx + zz), yz + wx),
+                Vector3(xz + wy, yz - wx, 1 - (xx + yy)))
     }
 
     /// Turns the inclination so that it takes `lp` (the low-passed acceleration in I) onto +z;
