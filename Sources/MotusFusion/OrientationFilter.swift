@@ -142,7 +142,7 @@ public struct OrientationFilter: Sendable {
 
     /// Settings; a change takes effect at the next sample.
     public var settings: Settings {
-        didSet { coefficientStep = -1; stepTolerance = -1; pastStartUp = false; heading9D.settings = settings.magnetometer }
+        didSet { coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; pastStartUp = false; heading9D.settings = settings.magnetometer }
     }
 
     /// The heading part, fed by `update(…magneticField:…)`.
@@ -195,6 +195,10 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var blockStartRotatedBias: Vector3 = .zero
     @usableFromInline var blockStartCount: Double = 0
     @usableFromInline var blockStartElapsed: Double = 0
+    /// Coefficients of the block-rate low-passes, for blocks of `blockCoefficientsTime` s
+    /// (negative: none made yet for the current settings).
+    @usableFromInline var blockCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.1)
+    @usableFromInline var blockCoefficientsTime: Double = -1
     @usableFromInline var lastCorrection: Vector3 = .zero
     @usableFromInline var lastAcceleration: Vector3 = .zero
     @usableFromInline var lastRate: Vector3 = .zero
@@ -457,7 +461,12 @@ public struct OrientationFilter: Sendable {
             // to |u_h|³ < 1e-12 rad, and one Newton step towards unit norm keeps |q| within
             // rounding of 1.
             correction = Quaternion(w: 1, x: 0.5 * u.y, y: -0.5 * u.x, z: 0)
-            inclinationQ = AttitudeFilter.renormalized(correction * inclinationQ)
+            // correction ⊗ inclination with the product's terms in 1 and 0 left out (the
+            // same sums in the same order, so the same numbers).
+            let cx = correction.x, cy = correction.y, q = inclinationQ
+            let p = Quaternion(w: q.w - cx * q.x - cy * q.y, x: q.x + cx * q.w + cy * q.z,
+                               y: q.y - cx * q.z + cy * q.w, z: q.z + cx * q.y - cy * q.x)
+            inclinationQ = AttitudeFilter.renormalized(p)
         } else {
             correction = AttitudeFilter.tiltOntoZ(u)
             inclinationQ = (correction * inclinationQ).normalized
@@ -553,7 +562,13 @@ public struct OrientationFilter: Sendable {
             rotationLP = (LowPassState3(value: r.r0), LowPassState3(value: r.r1), LowPassState3(value: r.r2))
             rotatedBiasLP = LowPassState3(value: blockStartRotatedBias)
         } else {
-            let c = LowPassCoefficients(timeConstant: Swift.max(settings.accelerationTimeConstant, t), dt: t)
+            // Blocks of a steady input rate all have the same length: the coefficients are
+            // made again only when it changes.
+            if t != blockCoefficientsTime {
+                blockCoefficients = LowPassCoefficients(timeConstant: Swift.max(settings.accelerationTimeConstant, t), dt: t)
+                blockCoefficientsTime = t
+            }
+            let c = blockCoefficients
             rotationMean = Matrix3(rotationLP.0.step(rotation.r0, c), rotationLP.1.step(rotation.r1, c), rotationLP.2.step(rotation.r2, c))
             rotatedBiasMean = rotatedBiasLP.step(rotatedBias, c)
         }
@@ -571,7 +586,8 @@ public struct OrientationFilter: Sendable {
         func variance(_ sigma: Double) -> Double { let q = sigma * sigma; return q * q / growth + q }
 
         let h: Matrix3, innovation: Vector3, w: Vector3
-        if blockRestSamples > 0 && s.restBiasEstimation {
+        let restMeasurement = blockRestSamples > 0 && s.restBiasEstimation
+        if restMeasurement {
             h = .scaledIdentity(1)
             innovation = blockRestRate * (1 / blockRestSamples) - bias
             let v = variance(s.restBiasUncertainty)
@@ -595,8 +611,9 @@ public struct OrientationFilter: Sendable {
         func clip(_ v: Vector3) -> Vector3 {
             Vector3(Swift.min(m, Swift.max(-m, v.x)), Swift.min(m, Swift.max(-m, v.y)), Swift.min(m, Swift.max(-m, v.z)))
         }
-        let pht = p * h.transposed
-        var sMatrix = h * pht
+        // At rest the measurement matrix is the identity: P·Hᵀ = P and H·P·Hᵀ = P.
+        let pht = restMeasurement ? p : p * h.transposed
+        var sMatrix = restMeasurement ? p : h * pht
         sMatrix.r0.x += w.x; sMatrix.r1.y += w.y; sMatrix.r2.z += w.z
         guard let sInverse = sMatrix.inverse else { biasCovariance = p; return }
         let gain = pht * sInverse
