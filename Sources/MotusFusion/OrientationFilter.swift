@@ -142,7 +142,7 @@ public struct OrientationFilter: Sendable {
 
     /// Settings; a change takes effect at the next sample.
     public var settings: Settings {
-        didSet { coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; pastStartUp = false; heading9D.settings = settings.magnetometer }
+        didSet { coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; heading9D.settings = settings.magnetometer }
     }
 
     /// The heading part, fed by `update(…magneticField:…)`.
@@ -219,12 +219,12 @@ public struct OrientationFilter: Sendable {
     /// Coefficients for the time step `coefficientStep` (recomputed when the step changes by
     /// more than 1 %, or the settings change).
     @usableFromInline var coefficientStep: Double = -1
-    /// 1 % of `coefficientStep` once coefficients are made for it (a step within it keeps
-    /// them); negative before, so that `update`'s common-case test fails.
+    /// How far a time step may be from `coefficientStep` for `update`'s common path: 1 % of
+    /// it (a step within 1 % keeps the coefficients), less if that would pass
+    /// `maximumTimeStep`. Negative (the common path closed) until coefficients are made for
+    /// the current settings and both start-ups (the acceleration's and the rest detection's
+    /// running means) are over.
     @usableFromInline var stepTolerance: Double = -1
-    /// Both start-ups (the acceleration's and the rest detection's running means) are over
-    /// and the coefficients are made for the current settings.
-    @usableFromInline var pastStartUp = false
     @usableFromInline var accelerationCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restRotation2: Double = 0
@@ -341,12 +341,11 @@ public struct OrientationFilter: Sendable {
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
         // The common case in one test. 0·(sum of the inputs) is NaN when an input is not
         // finite, and NaN fails every comparison, so the test holds only for finite input
-        // with a time step within 1 % of the one the coefficients were made for
-        // (`stepTolerance` is negative until they are made) and no longer than
-        // `maximumTimeStep`, once both start-ups are over. Anything else takes the general
-        // path, which checks each condition on its own.
+        // with a time step within `stepTolerance` of the one the coefficients were made for:
+        // positive, no longer than `maximumTimeStep`, and past both start-ups. Anything else
+        // takes the general path, which checks each condition on its own.
         let probe = dt0 + 0 * ((a.x + a.y + a.z) + (w.x + w.y + w.z))
-        if pastStartUp && Swift.abs(probe - coefficientStep) <= stepTolerance && probe <= settings.maximumTimeStep {
+        if Swift.abs(probe - coefficientStep) <= stepTolerance {
             advance(a, w, dt0, general: false)
         } else {
             unusualSample(a, w, dt0)
@@ -362,8 +361,12 @@ public struct OrientationFilter: Sendable {
         let dt = dt0.isFinite && dt0 > 0 ? Swift.min(dt0, settings.maximumTimeStep) : 0
         if dt > 0 && Swift.abs(dt - coefficientStep) > 0.01 * coefficientStep { setCoefficients(dt) }
         advance(a, w, dt, general: true)
-        pastStartUp = coefficientStep > 0 && startElapsed >= settings.accelerationTimeConstant
+        let pastStartUp = coefficientStep > 0 && startElapsed >= settings.accelerationTimeConstant
             && restStartElapsed >= settings.restTimeConstant
+        // Within 1 % of `coefficientStep` (the same product as the test above) and at most
+        // `maximumTimeStep`. Where the second bound is the smaller, the two steps are within
+        // 1 % of each other, so it and `update`'s difference are exact.
+        stepTolerance = pastStartUp ? Swift.min(0.01 * coefficientStep, settings.maximumTimeStep - coefficientStep) : -1
     }
 
     /// One sample with a valid time step `dt` (0 when there is none to integrate). `general`
@@ -626,7 +629,6 @@ public struct OrientationFilter: Sendable {
     @usableFromInline
     mutating func setCoefficients(_ dt: Double) {
         coefficientStep = dt
-        stepTolerance = 0.01 * dt
         let s = settings
         restStride = Swift.max(1, Int((Self.restStep / dt).rounded()))
         correctionStride = restStride
