@@ -383,7 +383,21 @@ public struct OrientationFilter: Sendable {
         renormalisationTick &+= 1
         let integrates = !general || dt > 0
         if integrates {
-            let q = strapdownQ * AttitudeFilter.exponential(rate * dt)
+            // exp(rate·dt) by `AttitudeFilter`'s series, or its first four terms for a step
+            // below about 0.03 rad (most steps at high rates), where the rest is below 1e-19; the rare
+            // large step (above 0.5 rad) out of line, so that its loops do not crowd the
+            // registers of the common path.
+            let r = rate * dt
+            let t = r.squaredNorm
+            let c: Double, sn: Double
+            if t < 1e-3 {
+                let t2 = t * t
+                c = (1 - t * (1.0 / 8)) + t2 * (1.0 / 384 - t * (1.0 / 46080))
+                sn = (0.5 - t * (0.5 / 24)) + t2 * (0.5 / 1920 - t * (0.5 / 322560))
+            } else {
+                (c, sn) = t >= 0.25 ? Self.largeHalfAngleTerms(t) : AttitudeFilter.halfAngleSeries(t, doubled: false)
+            }
+            let q = strapdownQ * Quaternion(w: c, x: r.x * sn, y: r.y * sn, z: r.z * sn)
             strapdownQ = renormalisationTick == 0 ? q.normalized : q
         }
 
@@ -428,6 +442,12 @@ public struct OrientationFilter: Sendable {
         }
         blockElapsed += dt
         if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+    }
+
+    /// `AttitudeFilter.halfAngleTerms` for θ² = `theta2` ≥ 1/4 (or not finite), out of line.
+    @usableFromInline @inline(never)
+    static func largeHalfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
+        AttitudeFilter.largeHalfAngleTerms(theta2)
     }
 
     /// The columns of the rotation matrix of unit quaternion `q`.
