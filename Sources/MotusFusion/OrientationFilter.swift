@@ -531,7 +531,9 @@ public struct OrientationFilter: Sendable {
             restGyroSum += w
             restAccelerationSum += a
             restSumCount &+= 1
-            guard restSumCount >= restStride else { return restDuration >= settings.restMinimumDuration }
+            // Between stride ends nothing the test reads changes: the common path keeps the
+            // latest verdict (the general path, which may follow new settings, recomputes it).
+            guard restSumCount >= restStride else { return general ? restDuration >= settings.restMinimumDuration : _flags.atRest }
             let k = 1 / Double(restSumCount)
             restGyroMean = restGyroLP.step(restGyroSum * k, restCoefficients)
             restAccelerationMean = restAccelerationLP.step(restAccelerationSum * k, restCoefficients)
