@@ -265,11 +265,13 @@ public struct OrientationFilter: Sendable {
     /// periods ahead. Unit quaternion. With a magnetometer (`update(…magneticField:…)`) the
     /// reference frame is east-north-up (magnetic north); without one its heading is the
     /// device's first heading, followed by the gyroscope.
-    @inlinable public var attitude: Quaternion {
+    @inlinable @inline(__always) public var attitude: Quaternion {
+        // Always inlined: a call would take the whole filter by value, and callers that update
+        // it in a loop then copy it for every call.
         var q = inclinationQ * strapdownQ
         let r = leadVector
         // Unit quaternions times a unit quaternion: unit to rounding, no normalisation needed.
-        if r != .zero { q = q * AttitudeFilter.exponential(r) }
+        if r.x != 0 || r.y != 0 || r.z != 0 { q = q * AttitudeFilter.exponential(r) }
         return heading9D.isInitialised ? heading9D.rotation * q : q
     }
 
