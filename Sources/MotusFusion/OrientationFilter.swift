@@ -400,7 +400,7 @@ public struct OrientationFilter: Sendable {
                 (c, sn) = t >= 0.25 ? Self.largeHalfAngleTerms(t) : AttitudeFilter.halfAngleSeries(t, doubled: false)
             }
             let q = strapdownQ * Quaternion(w: c, x: r.x * sn, y: r.y * sn, z: r.z * sn)
-            strapdownQ = renormalisationTick == 0 ? q.normalized : q
+            strapdownQ = renormalisationTick == 0 ? AttitudeFilter.renormalized(q) : q
         }
 
         // Rest first: it does not depend on the rotation, and a correction made at this
@@ -493,13 +493,23 @@ public struct OrientationFilter: Sendable {
                                y: q.y - cx * q.z + cy * q.w, z: q.z + cx * q.y - cy * q.x)
             inclinationQ = AttitudeFilter.renormalized(p)
         } else {
-            correction = AttitudeFilter.tiltOntoZ(u)
-            inclinationQ = (correction * inclinationQ).normalized
+            correction = tiltInclination(u)
         }
         lastCorrection = Vector3(correction.x, correction.y, 0)
-        if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = strapdownQ.normalized }
+        // Products of unit quaternions leave unit norm by rounding only: one Newton step
+        // (`renormalized`) brings the strapdown back.
+        if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = AttitudeFilter.renormalized(strapdownQ) }
         upInertial = lp * inv
         return Vector3(-u.y, u.x, 0)
+    }
+
+    /// A large inclination correction (start-up, jumps), out of line: the inclination turned
+    /// by the smallest rotation taking unit vector `u` onto +z, and that rotation returned.
+    @usableFromInline @inline(never)
+    mutating func tiltInclination(_ u: Vector3) -> Quaternion {
+        let correction = AttitudeFilter.tiltOntoZ(u)
+        inclinationQ = (correction * inclinationQ).normalized
+        return correction
     }
 
     /// The start-up low-pass: the running mean of the samples so far; when it has covered one
