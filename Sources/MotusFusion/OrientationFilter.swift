@@ -386,9 +386,9 @@ public struct OrientationFilter: Sendable {
         let integrates = !general || dt > 0
         if integrates {
             // exp(rate·dt) by `AttitudeFilter`'s series, or its first four terms for a step
-            // below about 0.03 rad (most steps at high rates), where the rest is below 1e-19; the rare
-            // large step (above 0.5 rad) out of line, so that its loops do not crowd the
-            // registers of the common path.
+            // below about 0.03 rad (most steps at high rates), where the rest is below 1e-19;
+            // the rare large step (above 0.5 rad) out of line, so that its loops do not crowd
+            // the registers of the common path.
             let r = rate * dt
             let t = r.squaredNorm
             let c: Double, sn: Double
