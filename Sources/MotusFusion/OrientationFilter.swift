@@ -141,7 +141,9 @@ public struct OrientationFilter: Sendable {
     }
 
     /// Settings; a change takes effect at the next sample.
-    public var settings: Settings { didSet { coefficientStep = -1; heading9D.settings = settings.magnetometer } }
+    public var settings: Settings {
+        didSet { coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; heading9D.settings = settings.magnetometer }
+    }
 
     /// The heading part, fed by `update(…magneticField:…)`.
     @inlinable public var headingEstimator: HeadingEstimator { heading9D }
@@ -182,7 +184,6 @@ public struct OrientationFilter: Sendable {
     /// cost more than all the rest of the filter). Sums over the current block:
     @usableFromInline var blockElapsed: Double = 0
     @usableFromInline var blockMotionAngle: Vector3 = .zero
-    @usableFromInline var blockMotionTime: Double = 0
     @usableFromInline var blockRestRate: Vector3 = .zero
     @usableFromInline var blockRestSamples: Double = 0
     /// The block-rate low-passes of the attitude's rotation matrix (rows) and of the bias seen
@@ -194,6 +195,10 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var blockStartRotatedBias: Vector3 = .zero
     @usableFromInline var blockStartCount: Double = 0
     @usableFromInline var blockStartElapsed: Double = 0
+    /// Coefficients of the block-rate low-passes, for blocks of `blockCoefficientsTime` s
+    /// (negative: none made yet for the current settings).
+    @usableFromInline var blockCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.1)
+    @usableFromInline var blockCoefficientsTime: Double = -1
     @usableFromInline var lastCorrection: Vector3 = .zero
     @usableFromInline var lastAcceleration: Vector3 = .zero
     @usableFromInline var lastRate: Vector3 = .zero
@@ -207,9 +212,6 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var correctionStride: Int = 1
     /// Up (unit) in I after the latest correction.
     @usableFromInline var upInertial = Vector3(0, 0, 1)
-    /// The latest correction's horizontal part (rad, reference frame), not yet added to the
-    /// bias block.
-    @usableFromInline var pendingCorrection: Vector3 = .zero
     /// Gravity (unit, up, device frame) after the latest sample, before the delay compensation.
     @usableFromInline var upNow = Vector3(0, 0, 1)
     /// 1 / |low-passed acceleration| (s²/m) at the latest sample; 0 before the first.
@@ -217,6 +219,12 @@ public struct OrientationFilter: Sendable {
     /// Coefficients for the time step `coefficientStep` (recomputed when the step changes by
     /// more than 1 %, or the settings change).
     @usableFromInline var coefficientStep: Double = -1
+    /// How far a time step may be from `coefficientStep` for `update`'s common path: 1 % of
+    /// it (a step within 1 % keeps the coefficients), less if that would pass
+    /// `maximumTimeStep`. Negative (the common path closed) until coefficients are made for
+    /// the current settings and both start-ups (the acceleration's and the rest detection's
+    /// running means) are over.
+    @usableFromInline var stepTolerance: Double = -1
     @usableFromInline var accelerationCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restCoefficients = LowPassCoefficients(timeConstant: 1, dt: 0.01)
     @usableFromInline var restRotation2: Double = 0
@@ -257,11 +265,13 @@ public struct OrientationFilter: Sendable {
     /// periods ahead. Unit quaternion. With a magnetometer (`update(…magneticField:…)`) the
     /// reference frame is east-north-up (magnetic north); without one its heading is the
     /// device's first heading, followed by the gyroscope.
-    @inlinable public var attitude: Quaternion {
+    @inlinable @inline(__always) public var attitude: Quaternion {
+        // Always inlined: a call would take the whole filter by value, and callers that update
+        // it in a loop then copy it for every call.
         var q = inclinationQ * strapdownQ
         let r = leadVector
         // Unit quaternions times a unit quaternion: unit to rounding, no normalisation needed.
-        if r != .zero { q = q * AttitudeFilter.exponential(r) }
+        if r.x != 0 || r.y != 0 || r.z != 0 { q = q * AttitudeFilter.exponential(r) }
         return heading9D.isInitialised ? heading9D.rotation * q : q
     }
 
@@ -331,70 +341,138 @@ public struct OrientationFilter: Sendable {
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (0 for the first).
     @inlinable
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+        // The common case in one test. 0·(sum of the inputs) is NaN when an input is not
+        // finite, and NaN fails every comparison, so the test holds only for finite input
+        // with a time step within `stepTolerance` of the one the coefficients were made for:
+        // positive, no longer than `maximumTimeStep`, and past both start-ups. Anything else
+        // takes the general path, which checks each condition on its own.
+        let probe = dt0 + 0 * ((a.x + a.y + a.z) + (w.x + w.y + w.z))
+        if Swift.abs(probe - coefficientStep) <= stepTolerance {
+            advance(a, w, dt0, general: false)
+        } else {
+            unusualSample(a, w, dt0)
+        }
+    }
+
+    /// `update` for a sample the common-case test let through: a non-finite value (skipped),
+    /// a time step that is not positive, changed or too long, new settings, or a start-up
+    /// not yet over.
+    @usableFromInline @inline(never)
+    mutating func unusualSample(_ a: Vector3, _ w: Vector3, _ dt0: Double) {
         guard a.isFinite, w.isFinite else { _flags.sampleSkipped = true; return }
-        _flags.sampleSkipped = false
-        _flags.biasUpdated = false
         let dt = dt0.isFinite && dt0 > 0 ? Swift.min(dt0, settings.maximumTimeStep) : 0
         if dt > 0 && Swift.abs(dt - coefficientStep) > 0.01 * coefficientStep { setCoefficients(dt) }
+        advance(a, w, dt, general: true)
+        let pastStartUp = coefficientStep > 0 && startElapsed >= settings.accelerationTimeConstant
+            && restStartElapsed >= settings.restTimeConstant
+        // Within 1 % of `coefficientStep` (the same product as the test above) and at most
+        // `maximumTimeStep`. Where the second bound is the smaller, the two steps are within
+        // 1 % of each other, so it and `update`'s difference are exact.
+        stepTolerance = pastStartUp ? Swift.min(0.01 * coefficientStep, settings.maximumTimeStep - coefficientStep) : -1
+    }
+
+    /// One sample with a valid time step `dt` (0 when there is none to integrate). `general`
+    /// is a constant at each call: false on the common path, where `dt` > 0 and both
+    /// start-ups are over, so those tests fold away.
+    @inlinable @inline(__always)
+    mutating func advance(_ a: Vector3, _ w: Vector3, _ dt: Double, general: Bool) {
+        _flags.sampleSkipped = false
+        _flags.biasUpdated = false
         lastAcceleration = a
         lastStep = dt
         let rate = w - bias
         lastRate = rate
         renormalisationTick &+= 1
-        if dt > 0 {
-            let q = strapdownQ * AttitudeFilter.exponential(rate * dt)
-            strapdownQ = renormalisationTick == 0 ? q.normalized : q
+        let integrates = !general || dt > 0
+        if integrates {
+            // exp(rate·dt) by `AttitudeFilter`'s series, or its first four terms for a step
+            // below about 0.03 rad (most steps at high rates), where the rest is below 1e-19;
+            // the rare large step (above 0.5 rad) out of line, so that its loops do not crowd
+            // the registers of the common path.
+            let r = rate * dt
+            let t = r.squaredNorm
+            let c: Double, sn: Double
+            if t < 1e-3 {
+                let t2 = t * t
+                c = (1 - t * (1.0 / 8)) + t2 * (1.0 / 384 - t * (1.0 / 46080))
+                sn = (0.5 - t * (0.5 / 24)) + t2 * (0.5 / 1920 - t * (0.5 / 322560))
+            } else {
+                (c, sn) = t >= 0.25 ? Self.largeHalfAngleTerms(t) : AttitudeFilter.halfAngleSeries(t, doubled: false)
+            }
+            let q = strapdownQ * Quaternion(w: c, x: r.x * sn, y: r.y * sn, z: r.z * sn)
+            strapdownQ = renormalisationTick == 0 ? AttitudeFilter.renormalized(q) : q
         }
+
+        // Rest first: it does not depend on the rotation, and a correction made at this
+        // sample counts towards the bias only in motion. Without a time step nothing is
+        // judged or counted.
+        var rest = _flags.atRest
+        if integrates {
+            rest = detectRest(a, w, dt, general: general)
+            _flags.atRest = rest
+        }
+        let countsMotion = integrates && estimatesBias && !rest
 
         // The acceleration in I, low-passed there (running mean during start-up, then once per
         // `correctionStride` samples, about every 10 ms, on their mean: the low-pass's time
-        // constant is seconds, so nothing it passes changes within a stride).
-        let inertial = strapdownQ.rotate(a)
-        var corrected = false
-        if startElapsed < settings.accelerationTimeConstant || coefficientStep < 0 {
-            corrected = correctInclination(startUp(inertial, dt))
+        // constant is seconds, so nothing it passes changes within a stride). The corrections
+        // over their time are the horizontal bias error seen in the reference frame (through
+        // the low-pass); the block's mean rate in motion is their sum over the time they took.
+        let (c0, c1, c2) = Self.rotationColumns(strapdownQ)
+        let inertial = c0 * a.x + c1 * a.y + c2 * a.z
+        if general && (startElapsed < settings.accelerationTimeConstant || coefficientStep < 0) {
+            if let c = correctInclination(startUp(inertial, dt)), countsMotion { blockMotionAngle += c }
         } else {
             inertialSum += inertial
-            inertialSumCount += 1
+            inertialSumCount &+= 1
             if inertialSumCount >= correctionStride {
                 let lp = accelerationLP.step(inertialSum * (1 / Double(inertialSumCount)), accelerationCoefficients)
-                inertialSum = .zero; inertialSumCount = 0
-                corrected = correctInclination(lp)
+                inertialSum = Vector3(0, 0, 0); inertialSumCount = 0
+                if let c = correctInclination(lp), countsMotion { blockMotionAngle += c }
             }
         }
 
         // Gravity (up) in the device frame: up in I (the low-passed vector's direction, which
         // the inclination takes onto +z) turned back by the strapdown rotation.
-        upNow = strapdownQ.inverseRotate(upInertial)
+        let u = upInertial
+        upNow = Vector3(c0.dot(u), c1.dot(u), c2.dot(u))
 
-        guard dt > 0 else { return }
-        let rest = detectRest(a, w, dt)
-        _flags.atRest = rest
-        if estimatesBias {
-            // The corrections over their time are the horizontal bias error seen in the
-            // reference frame (through the low-pass); the block's mean rate is the sum of the
-            // corrections over the time they took.
-            if rest {
-                blockRestRate += restGyroMean
-                blockRestSamples += 1
-            } else {
-                if corrected { blockMotionAngle += pendingCorrection }
-                blockMotionTime += dt
-            }
-            if corrected { pendingCorrection = .zero }
-            blockElapsed += dt
-            if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+        guard integrates && estimatesBias else { return }
+        if rest {
+            blockRestRate += restGyroMean
+            blockRestSamples += 1
         }
+        blockElapsed += dt
+        if blockElapsed >= Self.biasBlock { endBlock(inclinationQ * strapdownQ) }
+    }
+
+    /// `AttitudeFilter.halfAngleTerms` for θ² = `theta2` ≥ 1/4 (or not finite), out of line.
+    @usableFromInline @inline(never)
+    static func largeHalfAngleTerms(_ theta2: Double) -> (c: Double, s: Double) {
+        AttitudeFilter.largeHalfAngleTerms(theta2)
+    }
+
+    /// The columns of the rotation matrix of unit quaternion `q`.
+    @inlinable @inline(__always)
+    static func rotationColumns(_ q: Quaternion) -> (Vector3, Vector3, Vector3) {
+        let x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z
+        let xx = q.x * x2, yy = q.y * y2, zz = q.z * z2
+        let xy = q.x * y2, xz = q.x * z2, yz = q.y * z2
+        let wx = q.w * x2, wy = q.w * y2, wz = q.w * z2
+        return (Vector3(1 - (yy + zz), xy + wz, xz - wy),
+                Vector3(xy - wz, 1 - (xx + zz), yz + wx),
+                Vector3(xz + wy, yz - wx, 1 - (xx + yy)))
     }
 
     /// Turns the inclination so that it takes `lp` (the low-passed acceleration in I) onto +z;
-    /// false when `lp` is zero (nothing to correct with).
+    /// returns the correction's horizontal part (rad, reference frame), nil when `lp` is zero
+    /// (nothing to correct with).
     @inlinable @inline(__always)
-    mutating func correctInclination(_ lp: Vector3) -> Bool {
+    mutating func correctInclination(_ lp: Vector3) -> Vector3? {
         inertialLP = lp
         let e = inclinationQ.rotate(lp)
         let n2 = e.squaredNorm
-        guard n2 > 0 else { return false }
+        guard n2 > 0 else { return nil }
         // 1/|e| by one Newton step from the previous value (|e| changes slowly: no square root
         // or division), exact when that step is not close enough.
         var inv = inverseNorm * (1.5 - 0.5 * n2 * inverseNorm * inverseNorm)
@@ -408,16 +486,30 @@ public struct OrientationFilter: Sendable {
             // to |u_h|³ < 1e-12 rad, and one Newton step towards unit norm keeps |q| within
             // rounding of 1.
             correction = Quaternion(w: 1, x: 0.5 * u.y, y: -0.5 * u.x, z: 0)
-            inclinationQ = AttitudeFilter.renormalized(correction * inclinationQ)
+            // correction ⊗ inclination with the product's terms in 1 and 0 left out (the
+            // same sums in the same order, so the same numbers).
+            let cx = correction.x, cy = correction.y, q = inclinationQ
+            let p = Quaternion(w: q.w - cx * q.x - cy * q.y, x: q.x + cx * q.w + cy * q.z,
+                               y: q.y - cx * q.z + cy * q.w, z: q.z + cx * q.y - cy * q.x)
+            inclinationQ = AttitudeFilter.renormalized(p)
         } else {
-            correction = AttitudeFilter.tiltOntoZ(u)
-            inclinationQ = (correction * inclinationQ).normalized
+            correction = tiltInclination(u)
         }
         lastCorrection = Vector3(correction.x, correction.y, 0)
-        pendingCorrection = Vector3(-u.y, u.x, 0)
-        if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = strapdownQ.normalized }
+        // Products of unit quaternions leave unit norm by rounding only: one Newton step
+        // (`renormalized`) brings the strapdown back.
+        if renormalisationTick == 0 || h2 >= 1e-8 { strapdownQ = AttitudeFilter.renormalized(strapdownQ) }
         upInertial = lp * inv
-        return true
+        return Vector3(-u.y, u.x, 0)
+    }
+
+    /// A large inclination correction (start-up, jumps), out of line: the inclination turned
+    /// by the smallest rotation taking unit vector `u` onto +z, and that rotation returned.
+    @usableFromInline @inline(never)
+    mutating func tiltInclination(_ u: Vector3) -> Quaternion {
+        let correction = AttitudeFilter.tiltOntoZ(u)
+        inclinationQ = (correction * inclinationQ).normalized
+        return correction
     }
 
     /// The start-up low-pass: the running mean of the samples so far; when it has covered one
@@ -440,21 +532,24 @@ public struct OrientationFilter: Sendable {
     /// The two low-passes (time constant `restTimeConstant`, far longer than 10 ms) step once
     /// per `restStride` samples, about every 10 ms, on those samples' mean, and the sample
     /// that completes the stride is checked against them: rest is judged at about 100 Hz
-    /// whatever the input rate (every sample below it), and holds in between.
+    /// whatever the input rate (every sample below it), and holds in between. `general` as
+    /// in `advance` (false: the start-up is over).
     @inlinable @inline(__always)
-    mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double) -> Bool {
+    mutating func detectRest(_ a: Vector3, _ w: Vector3, _ dt: Double, general: Bool) -> Bool {
         restSumElapsed += dt
-        if restStartElapsed < settings.restTimeConstant {
+        if general && restStartElapsed < settings.restTimeConstant {
             (restGyroMean, restAccelerationMean) = restStartUp(a, w, dt)
         } else {
             restGyroSum += w
             restAccelerationSum += a
-            restSumCount += 1
-            guard restSumCount >= restStride else { return restDuration >= settings.restMinimumDuration }
+            restSumCount &+= 1
+            // Between stride ends nothing the test reads changes: the common path keeps the
+            // latest verdict (the general path, which may follow new settings, recomputes it).
+            guard restSumCount >= restStride else { return general ? restDuration >= settings.restMinimumDuration : _flags.atRest }
             let k = 1 / Double(restSumCount)
             restGyroMean = restGyroLP.step(restGyroSum * k, restCoefficients)
             restAccelerationMean = restAccelerationLP.step(restAccelerationSum * k, restCoefficients)
-            restGyroSum = .zero; restAccelerationSum = .zero; restSumCount = 0
+            restGyroSum = Vector3(0, 0, 0); restAccelerationSum = Vector3(0, 0, 0); restSumCount = 0
         }
         let gyroMean = restGyroMean
         // Steady readings, and a mean rate no larger than a bias can be: a steady turn (a
@@ -504,7 +599,13 @@ public struct OrientationFilter: Sendable {
             rotationLP = (LowPassState3(value: r.r0), LowPassState3(value: r.r1), LowPassState3(value: r.r2))
             rotatedBiasLP = LowPassState3(value: blockStartRotatedBias)
         } else {
-            let c = LowPassCoefficients(timeConstant: Swift.max(settings.accelerationTimeConstant, t), dt: t)
+            // Blocks of a steady input rate all have the same length: the coefficients are
+            // made again only when it changes.
+            if t != blockCoefficientsTime {
+                blockCoefficients = LowPassCoefficients(timeConstant: Swift.max(settings.accelerationTimeConstant, t), dt: t)
+                blockCoefficientsTime = t
+            }
+            let c = blockCoefficients
             rotationMean = Matrix3(rotationLP.0.step(rotation.r0, c), rotationLP.1.step(rotation.r1, c), rotationLP.2.step(rotation.r2, c))
             rotatedBiasMean = rotatedBiasLP.step(rotatedBias, c)
         }
@@ -522,13 +623,15 @@ public struct OrientationFilter: Sendable {
         func variance(_ sigma: Double) -> Double { let q = sigma * sigma; return q * q / growth + q }
 
         let h: Matrix3, innovation: Vector3, w: Vector3
-        if blockRestSamples > 0 && s.restBiasEstimation {
+        let restMeasurement = blockRestSamples > 0 && s.restBiasEstimation
+        if restMeasurement {
             h = .scaledIdentity(1)
             innovation = blockRestRate * (1 / blockRestSamples) - bias
             let v = variance(s.restBiasUncertainty)
             w = Vector3(v, v, v)
-        } else if blockMotionTime > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
-            let mean = blockMotionAngle * (1 / blockMotionTime)
+        } else if t > 0 && blockRestSamples == 0 && s.motionBiasEstimation && !_flags.initialising {
+            // A block without rest was all motion: its length is the time the corrections took.
+            let mean = blockMotionAngle * (1 / t)
             h = rotationMean
             innovation = Vector3(mean.x + rotatedBiasMean.x - rotationMean.r0.dot(bias),
                                  mean.y + rotatedBiasMean.y - rotationMean.r1.dot(bias),
@@ -538,15 +641,16 @@ public struct OrientationFilter: Sendable {
         } else {
             h = .scaledIdentity(0); innovation = .zero; w = .zero
         }
-        blockElapsed = 0; blockMotionAngle = .zero; blockMotionTime = 0; blockRestRate = .zero; blockRestSamples = 0
+        blockElapsed = 0; blockMotionAngle = .zero; blockRestRate = .zero; blockRestSamples = 0
         guard w != .zero else { biasCovariance = p; return }
 
         let m = s.maximumBias
         func clip(_ v: Vector3) -> Vector3 {
             Vector3(Swift.min(m, Swift.max(-m, v.x)), Swift.min(m, Swift.max(-m, v.y)), Swift.min(m, Swift.max(-m, v.z)))
         }
-        let pht = p * h.transposed
-        var sMatrix = h * pht
+        // At rest the measurement matrix is the identity: P·Hᵀ = P and H·P·Hᵀ = P.
+        let pht = restMeasurement ? p : p * h.transposed
+        var sMatrix = restMeasurement ? p : h * pht
         sMatrix.r0.x += w.x; sMatrix.r1.y += w.y; sMatrix.r2.z += w.z
         guard let sInverse = sMatrix.inverse else { biasCovariance = p; return }
         let gain = pht * sInverse

@@ -12,7 +12,8 @@ import MotusFusion
 // recording's start, where a new filter starts), in the loop the C driver for Fusion uses:
 // one update and one gravity per sample, gravity stored (9D: one update with the magnetometer
 // and the attitude, as the C driver's 9D loop stores Fusion's). Prints one JSON line per filter
-// with the best of REPEATS passes.
+// with the best of REPEATS passes. With FILTERSPEED_DUMP=DIR set, each filter's outputs are also
+// written to DIR/<filter>.f64 (doubles), to check that a change to a filter keeps them bit for bit.
 
 let args = CommandLine.arguments
 guard args.count >= 2, let fp = fopen(args[1], "rb") else { print("usage: FilterSpeed DUMP [REPEATS]"); exit(2) }
@@ -68,6 +69,9 @@ func report(_ name: String, _ body: (UnsafePointer<Double>, UnsafeMutablePointer
         for _ in 0..<repeats { let t0 = now(); body(d.baseAddress!, o.baseAddress!); best = min(best, now() - t0) }
     } }
     let checksum = out.reduce(0, +)
+    if let dir = getenv("FILTERSPEED_DUMP"), let f = fopen(String(cString: dir) + "/" + name.filter { $0.isLetter || $0.isNumber } + ".f64", "wb") {
+        _ = out.withUnsafeBufferPointer { fwrite($0.baseAddress!, 8, $0.count, f) }; fclose(f)
+    }
     print("{\"filter\": \"\(name)\", \"samples\": \(n), \"ns_per_sample\": \((best / Double(n) * 1e10).rounded() / 10), \"checksum\": \(checksum)}")
 }
 report("Motus OrientationFilter 6D") { timeOrientation($0, n, $1, .default) }
