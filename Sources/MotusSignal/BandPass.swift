@@ -19,9 +19,8 @@ public struct BiquadCascade: Sendable, Hashable {
     public static func butterworthBandPass(order: Int, lowHz: Double, highHz: Double, sampleRateHz fs: Double) -> BiquadCascade {
         precondition(order >= 1, "order must be at least 1")
         precondition(lowHz > 0 && lowHz < highHz && highHz < fs / 2, "need 0 < low < high < rate / 2")
-        let k = 2 * fs
-        let wl = k * Math.sin(Double.pi * lowHz / fs) / Math.cos(Double.pi * lowHz / fs)
-        let wh = k * Math.sin(Double.pi * highHz / fs) / Math.cos(Double.pi * highHz / fs)
+        let (k, wl) = Biquad.warp(lowHz, fs)
+        let (_, wh) = Biquad.warp(highHz, fs)
         let bw = wh - wl, w02 = wl * wh
         // The centre frequency on the digital axis, where each section is normalised to 1.
         let centre = 2 * Math.atan2(w02.squareRoot(), k)
@@ -83,7 +82,7 @@ public struct BiquadCascade: Sendable, Hashable {
         let n = xs.count
         guard n > 1 else {
             // One sample is a constant signal: the steady-state output is the DC gain times it.
-            let dc = sections.reduce(1.0) { $0 * ($1.b0 + $1.b1 + $1.b2) / (1 + $1.a1 + $1.a2) }
+            let dc = sections.reduce(1.0) { $0 * $1.dcGain }
             return xs.map { $0 * dc }
         }
         let pad = Swift.min(3 * (2 * sections.count + 1), n - 1)
@@ -106,7 +105,7 @@ public struct BiquadCascade: Sendable, Hashable {
         for s in sections {
             var f = s
             f.reset(); f.prime(with: level)
-            level *= (s.b0 + s.b1 + s.b2) / (1 + s.a1 + s.a2)
+            level *= s.dcGain
             f.process(&y)
         }
     }

@@ -260,13 +260,15 @@ public struct Biquad: Sendable, Hashable {
         return (k, k * Math.sin(th) / Math.cos(th))
     }
 
+    /// The gain for a constant input: (b0 + b1 + b2) / (1 + a1 + a2).
+    var dcGain: Double { (b0 + b1 + b2) / (1 + a1 + a2) }
+
     /// Back to rest (zero state).
     public mutating func reset() { s1 = 0; s2 = 0 }
 
     /// Sets the state to the steady state for constant input `x` (output = DC gain × x).
     public mutating func prime(with x: Double) {
-        let g = (b0 + b1 + b2) / (1 + a1 + a2)
-        let y = g * x
+        let y = dcGain * x
         s2 = b2 * x - a2 * y
         s1 = b1 * x - a1 * y + s2
     }

@@ -137,7 +137,7 @@ public enum OfflineStepDetector {
         guard s.gravityCutoffHz < rate / 2, s.bandHighHz < s.gridRateHz / 2 else { return [] }
         let lowPass = BiquadCascade(sections: [.butterworthLowPass(cutoffHz: s.gravityCutoffHz, sampleRateHz: rate)])
         var comp = [[Double]](repeating: [], count: 3)
-        for c in 0..<3 { comp[c] = lowPass.filteredZeroPhase((0..<n).map { acc.values[3 * $0 + c] }) }
+        for c in 0..<3 { comp[c] = lowPass.filteredZeroPhase((0..<n).map { acc.value($0, c) }) }
         var vertical = [Double](repeating: 0, count: n), magnitude = [Double](repeating: 0, count: n)
         for i in 0..<n {
             let a = acc.vector(i)

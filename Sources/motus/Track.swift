@@ -121,12 +121,8 @@ struct TrackCommand: ParsableCommand {
             func session() throws -> SessionResult {
                 do {
                     var run = SessionRun(try MotionSession(settings: settings, model: userAccelerationOnly ? nil : m), keepStepEvents: stepEvents)
-                    if userAccelerationOnly {
-                        var adapter = UserAccelerationOnlyInput()
-                        try reader.forEach { run.push(adapter.adapt($0)) }
-                    } else {
-                        try reader.forEach { run.push($0) }
-                    }
+                    var adapter = UserAccelerationOnlyInput()
+                    try reader.forEach { run.push(userAccelerationOnly ? adapter.adapt($0) : $0) }
                     return run.finish()
                 } catch let e as StreamingClassifier.Failure { throw CLIError("\(path): \(e)") }
             }
