@@ -98,13 +98,12 @@ public enum StepEvaluation {
     }
 
     /// Evaluates one recording, or says why it cannot be: no reference steps, no acceleration
-    /// (raw, or user acceleration with gravity), a session that could not run. The steps are
-    /// those a live session counts: the recording is pushed through `MotionSession` (no
-    /// classifier: step counting does not depend on it), without its platform step-counter
-    /// stream unless `usePlatformCounter`. With `mode` `.offline` those live steps and the
-    /// recording's acceleration go through `OfflineStepDetector` (the whole file is known), as
-    /// `evaluate-steps` and `track` do for files by default; the platform counter has no
-    /// offline mode.
+    /// (raw or user acceleration), a session that could not run. The steps are those a live
+    /// session counts: the recording is pushed through `MotionSession` (no classifier: step
+    /// counting does not depend on it), without its platform step-counter stream unless
+    /// `usePlatformCounter`. With `mode` `.offline` they are `OfflineStepDetector.steps(of:session:)`
+    /// (the whole file is known), as `evaluate-steps` and `track` count files by default; the
+    /// platform counter has no offline mode.
     public static func score(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
                              usePlatformCounter: Bool = false, mode: StepMode = .live) -> Evaluation.Outcome<Row> {
         let r = e.recording, id = e.id
@@ -115,17 +114,24 @@ public enum StepEvaluation {
             return .skipped("no step events in its ground truth" + note)
         }
         func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
-        guard has(.acceleration) || (has(.userAcceleration) && has(.gravity)) || (usePlatformCounter && has(.stepCounter)) else {
-            return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw, or user acceleration with gravity)")
+        guard has(.acceleration) || has(.userAcceleration) || (usePlatformCounter && has(.stepCounter)) else {
+            return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw or user acceleration)")
         }
         let platform = usePlatformCounter && has(.stepCounter)
         var inputs = r
         if !platform { inputs.streams.removeAll { $0.kind == .stepCounter } }
         var sessionSettings = SessionSettings()
         sessionSettings.tuning.pedometer = settings
-        let result: SessionResult
-        do { result = try MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true) } catch {
-            return .skipped("the session could not run: \(error)")
+        let detected: [StepEvent]
+        if mode == .offline && !platform, let steps = OfflineStepDetector.steps(of: inputs, session: sessionSettings) {
+            detected = steps
+        } else {
+            do {
+                detected = try MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true).events
+                    .compactMap { if case .step(let s) = $0 { s } else { nil } }
+            } catch {
+                return .skipped("the session could not run: \(error)")
+            }
         }
         // Reference steps the device's data cannot hold are not judged, and are counted.
         var truth = allTruth
@@ -136,10 +142,6 @@ public enum StepEvaluation {
         }
         guard !truth.isEmpty else {
             return .skipped("all \(allTruth.count) reference steps lie outside the recording's span")
-        }
-        var detected: [StepEvent] = result.events.compactMap { if case .step(let s) = $0 { s } else { nil } }
-        if mode == .offline && !platform, let acc = OfflineStepDetector.acceleration(of: inputs) {
-            detected = OfflineStepDetector.detect(acc, live: detected)
         }
         let source = platform ? "platform step counter" : mode == .offline ? "accelerometer (offline)" : "accelerometer"
         let active = e.truth.labels.filter { $0.label != "still" }

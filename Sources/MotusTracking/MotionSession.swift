@@ -41,6 +41,8 @@ public struct MotionSession: Sendable {
     private var stepCounter = StepCounterIntegrator()
     private var platformSteps = false
     private var platformCadence = 0.0
+    /// The last pushed steps' times (`pushStep`), newest last, for their cadence.
+    private var pushedTimes = SIMD4<Double>(repeating: .nan)
     private var lastFix: LocationSample? = nil
     private var pendingRideMeters = 0.0
     private var events = EventQueue()
@@ -209,7 +211,7 @@ public struct MotionSession: Sendable {
             while first > 0 && pedometer.recentStep(first).time < change - MotionPolicy.tolerance { first -= 1 }
         }
         policy.stepsConfirmed(firstStep: pedometer.recentStep(first).time, postureChange: change, at: t, events: &events)
-        if !platformSteps {
+        if !platformSteps && settings.stepMode == .live {
             for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
@@ -258,6 +260,26 @@ public struct MotionSession: Sendable {
             let t = t0 + span * Double(j + 1) / Double(added)
             addStep(StepEvent(time: t, peakToPeak: odometer.lastPeakToPeak), cadence: platformCadence)
         }
+    }
+
+    /// A step found by an outside detector (`OfflineStepDetector` over a whole file), counted
+    /// when the settings' `stepMode` is `.offline` and no platform step counter reports; ignored
+    /// otherwise. Push each step once, in time order, before the first sample after its time.
+    /// Its cadence is that of the last four pushed steps (the intervals longer than the
+    /// pedometer's longest step interval break it).
+    public mutating func pushStep(_ s: StepEvent) {
+        guard settings.mode == .foot, settings.stepMode == .offline, !platformSteps, s.time.isFinite else { return }
+        pushedTimes = SIMD4(pushedTimes[1], pushedTimes[2], pushedTimes[3], s.time)
+        addStep(s, cadence: pushedCadence)
+    }
+
+    /// Steps per minute over the last four pushed steps that follow each other within the
+    /// pedometer's longest step interval (fewer when the walk just began); 0 before two.
+    var pushedCadence: Double {
+        let t = pushedTimes, limit = settings.tuning.pedometer.maximumStepInterval
+        var first = 3
+        while first > 0 && t[first - 1].isFinite && t[first] - t[first - 1] <= limit { first -= 1 }
+        return first < 3 && t[3] > t[first] ? 60 * Double(3 - first) / (t[3] - t[first]) : 0
     }
 
     /// A location fix. Used for GPS calibration of the stride (foot) or distance and speed (ride).
@@ -357,6 +379,8 @@ public struct MotionSession: Sendable {
         let cadence: Double
         if settings.mode == .ride || policy.state == .still { cadence = 0 } else if platformSteps {
             cadence = t - policy.lastStepTime < 5 ? platformCadence : 0
+        } else if settings.stepMode == .offline {
+            cadence = t - policy.lastStepTime < 5 ? pushedCadence : 0
         } else { cadence = pedometer.cadence }
         return SessionSnapshot(time: t, state: policy.state, steps: odometer.steps, cadenceStepsPerMinute: cadence, distanceMeters: distance,
                                currentPaceSecondsPerKm: pace, averagePaceSecondsPerKm: avg, speedMetersPerSecond: speed,

@@ -185,14 +185,42 @@ public enum OfflineStepDetector {
 }
 
 extension OfflineStepDetector {
+    /// The offline steps of a whole recording: the steps a live session credits on it (without
+    /// a model, and without its platform step-counter stream: step counting depends on neither)
+    /// and the vertical detector's, each bout from the more regular (`detect(_:live:settings:)`).
+    /// What `evaluate-steps` scores and `MotionSession.run` counts with `stepMode` `.offline`.
+    /// `session`: the settings whose pedometer tuning the live steps use (mode and step mode
+    /// are set here). Nil when the recording has no acceleration to count on (see
+    /// `acceleration(of:)`).
+    public static func steps(of r: Recording, session: SessionSettings = .default, settings: Settings = .default) -> [StepEvent]? {
+        guard let acc = acceleration(of: r) else { return nil }
+        var live = r
+        live.streams.removeAll { $0.kind == .stepCounter }
+        var s = session
+        s.mode = .foot
+        s.stepMode = .live
+        // Without a model the session cannot fail to start.
+        guard let result = try? MotionSession.run(live, settings: s, model: nil, keepStepEvents: true) else { return nil }
+        let credited: [StepEvent] = result.events.compactMap { if case .step(let e) = $0 { e } else { nil } }
+        return detect(acc, live: credited, settings: settings)
+    }
+
     /// The acceleration (gravity included) a recording's steps are counted on: its raw
-    /// acceleration stream, or else its user acceleration plus the latest gravity sample at or
-    /// before each (as a session combines them); nil without either.
+    /// acceleration stream; else its user acceleration plus the latest gravity sample at or
+    /// before each (as a session combines them); else its user acceleration alone through
+    /// `UserAccelerationOnlyInput` (as a session adapts it). Nil without any.
     public static func acceleration(of r: Recording) -> SensorStream? {
         if let a = r.stream(.acceleration), !a.isEmpty { return a }
-        guard let u = r.stream(.userAcceleration), !u.isEmpty, let g = r.stream(.gravity), !g.isEmpty else { return nil }
+        guard let u = r.stream(.userAcceleration), !u.isEmpty else { return nil }
         var out = SensorStream(kind: .acceleration)
         out.reserveCapacity(u.count)
+        guard let g = r.stream(.gravity), !g.isEmpty else {
+            var input = UserAccelerationOnlyInput()
+            for i in 0..<u.count {
+                out.append(time: u.times[i], input.acceleration(userAcceleration: u.vector(i), time: u.times[i]))
+            }
+            return out
+        }
         var j = -1
         for i in 0..<u.count {
             let t = u.times[i]

@@ -41,16 +41,30 @@ extension MotionSession {
     /// (nil: pedometer and stillness only). A recording with user acceleration and neither
     /// gravity nor raw acceleration goes through `UserAccelerationOnlyInput`, without the model
     /// (its features need gravity).
+    ///
+    /// With `settings.stepMode` `.offline` the whole recording is known, so the steps counted
+    /// are `OfflineStepDetector.steps(of:session:)`'s, pushed in time order among the samples:
+    /// moving/still, distance, splits and events come from the same session as live, with the
+    /// offline count. A recording with a platform step counter, or without acceleration to
+    /// count on, runs `.live`.
     public static func run(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = .shipped,
                            keepStepEvents: Bool = false) throws(StreamingClassifier.Failure) -> SessionResult {
-        let kinds = Set(recording.streams.map(\.kind))
-        guard UserAccelerationOnlyInput.isNeeded(for: kinds) else {
-            var s = try MotionSession(settings: settings, model: model)
-            return s.run(recording, keepStepEvents: keepStepEvents)
+        var settings = settings
+        var steps: [StepEvent] = []
+        if settings.stepMode == .offline {
+            let counter = recording.stream(.stepCounter).map { !$0.isEmpty } ?? false
+            if !counter && settings.mode == .foot, let s = OfflineStepDetector.steps(of: recording, session: settings) {
+                steps = s
+            } else {
+                settings.stepMode = .live
+            }
         }
-        var run = SessionRun(try MotionSession(settings: settings, model: nil), keepStepEvents: keepStepEvents)
+        let kinds = Set(recording.streams.map(\.kind))
+        let adapted = UserAccelerationOnlyInput.isNeeded(for: kinds)
+        var run = SessionRun(try MotionSession(settings: settings, model: adapted ? nil : model), keepStepEvents: keepStepEvents,
+                             steps: steps)
         var input = UserAccelerationOnlyInput()
-        recording.forEachSample(kinds: Self.inputKinds) { run.push(input.adapt($0)) }
+        recording.forEachSample(kinds: Self.inputKinds) { run.push(adapted ? input.adapt($0) : $0) }
         return run.finish()
     }
 }
@@ -66,15 +80,26 @@ public struct SessionRun {
     var changes: [(state: MotionState, change: StateChange)] = []
     var stepTimes: [Double] = []
     var samples = 0
+    let steps: [StepEvent]
+    var nextStep = 0
 
-    /// `keepStepEvents`: also keep step events (one per step).
-    public init(_ session: MotionSession, keepStepEvents: Bool = false) {
+    /// `keepStepEvents`: also keep step events (one per step). `steps`: steps an outside
+    /// detector found (the offline steps of a whole file, in time order), each pushed with
+    /// `MotionSession.pushStep(_:)` before the first sample after its time; the session counts
+    /// them when its settings' `stepMode` is `.offline`.
+    public init(_ session: MotionSession, keepStepEvents: Bool = false, steps: [StepEvent] = []) {
         self.session = session
         self.keepStepEvents = keepStepEvents
+        self.steps = steps
     }
 
-    /// Pushes one sample and sorts the events it caused into the result.
+    /// Pushes one sample (after the given steps due by its time) and sorts the events it caused
+    /// into the result.
     public mutating func push(_ s: SensorSample) {
+        while nextStep < steps.count && steps[nextStep].time <= s.time {
+            session.pushStep(steps[nextStep])
+            nextStep += 1
+        }
         samples += 1
         session.push(s)
         drain()
@@ -82,6 +107,10 @@ public struct SessionRun {
 
     /// Ends the session, as an app's workout ends, and returns everything it produced.
     public mutating func finish() -> SessionResult {
+        while nextStep < steps.count {
+            session.pushStep(steps[nextStep])
+            nextStep += 1
+        }
         session.finish()
         drain()
         return SessionResult(summary: session.snapshot, events: events, splits: splits, stateChanges: changes, stepTimes: stepTimes,

@@ -17,6 +17,12 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// pedometer's confirmation (about five steps) or the classifier, for an app that must
     /// never show a resume it may take back.
     public var provisionalResume: Bool = true
+    /// Where the counted steps come from. `.live` (the default, and what a live app uses): the
+    /// session's own pedometer. `.offline`: the steps pushed with `MotionSession.pushStep(_:)`,
+    /// found by `OfflineStepDetector` over a whole file (`MotionSession.run(_:settings:model:keepStepEvents:)`
+    /// does it for a recording); the pedometer still gives the walking evidence moving/still
+    /// is decided on. A platform step counter, once it reports, counts in either mode.
+    public var stepMode: StepMode = .live
     /// How the session decides; the defaults suit phones and wearables carried by a walker,
     /// runner or rider, and an app rarely needs to change them.
     public var tuning = SessionTuning()

@@ -16,7 +16,10 @@ struct TrackCommand: ParsableCommand {
         provisionally on its second step (cause firstSteps); if the pedometer does not \
         confirm it as a walk, a pause with cause unconfirmed follows, dated at the same time \
         (no moving time, no steps). Steps come from \
-        the accelerometer, or from the recording's platform step counter when it has one. \
+        the accelerometer, or from the recording's platform step counter when it has one; \
+        from the accelerometer, a file's steps are by default those of the offline detector, \
+        which looks back and ahead over the whole file (the count evaluate-steps scores), and \
+        --step-mode live counts them as an app does live (the session itself is the same). \
         Distance uses Weinberg's stride model with k from --height (1.70 m when not given), \
         calibrated from GPS when the recording has a location stream, or from \
         --calibrate-distance. User (linear) acceleration alone, without gravity, is tracked \
@@ -54,6 +57,13 @@ struct TrackCommand: ParsableCommand {
     @Flag(help: "Print the time spent reading and in the session (per sample) on stderr; build with -c release for real figures.")
     var timing = false
 
+    @Option(name: .customLong("step-mode"), help: ArgumentHelp("offline: steps from the offline detector, which sees the whole file (the best count; a first pass keeps the acceleration in memory, up to \(Self.offlineSampleLimit) samples, beyond which steps are counted live); live: as an app counts them live (streamed).", valueName: "offline|live"))
+    var stepMode: StepMode = .offline
+
+    /// For tests: the longest acceleration given to the offline detector (samples).
+    @Option(name: .customLong("offline-sample-limit"), help: ArgumentHelp(visibility: .hidden))
+    var offlineSampleLimit: Int = Self.offlineSampleLimit
+
     @Flag(name: .customLong("step-events"), help: "List every step among the events.")
     var stepEvents = false
 
@@ -84,6 +94,39 @@ struct TrackCommand: ParsableCommand {
         if let c = calibrateDistance, !(c > 0 && c.isFinite) { throw ValidationError("--calibrate-distance must be a positive number of metres, not \(c)") }
     }
 
+    /// The longest acceleration the offline step detector is given, in samples (about 5.5 h at
+    /// 100 Hz; its working arrays then take a few hundred MB). A longer recording is counted
+    /// live, streamed, so that memory stays bounded however long the file is.
+    static let offlineSampleLimit = 2_000_000
+
+    /// The offline steps (`--step-mode offline`, on foot, no platform step counter): a first
+    /// pass over the file keeps only the acceleration streams, and `OfflineStepDetector` finds
+    /// the steps of the whole recording in them. Nil (counted live) in live mode, or when the
+    /// recording is too long (a notice says so) or has nothing to count on.
+    func offlineSteps(_ reader: inout SampleReader, settings: SessionSettings) throws -> [StepEvent]? {
+        guard stepMode == .offline, mode == .foot else { return nil }
+        if reader.declaredKinds.contains(.stepCounter) {
+            printError("motus: \(path): the recording's platform step counter counts the steps (it has no offline mode)")
+            return nil
+        }
+        var streams: [StreamKind: SensorStream] = [:]
+        var count = 0
+        try reader.forEach { sample in
+            guard count <= offlineSampleLimit else { return }
+            switch sample {
+            case .acceleration(let v), .userAcceleration(let v), .gravity(let v):
+                count += 1
+                if count <= offlineSampleLimit { streams[sample.kind, default: SensorStream(kind: sample.kind)].append(time: v.time, v.value) }
+            default: break
+            }
+        }
+        guard count <= offlineSampleLimit else {
+            printError("motus: \(path): more than \(offlineSampleLimit) acceleration samples: steps counted live (as --step-mode live), the offline detector would hold them all in memory")
+            return nil
+        }
+        return OfflineStepDetector.steps(of: Recording(metadata: reader.metadata, streams: Array(streams.values)), session: settings)
+    }
+
     /// Activity files (FIT, GPX, TCX) carry positions, not motion sensors: `--mode ride` (or
     /// any mode) on them is a ride summary, the same as `motus ride`.
     static let activityFileExtensions: Set<String> = ["fit", "gpx", "tcx"]
@@ -107,6 +150,11 @@ struct TrackCommand: ParsableCommand {
             // The session reads motion, step-counter and location streams, streamed from the
             // file in time order: memory does not grow with the recording's length.
             var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: MotionSession.inputKinds)
+            let kinds = reader.declaredKinds
+            guard kinds.contains(.acceleration) || kinds.contains(.userAcceleration)
+                    || kinds.contains(.stepCounter) || kinds.contains(.location) else {
+                throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
+            }
             var settings = SessionSettings()
             settings.mode = mode
             settings.heightMeters = heightMeters() ?? reader.metadata.heightMeters
@@ -114,13 +162,16 @@ struct TrackCommand: ParsableCommand {
             settings.splitMeters = split
             // User acceleration alone (no gravity, no raw acceleration): steps on its main axis
             // of motion, and no model, whose features need gravity (UserAccelerationOnlyInput).
-            let userAccelerationOnly = UserAccelerationOnlyInput.isNeeded(for: reader.declaredKinds)
+            let userAccelerationOnly = UserAccelerationOnlyInput.isNeeded(for: kinds)
             if userAccelerationOnly {
                 printError("motus: \(path): user acceleration without gravity: steps are counted along its main axis of motion (taken for the vertical), moving/still from the steps and stillness alone; the \(model == nil ? "shipped" : "given") model is not used, its features need gravity (give the gravity or the accelerometer's stream for them)")
             }
+            let steps = try offlineSteps(&reader, settings: settings)
+            if steps != nil { settings.stepMode = .offline }
             func session() throws -> SessionResult {
                 do {
-                    var run = SessionRun(try MotionSession(settings: settings, model: userAccelerationOnly ? nil : m), keepStepEvents: stepEvents)
+                    var run = SessionRun(try MotionSession(settings: settings, model: userAccelerationOnly ? nil : m),
+                                         keepStepEvents: stepEvents, steps: steps ?? [])
                     var adapter = UserAccelerationOnlyInput()
                     try reader.forEach { run.push(userAccelerationOnly ? adapter.adapt($0) : $0) }
                     return run.finish()
@@ -135,11 +186,6 @@ struct TrackCommand: ParsableCommand {
             }
             let t1 = DispatchTime.now().uptimeNanoseconds
             let result = try session()
-            let kinds = reader.declaredKinds
-            guard kinds.contains(.acceleration) || kinds.contains(.userAcceleration)
-                    || kinds.contains(.stepCounter) || kinds.contains(.location) else {
-                throw CLIError("\(path): no acceleration, user acceleration, step-counter or location stream to track")
-            }
             if timing {
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 let session = Double(t2 - t1) / 1e9

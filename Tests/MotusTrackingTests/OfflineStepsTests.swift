@@ -78,6 +78,10 @@ import MotusSignal
         // The sample at 0 s has no gravity yet and is left out, as a session waits for gravity.
         #expect(a?.times == [0.5, 1.0, 1.5])
         #expect(a.map { [$0.vector(0), $0.vector(1), $0.vector(2)] } == [Vector3(1, 0, 9.8), Vector3(1, 0, 9.8), Vector3(1, 9.8, 0)])
-        #expect(OfflineStepDetector.acceleration(of: Recording(metadata: RecordingMetadata(), streams: [u])) == nil)
+        // User acceleration alone goes through UserAccelerationOnlyInput, as a session adapts it.
+        let alone = OfflineStepDetector.acceleration(of: Recording(metadata: RecordingMetadata(), streams: [u]))
+        #expect(alone?.times == u.times)
+        #expect(alone.map { abs($0.vector(0).norm - 9.80665) < 1.01 } == true)
+        #expect(OfflineStepDetector.acceleration(of: Recording(metadata: RecordingMetadata(), streams: [g])) == nil)
     }
 }
