@@ -189,7 +189,7 @@ struct TrackCommand: ParsableCommand {
             if timing {
                 let t2 = DispatchTime.now().uptimeNanoseconds
                 let session = Double(t2 - t1) / 1e9
-                printError("motus: opened in \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s; read and session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
+                printError("motus: opened\(steps != nil ? " and offline steps found" : "") in \(Fmt.f(Double(t1 - t0) / 1e9, 3)) s; read and session \(Fmt.f(session, 3)) s: \(Fmt.f(session * 1e9 / Double(max(result.samples, 1)), 1)) ns per sample over \(result.samples) samples")
             }
             let report = TrackReport(result, settings: settings)
             switch format {
