@@ -64,8 +64,9 @@ public enum RecordingFusion {
     /// - `settings`: the attitude filter's settings; nil chooses `.biasCorrectedGyroscope`
     ///   when `rotationRateIsBiasCorrected` (after a rebuild of the acceleration, too), else
     ///   `.default`.
-    /// - Without an acceleration stream but with gravity and user acceleration on the same
-    ///   timestamps, the acceleration is rebuilt as their sum (kept in the output as `acc`,
+    /// - Without an acceleration stream but with gravity and user acceleration, the
+    ///   acceleration is rebuilt as their sum (`Recording.deviceMotionAcceleration`: each user
+    ///   sample with the latest gravity, as a session pairs them; kept in the output as `acc`,
     ///   and `metadata.extra["acc"]` says so), as Motus's dataset readers do for device motion.
     /// - Without a rotation-rate stream, gravity comes from the accelerometer alone
     ///   (`LowPassGravity`) and no attitude is written: its heading would mean nothing.
@@ -79,16 +80,14 @@ public enum RecordingFusion {
         var rebuilt = false
         if recording.stream(.acceleration).map({ $0.isEmpty }) ?? true {
             // Device motion only: raw acceleration = gravity + user acceleration.
-            if let g = recording.stream(.gravity), let u = recording.stream(.userAcceleration), !g.isEmpty, g.times == u.times {
-                var sum = [Double](repeating: 0, count: g.values.count)
-                for i in 0..<sum.count { sum[i] = g.values[i] + u.values[i] }
+            if let sum = recording.deviceMotionAcceleration, !sum.isEmpty {
                 recording.streams.removeAll { $0.kind == .acceleration }
-                recording.streams.append(SensorStream(kind: .acceleration, times: g.times, values: sum))
+                recording.streams.append(sum)
                 recording.metadata.extra["acc"] = "derived: gravity + userAcceleration"
                 rebuilt = true
             } else {
                 throw InputError(.missingColumn, at: here, found: have,
-                                 expected: "an acceleration stream 'acc' (gravity included), or gravity and user acceleration on the same timestamps")
+                                 expected: "an acceleration stream 'acc' (gravity included), or gravity and user acceleration")
             }
         }
         for kind in [StreamKind.acceleration, .rotationRate] {

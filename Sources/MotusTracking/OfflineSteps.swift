@@ -206,27 +206,19 @@ extension OfflineStepDetector {
     }
 
     /// The acceleration (gravity included) a recording's steps are counted on: its raw
-    /// acceleration stream; else its user acceleration plus the latest gravity sample at or
-    /// before each (as a session combines them); else its user acceleration alone through
-    /// `UserAccelerationOnlyInput` (as a session adapts it). Nil without any.
+    /// acceleration stream; else its user acceleration plus gravity
+    /// (`Recording.deviceMotionAcceleration`, as a session combines them); else its user
+    /// acceleration alone through `UserAccelerationOnlyInput` (as a session adapts it). Nil
+    /// without any.
     public static func acceleration(of r: Recording) -> SensorStream? {
         if let a = r.stream(.acceleration), !a.isEmpty { return a }
+        if let a = r.deviceMotionAcceleration { return a }
         guard let u = r.stream(.userAcceleration), !u.isEmpty else { return nil }
         var out = SensorStream(kind: .acceleration)
         out.reserveCapacity(u.count)
-        guard let g = r.stream(.gravity), !g.isEmpty else {
-            var input = UserAccelerationOnlyInput()
-            for i in 0..<u.count {
-                out.append(time: u.times[i], input.acceleration(userAcceleration: u.vector(i), time: u.times[i]))
-            }
-            return out
-        }
-        var j = -1
+        var input = UserAccelerationOnlyInput()
         for i in 0..<u.count {
-            let t = u.times[i]
-            while j + 1 < g.count && g.times[j + 1] <= t { j += 1 }
-            guard j >= 0 else { continue }   // no gravity yet: a session waits for it too
-            out.append(time: t, u.vector(i) + g.vector(j))
+            out.append(time: u.times[i], input.acceleration(userAcceleration: u.vector(i), time: u.times[i]))
         }
         return out
     }

@@ -82,11 +82,28 @@ import MotusFusion
         #expect(r.metadata.extra["acc"] == "derived: gravity + userAcceleration")
     }
 
+    /// Gravity and user acceleration at different rates: each user sample takes the latest
+    /// gravity, as a session pairs them (`Recording.deviceMotionAcceleration`).
+    @Test func deviceMotionAtTwoRatesIsRebuilt() throws {
+        let base = SyntheticRotation(axis: Vector3(1, 0, 0), rate: 0.3, seconds: 1).recording
+        let acc = base.streams[0]
+        var gravity = SensorStream(kind: .gravity)
+        for i in Swift.stride(from: 0, to: acc.count, by: 2) { gravity.append(time: acc.times[i], acc.vector(i)) }
+        let user = SensorStream(kind: .userAcceleration, times: acc.times, values: [Double](repeating: 0.5, count: acc.values.count))
+        var r = Recording(streams: [base.streams[1], gravity, user])
+        let result = try RecordingFusion.fuse(&r, source: "motion.csv")
+        let rebuilt = try #require(r.stream(.acceleration))
+        #expect(result.accelerationRebuilt && rebuilt.times == acc.times)
+        for i in [0, 1, 2, 3, acc.count - 1] {
+            #expect(rebuilt.vector(i) == acc.vector(i - i % 2) + Vector3(0.5, 0.5, 0.5))
+        }
+    }
+
     @Test func noAccelerationIsAnError() throws {
         var r = SyntheticRotation(axis: Vector3(1, 0, 0), rate: 0.3, seconds: 1).recording
         r.streams.removeAll { $0.kind == .acceleration }
         #expect(throws: InputError(.missingColumn, at: SourceLocation(file: "gyro.csv"), found: "streams gyro",
-                                   expected: "an acceleration stream 'acc' (gravity included), or gravity and user acceleration on the same timestamps")) {
+                                   expected: "an acceleration stream 'acc' (gravity included), or gravity and user acceleration")) {
             try RecordingFusion.fuse(&r, source: "gyro.csv")
         }
     }
