@@ -28,12 +28,12 @@ public enum ReadingRules {
 
     /// True when `t` lies within `maxTimeSpanSeconds` of `first` (false for NaN).
     @inlinable @inline(__always)
-    public static func timeFits(_ t: Double, first: Double) -> Bool {
+    public static func timeFits(_ t: Seconds, first: Seconds) -> Bool {
         abs(t - first) <= maxTimeSpanSeconds
     }
 
     /// The error for a time too far from its stream's first sample (both in seconds).
-    public static func timeError(at location: SourceLocation, found: String, time: Double, first: Double) -> InputError {
+    public static func timeError(at location: SourceLocation, found: String, time: Seconds, first: Seconds) -> InputError {
         InputError(.badValue, at: location, found: found,
                    expected: "a time within 1e10 s of the stream's first sample (\(first) s); this is \(time - first) s from it")
     }

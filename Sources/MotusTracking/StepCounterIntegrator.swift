@@ -14,7 +14,7 @@ public struct StepCounterIntegrator: Sendable, Hashable {
     /// Steps since the first reading.
     public private(set) var steps: Double = 0
     /// Cumulative distance since the first reading (m), when the platform reports one.
-    public private(set) var distanceMeters: Double?
+    public private(set) var distanceMeters: Meters?
     /// Resets seen (count went down).
     public private(set) var resets = 0
     /// Readings ignored (time backwards, non-finite or negative count).

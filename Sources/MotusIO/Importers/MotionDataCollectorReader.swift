@@ -17,7 +17,7 @@ public enum MotionDataCollectorReader {
     /// recording when it is given (the folder's name, when importing a folder).
     /// Throws `InputError` for what the delimited reader refuses (a cell that is not a number, a
     /// missing CoreMotion column), and `.emptyFile` when the file has fewer than two data rows.
-    public static func read(path: String, label: String?, rateHz: Double = nominalRateHz) throws(InputError) -> Recording {
+    public static func read(path: String, label: String?, rateHz: Hertz = nominalRateHz) throws(InputError) -> Recording {
         var o = DelimitedOptions()
         o.rateHz = rateHz
         var r = try DelimitedReader(path: path, options: o).read()
