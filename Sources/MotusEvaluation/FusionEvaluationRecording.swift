@@ -140,7 +140,7 @@ extension FusionEvaluation {
     ///
     /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
     public static func orientationErrors(times: [Seconds], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
-                                         source: SourceLocation) throws(InputError) -> [Double] {
+                                         source: SourceLocation) throws(InputError) -> [Degrees] {
         // Reference-frame error rotations d = q_ref ⊗ q_est⁻¹ at the scored samples.
         var errors: [Quaternion] = []
         try forEachScoredReference(times: times, reference: reference, scored: scored, source: source) { j, i, _ in
@@ -170,7 +170,7 @@ extension FusionEvaluation {
     ///
     /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
     public static func inclinationErrors(times: [Seconds], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
-                                         source: SourceLocation) throws(InputError) -> [Double] {
+                                         source: SourceLocation) throws(InputError) -> [Degrees] {
         try inclinationErrorsWithTimes(times: times, estimate: estimate, reference: reference, scored: scored, source: source).errors
     }
 

@@ -79,9 +79,9 @@ public enum MotionEvaluation {
     /// A trial with no pause reported is judged (as an infinite latency) only when the
     /// recording goes on at least this long (s) after the true stop: a pause cannot be
     /// reported after the data ends (the p90 bar is 2.5 s).
-    public static let minimumStillAfterStop = 2.5
+    public static let minimumStillAfterStop: Seconds = 2.5
     /// A gap between true steps at least this long (s) is standing, not walking.
-    public static let standingGap = 2.5
+    public static let standingGap: Seconds = 2.5
 
     /// The figures over a set of trials (`summarize`). Latencies are in seconds: percentiles
     /// by `percentile`, infinite when the trials at that rank had no event, NaN when there

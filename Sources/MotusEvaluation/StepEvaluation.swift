@@ -88,7 +88,7 @@ public enum StepEvaluation {
     }
 
     /// Margin (s) added to each side of an annotated trial window.
-    public static let windowMargin = 0.3
+    public static let windowMargin: Seconds = 0.3
 
     /// Evaluates one recording; nil when `score` would skip it.
     public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,

@@ -64,7 +64,7 @@ public struct FrameBuilder: Sendable {
         }
 
         /// The gap policy's default (s).
-        public static let defaultMaximumGapSeconds = 0.5
+        public static let defaultMaximumGapSeconds: Seconds = 0.5
     }
 
     /// Where the gravity of the latest driver sample came from.
@@ -236,7 +236,7 @@ public struct FrameBuilder: Sendable {
     /// Grid index of frame `j` (time = index / rate).
     public func frameIndex(_ j: Int) -> Int { latest.firstIndex + j }
     /// Time of frame `j` (s).
-    public func frameTime(_ j: Int) -> Double { latest.time(j) }
+    public func frameTime(_ j: Int) -> Seconds { latest.time(j) }
     /// Frame `j` of the last push, 0 ≤ j < `frameCount`.
     public func frame(_ j: Int) -> MotionFrame { latest.frame(j) }
 
@@ -278,7 +278,7 @@ public struct FrameRun: Sendable {
     /// Grid index and time (s) of the first frame.
     public var firstIndex = 0
     /// Time (s) of the first frame.
-    public var firstTime = 0.0
+    public var firstTime: Seconds = 0
     /// The builder's grid (origin 0, its rate).
     @usableFromInline let grid: ResamplerSettings
     // Acceleration, gravity and rotation rate of the two driver samples, and their times.
@@ -288,7 +288,7 @@ public struct FrameRun: Sendable {
     init(grid: ResamplerSettings) { self.grid = grid }
 
     /// Time of frame `j` (s) on the builder's grid.
-    @inlinable public func time(_ j: Int) -> Double { j == 0 ? firstTime : grid.time(firstIndex + j) }
+    @inlinable public func time(_ j: Int) -> Seconds { j == 0 ? firstTime : grid.time(firstIndex + j) }
 
     /// Frame `j`, 0 ≤ j < `count`.
     @inlinable @inline(__always) public func frame(_ j: Int) -> MotionFrame {

@@ -121,7 +121,7 @@ public enum FusionPipeline {
 /// `OrientationFilter` and `AttitudeFilter`.
 public protocol GyroscopeGravityFilter {
     /// One sample: acceleration (m/s², gravity included), rotation rate (rad/s), time step (s).
-    mutating func update(acceleration: Vector3, rotationRate: Vector3, dt: Double)
+    mutating func update(acceleration: Vector3, rotationRate: Vector3, dt: Seconds)
     /// Gravity in the device frame (m/s², pointing up).
     var gravity: Vector3 { get }
 }

@@ -9,12 +9,12 @@ public enum ClimbRule: Sendable, Equatable, Codable {
     /// at least `meters` below, add it to loss and move the reference. Smaller changes are
     /// ignored. Noise smaller than the band never adds up; a real climb loses at most the band
     /// once per change of direction.
-    case deadBand(meters: Double)
+    case deadBand(meters: Meters)
     /// BRouter's "filtered ascend": a buffer starts at 0; each step's change is added to it;
     /// when it is above 0 it goes to gain and resets to 0; it never goes below −`meters`
     /// (loss is counted the same way mirrored). Climbing counts once a preceding dip of up to
     /// `meters` has been regained.
-    case dipBuffer(meters: Double)
+    case dipBuffer(meters: Meters)
 
     /// Motus's one rule for every file: a 5 m dead band (see docs in `ElevationGain`).
     public static let standard = ClimbRule.deadBand(meters: 5)
@@ -79,7 +79,7 @@ public struct ElevationGain: Sendable, Equatable, Codable {
 /// have a GPS altitude.
 public enum BarometricAltitude {
     /// Standard sea-level pressure (Pa).
-    public static let standardSeaLevelPascals = 101_325.0
+    public static let standardSeaLevelPascals: Pascals = 101_325.0
 
     /// ISA altitude (m) for a pressure in pascals.
     @inlinable public static func altitude(pascals: Pascals, seaLevelPascals: Pascals = standardSeaLevelPascals) -> Meters {

@@ -13,13 +13,13 @@ import MotusCore
 /// heading, and what most tools (and the datasets' README) sum.
 public enum Geodesic {
     /// WGS84 semi-major axis (m).
-    public static let a = 6_378_137.0
+    public static let a: Meters = 6_378_137.0
     /// WGS84 flattening.
     public static let f = 1 / 298.257_223_563
     /// Semi-minor axis (m).
-    public static let b = a * (1 - f)
+    public static let b: Meters = a * (1 - f)
     /// IUGG mean Earth radius (m).
-    public static let meanRadius = 6_371_008.8
+    public static let meanRadius: Meters = 6_371_008.8
 
     /// Geodesic distance in metres between two points given in degrees (WGS84).
     @inlinable

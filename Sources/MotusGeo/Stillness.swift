@@ -17,7 +17,7 @@ public struct StillIntervalDetector: Sendable {
     }
 
     /// Still intervals (s, on the stream's clock), adjacent windows merged.
-    public func stillIntervals(acceleration a: SensorStream) -> [ClosedRange<Double>] {
+    public func stillIntervals(acceleration a: SensorStream) -> [ClosedRange<Seconds>] {
         guard a.kind.width == 3, a.count > 1 else { return [] }
         var out: [ClosedRange<Double>] = []
         var start = a.times[0]

@@ -52,7 +52,7 @@ public struct TrackSettings: Sendable {
     public var energy = EnergyModel()
     /// Times (s, on the track's clock) when an accelerometer said the device was still; those
     /// intervals count as stopped whatever the GPS speed says.
-    public var stillIntervals: [ClosedRange<Double>] = []
+    public var stillIntervals: [ClosedRange<Seconds>] = []
 
     /// The settings for `activity`: its auto-pause speeds and outlier limits.
     public init(activity: TrackActivity) {

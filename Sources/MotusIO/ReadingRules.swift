@@ -22,7 +22,7 @@ import MotusCore
 /// - a native recording declares at most `maxStreams` streams.
 public enum ReadingRules {
     /// How far (s) a sample's time may lie from its stream's first sample.
-    public static let maxTimeSpanSeconds = 1e10
+    public static let maxTimeSpanSeconds: Seconds = 1e10
     /// Streams a native recording may declare.
     public static let maxStreams = 4096
 

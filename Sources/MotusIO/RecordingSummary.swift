@@ -62,7 +62,7 @@ public struct RecordingSummary: Sendable, Equatable {
 
     /// From the earliest first time to the latest last time over the streams with samples
     /// (s; streams on different clocks make this meaningless); nil when no stream has one.
-    public var timeRange: ClosedRange<Double>? {
+    public var timeRange: ClosedRange<Seconds>? {
         let s = streams.filter { $0.samples > 0 }
         guard let lo = s.map(\.firstTime).min(), let hi = s.map(\.lastTime).max() else { return nil }
         return lo...hi

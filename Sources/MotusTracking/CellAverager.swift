@@ -26,7 +26,7 @@ public struct CellAverager: Sendable {
     @usableFromInline var started = false
     /// Two times closer than this (s) are one instant: far below any sample period, far above
     /// the rounding of a clock in Unix seconds. `MotionPolicy` uses the same value.
-    public static let tolerance = 1e-6
+    public static let tolerance: Seconds = 1e-6
     /// Number of times the grid was restarted after a long gap.
     public private(set) var restarts = 0
 

@@ -138,7 +138,7 @@ public struct MotionPolicy: Sendable {
     /// with a large origin (Unix seconds carry about 2·10⁻⁷ s of rounding) the same duration
     /// comes out a hair above or below it, and a decision would move by a frame. Far below any
     /// sample period, far above that rounding. The same value as the pedometer grid's.
-    public static let tolerance = CellAverager.tolerance
+    public static let tolerance: Seconds = CellAverager.tolerance
 
     /// The thresholds and delays this policy decides with.
     public let settings: Settings
@@ -160,11 +160,11 @@ public struct MotionPolicy: Sendable {
     /// Latest smoothed p(moving) (NaN before the first window).
     public private(set) var smoothedProbability = Double.nan
     /// Latest speed (m/s) and its time (s).
-    public private(set) var lastSpeed = Double.nan
+    public private(set) var lastSpeed: MetersPerSecond = .nan
     /// Time of `lastSpeed` (s; −∞ before the first speed).
-    public private(set) var lastSpeedTime = -Double.infinity
+    public private(set) var lastSpeedTime: Seconds = -.infinity
     /// Time of the latest counted step (s).
-    public private(set) var lastStepTime = -Double.infinity
+    public private(set) var lastStepTime: Seconds = -.infinity
     private var lastStepInterval = 0.0
 
     /// A policy in the still state.

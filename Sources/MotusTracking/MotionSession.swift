@@ -54,9 +54,9 @@ public struct MotionSession: Sendable {
 
     // Clock.
     /// Time of the first sample (s, input clock); NaN before it.
-    public private(set) var startTime = Double.nan
+    public private(set) var startTime: Seconds = .nan
     /// Time of the latest sample (s, input clock); NaN before the first.
-    public private(set) var now = Double.nan
+    public private(set) var now: Seconds = .nan
 
     /// A session with the shipped moving/still model.
     public init(settings: SessionSettings = .default) {

@@ -31,14 +31,14 @@ public struct Odometer: Sendable {
     /// Steps added so far.
     public private(set) var steps = 0
     /// Distance so far (m): steps through the (calibrated) stride model, or ride distance.
-    public private(set) var distanceMeters = 0.0
+    public private(set) var distanceMeters: Meters = 0
     private var stride: StrideModel
     /// The current stride scale (1 = uncalibrated model).
     public private(set) var strideScale = 1.0
     /// True once the stride has been calibrated from GPS.
     public private(set) var isGPSCalibrated = false
     /// Peak-to-peak |a| of the latest step (m/s²), for the step length.
-    public internal(set) var lastPeakToPeak = 9.5
+    public internal(set) var lastPeakToPeak: MetersPerSecondSquared = 9.5
     private var gpsMeters = 0.0, stepMetersSinceGPS = 0.0
 
     // Pace ring: (time, distance) at each distance update.

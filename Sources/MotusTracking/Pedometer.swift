@@ -94,7 +94,7 @@ public struct Pedometer: Sendable {
     /// True while steps are being counted as they come.
     public private(set) var isWalking = false
     /// Current step interval estimate (s), from the intervals counted while walking.
-    public private(set) var stepInterval = 0.55
+    public private(set) var stepInterval: Seconds = 0.55
     /// Cadence in steps per minute while walking, 0 when still.
     public var cadence: StepsPerMinute { isWalking ? 60 / stepInterval : 0 }
     /// Time of the last counted step (s, on the input clock), −∞ before the first.

@@ -47,7 +47,7 @@ public struct PostureTracker: Sendable {
     public private(set) var restDirection = Vector3.zero
     /// When the smoothed direction first lay more than `changeDegrees` from `restDirection`
     /// since the latest still frame (s); NaN while it has not.
-    public private(set) var changedAt = Double.nan
+    public private(set) var changedAt: Seconds = .nan
 
     /// A tracker for frames at `rateHz` (Hz).
     public init(rateHz: Hertz, settings: Settings = .default) {

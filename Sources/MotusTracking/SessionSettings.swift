@@ -27,7 +27,7 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     public static let `default` = SessionSettings()
 
     /// The height used when none is given (m).
-    public static let defaultHeightMeters = 1.70
+    public static let defaultHeightMeters: Meters = 1.70
     /// The stride model these settings give.
     public var effectiveStrideModel: StrideModel {
         strideModel ?? .weinberg(k: StrideModel.weinbergK(heightMeters: heightMeters ?? Self.defaultHeightMeters))

@@ -95,7 +95,7 @@ public enum SessionEvent: Sendable, Hashable {
     /// A split completed (every `SessionSettings.splitMeters`).
     case split(Split)
     /// The goal distance was reached: (time s, distance m, moving time s).
-    case goalReached(time: Double, distanceMeters: Double, movingTimeSeconds: Double)
+    case goalReached(time: Seconds, distanceMeters: Meters, movingTimeSeconds: Seconds)
 
     /// The event's time (s, input clock).
     public var time: Seconds {

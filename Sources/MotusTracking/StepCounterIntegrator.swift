@@ -20,7 +20,7 @@ public struct StepCounterIntegrator: Sendable, Hashable {
     /// Readings ignored (time backwards, non-finite or negative count).
     public private(set) var rejected = 0
     /// Time of the last accepted reading (−∞ before the first).
-    public private(set) var lastTime = -Double.infinity
+    public private(set) var lastTime: Seconds = -.infinity
     var lastRaw = Double.nan
     var lastRawDistance = Double.nan
 

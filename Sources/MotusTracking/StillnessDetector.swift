@@ -33,9 +33,9 @@ public struct StillnessDetector: Sendable {
     var filled = 0
     var sum = 0.0, sumSq = 0.0, gyroSum = 0.0
     /// Standard deviation of |a| over the current window (m/s²).
-    public private(set) var accelerationStd = Double.infinity
+    public private(set) var accelerationStd: MetersPerSecondSquared = .infinity
     /// Mean |ω| over the current window (rad/s).
-    public private(set) var meanRotationRate = 0.0
+    public private(set) var meanRotationRate: RadiansPerSecond = 0
     /// True when the latest full window is still.
     public private(set) var isStill = false
 

@@ -5,12 +5,12 @@ public enum StrideModel: Sendable, Hashable, Codable {
     /// From height alone: `factor × height`, scaled by `(cadence / referenceCadence)^exponent`
     /// so faster steps are longer. `factor` 0.415 is the usual walking rule of thumb (step
     /// ≈ 0.415 × height at about 110 steps/min).
-    case height(heightMeters: Double, factor: Double = 0.415, referenceCadence: Double = 110, exponent: Double = 0.5)
+    case height(heightMeters: Meters, factor: Double = 0.415, referenceCadence: StepsPerMinute = 110, exponent: Double = 0.5)
     /// Weinberg (2002): `k × (amax − amin)^¼` per step, with `amax − amin` the peak-to-trough
     /// of the low-passed acceleration magnitude (m/s²) over the step.
     case weinberg(k: Double)
     /// A constant step length (m), e.g. from a calibration.
-    case fixed(stepMeters: Double)
+    case fixed(stepMeters: Meters)
 
     /// Length of one step (m), given its peak-to-trough (m/s²) and the cadence (steps/min).
     public func stepLength(peakToPeak: MetersPerSecondSquared, cadence: StepsPerMinute) -> Meters {

@@ -10,7 +10,7 @@ import MotusCore
 /// before the first motion update and is stale.
 public enum MotionDataCollectorReader {
     /// The app's polling rate (Hz): its timer fires every 0.1 s. Row i is placed at i / rate s.
-    public static let nominalRateHz = 10.0
+    public static let nominalRateHz: Hertz = 10.0
 
     /// Reads one MotionDataCollector CSV file at `path` as a recording whose rows are `rateHz`
     /// apart (Hz), the stale first row left out, with one label segment `label` over the whole

@@ -40,7 +40,7 @@ public struct MotionSenseSubject: Sendable, Hashable {
 /// A `B_…`/`C_…` file read on its own gives a recording with one stream, `acc` or `gyro`.
 public enum MotionSenseReader {
     /// The dataset's sampling rate (Hz): row i of a file is at i / 50 s.
-    public static let nominalRateHz = 50.0
+    public static let nominalRateHz: Hertz = 50.0
     /// The activity codes that start the trial folders' names, in the dataset's order.
     public static let activityCodes = ["dws", "ups", "wlk", "jog", "sit", "std"]
     /// Activity code → its name in words ("wlk" → "walking").
