@@ -32,6 +32,9 @@ MODULES = ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures"
            "MotusGeo", "MotusTracking", "MotusEvaluation", "MotusPlot"]
 
 DOUBLE = "s:Sd"
+# A unit type: a type alias declared in MotusCore's UnitTypes.swift or MotusPlot's Pixels.swift
+# (its precise identifier ends in `a`, for alias).
+UNIT_TYPE = re.compile(r"^s:(9MotusCore|9MotusPlot)\d+[A-Za-z]+a$")
 
 # A unit in a name: a camelCase word (or the whole name, any case) from this list. `G` is a
 # multiple of standard gravity (`accelerationG`), `S` seconds (`largestGapS`).
@@ -171,6 +174,20 @@ def type_fragments(fragments):
     return fragments
 
 
+def typed(graph_files):
+    """How many times a unit type names the type of a public declaration's value."""
+    n = {}
+    for f in graph_files:
+        for s in json.load(open(f))["symbols"]:
+            if "::SYNTHESIZED::" in s["identifier"]["precise"] or s.get("accessLevel") not in ("public", "open"):
+                continue
+            if s["kind"]["identifier"] == "swift.typealias":
+                continue
+            n[s["identifier"]["precise"]] = sum(1 for x in s.get("declarationFragments", [])
+                                                if UNIT_TYPE.match(x.get("preciseIdentifier", "")))
+    return sum(n.values())
+
+
 def findings(graph_files, module):
     seen = {}
     for f in graph_files:
@@ -243,7 +260,7 @@ def main():
             print("could not extract the symbol graphs: run `swift build` first")
             return 2
     bad = 0
-    print("%-16s %8s %8s" % ("module", "doubles", "no unit"))
+    print("%-16s %10s %8s %8s" % ("module", "unit types", "doubles", "no unit"))
     for m in MODULES:
         if tmp:
             files = glob.glob(os.path.join(tmp, m, "*.symbols.json"))
@@ -255,7 +272,7 @@ def main():
         fs = sorted(findings(files, m))
         n = sum(1 for x in fs if not x[3])
         bad += n
-        print("%-16s %8d %8d" % (m, len(fs), n))
+        print("%-16s %10d %8d %8d" % (m, typed(files), len(fs), n))
         for where, path, what, ok, why in fs:
             if not ok or a.all:
                 print("    %s  %s  %s%s" % (where, path, what, ("  [" + why + "]") if ok else ""))
