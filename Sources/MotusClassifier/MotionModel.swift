@@ -329,9 +329,9 @@ public struct MotionModel: Codable, Sendable, Equatable {
 /// A window's predicted class and probability.
 public struct WindowPrediction: Sendable, Equatable, Codable {
     /// Start of the window (s, on the recording's clock).
-    public var start: Double
+    public var start: Seconds
     /// End of the window (s).
-    public var end: Double
+    public var end: Seconds
     /// Index of the predicted class.
     public var classIndex: Int
     /// Name of the predicted class.
@@ -345,9 +345,9 @@ public struct WindowPrediction: Sendable, Equatable, Codable {
 /// A run of consecutive windows with the same label.
 public struct LabelRun: Sendable, Equatable, Codable {
     /// Start of the run (s).
-    public var start: Double
+    public var start: Seconds
     /// End of the run (s).
-    public var end: Double
+    public var end: Seconds
     /// The class of every window in it.
     public var label: String
     /// Mean probability of `label` over its windows.

@@ -13,7 +13,7 @@ public struct MotionPipeline: Sendable {
     /// Filter used when a recording lacks gravity.
     public var fusion: AttitudeFilter.Settings
     /// Longest interval (s) that frames are interpolated across (`FrameBuilder.Settings`).
-    public var maximumGapSeconds: Double
+    public var maximumGapSeconds: Seconds
     /// `.offline`: a recording without gravity gets it first from `OrientationFilter`'s offline
     /// mode over the whole recording (`FusionPipeline.complete(mode: .offline)`), and the frames
     /// then take it as given. For recordings on disk only: a live session fuses causally, so a
@@ -22,7 +22,7 @@ public struct MotionPipeline: Sendable {
 
     /// A pipeline; the defaults are the shipped models'.
     public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default,
-                maximumGapSeconds: Double = FrameBuilder.Settings.defaultMaximumGapSeconds, fusionMode: FusionPipeline.Mode = .live) {
+                maximumGapSeconds: Seconds = FrameBuilder.Settings.defaultMaximumGapSeconds, fusionMode: FusionPipeline.Mode = .live) {
         self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds; self.fusionMode = fusionMode
     }
 

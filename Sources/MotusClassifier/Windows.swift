@@ -69,13 +69,13 @@ public struct LabelledWindows: Sendable {
 
     /// The class of a window from `start` to `end` (s): that of the last run (see `classRuns`)
     /// that holds it wholly, or nil when none does.
-    public static func windowClass(start s: Double, end e: Double, runs: [(start: Double, end: Double, class: Int)]) -> Int? {
+    public static func windowClass(start s: Seconds, end e: Seconds, runs: [(start: Seconds, end: Seconds, class: Int)]) -> Int? {
         runs.last { $0.start <= s + 1e-9 && e <= $0.end + 1e-9 }?.class
     }
 
     /// The label segments as runs of one class: segments the map knows, in time order, with
     /// touching segments of the same class joined. Overlapping segments are kept apart.
-    public static func classRuns(_ segments: [LabelSegment], _ labels: LabelMap) -> [(start: Double, end: Double, class: Int)] {
+    public static func classRuns(_ segments: [LabelSegment], _ labels: LabelMap) -> [(start: Seconds, end: Seconds, class: Int)] {
         var out: [(start: Double, end: Double, class: Int)] = []
         for seg in segments.sorted(by: { $0.start < $1.start }) {
             guard let c = labels.classIndex(of: seg.label) else { continue }

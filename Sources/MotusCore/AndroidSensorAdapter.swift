@@ -53,7 +53,7 @@ public enum AndroidSensorAdapter {
     /// to keep the numbers small). The difference is taken in integers when it fits, so no
     /// nanosecond is lost to rounding before the division.
     @inlinable
-    public static func seconds(timestampNanoseconds: Int64, originNanoseconds: Int64 = 0) -> Double {
+    public static func seconds(timestampNanoseconds: Int64, originNanoseconds: Int64 = 0) -> Seconds {
         let (d, overflow) = timestampNanoseconds.subtractingReportingOverflow(originNanoseconds)
         if overflow { return Double(timestampNanoseconds) * 1e-9 - Double(originNanoseconds) * 1e-9 }
         return Double(d) * 1e-9

@@ -44,15 +44,15 @@ public enum CoreMotionAdapter {
     ///   - yG: `acceleration.y` (g).
     ///   - zG: `acceleration.z` (g; face up reads −1).
     @inlinable
-    public static func accelerometerSample(timestamp: Double, xG: Double, yG: Double, zG: Double) -> SensorSample {
+    public static func accelerometerSample(timestamp: Seconds, xG: Double, yG: Double, zG: Double) -> SensorSample {
         .acceleration(VectorSample(time: timestamp, value: acceleration(xG: xG, yG: yG, zG: zG)))
     }
 
     /// `CMGyroData`: the raw gyroscope (rad/s, not bias-corrected; Motus' fusion estimates
     /// the bias) as a ``SensorSample/rotationRate(_:)`` sample, unchanged.
     @inlinable
-    public static func gyroSample(timestamp: Double, xRadiansPerSecond: Double, yRadiansPerSecond: Double,
-                                  zRadiansPerSecond: Double) -> SensorSample {
+    public static func gyroSample(timestamp: Seconds, xRadiansPerSecond: RadiansPerSecond, yRadiansPerSecond: RadiansPerSecond,
+                                  zRadiansPerSecond: RadiansPerSecond) -> SensorSample {
         .rotationRate(VectorSample(time: timestamp, value: Vector3(xRadiansPerSecond, yRadiansPerSecond, zRadiansPerSecond)))
     }
 
@@ -60,8 +60,8 @@ public enum CoreMotionAdapter {
     /// sample, unchanged. It still holds the device's own (hard-iron) bias, which can be tens
     /// of µT; prefer `CMDeviceMotion.magneticField`, which CoreMotion calibrates, for a heading.
     @inlinable
-    public static func magnetometerSample(timestamp: Double, xMicroteslas: Double, yMicroteslas: Double,
-                                          zMicroteslas: Double) -> SensorSample {
+    public static func magnetometerSample(timestamp: Seconds, xMicroteslas: Microteslas, yMicroteslas: Microteslas,
+                                          zMicroteslas: Microteslas) -> SensorSample {
         .magneticField(VectorSample(time: timestamp, value: Vector3(xMicroteslas, yMicroteslas, zMicroteslas)))
     }
 
@@ -77,7 +77,7 @@ public enum CoreMotionAdapter {
     ///     CoreMotion has none or reports its accuracy as `uncalibrated` (then the field is
     ///     not a field and must not reach a compass).
     @inlinable
-    public static func deviceMotion(timestamp: Double, userAccelerationG: Vector3, gravityG: Vector3,
+    public static func deviceMotion(timestamp: Seconds, userAccelerationG: Vector3, gravityG: Vector3,
                                     rotationRateRadiansPerSecond: Vector3, attitude: Quaternion,
                                     magneticFieldMicroteslas: Vector3? = nil) -> DeviceMotionSamples {
         DeviceMotionSamples(

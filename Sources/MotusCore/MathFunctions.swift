@@ -9,7 +9,7 @@ import Musl
 /// The C library's elementary functions under one name, so that hot code needs no Foundation.
 public enum Math {
     /// Sine of `x` (radians).
-    @inlinable public static func sin(_ x: Double) -> Double {
+    @inlinable public static func sin(_ x: Radians) -> Double {
         #if canImport(Darwin)
         Darwin.sin(x)
         #else
@@ -17,7 +17,7 @@ public enum Math {
         #endif
     }
     /// Cosine of `x` (radians).
-    @inlinable public static func cos(_ x: Double) -> Double {
+    @inlinable public static func cos(_ x: Radians) -> Double {
         #if canImport(Darwin)
         Darwin.cos(x)
         #else
@@ -25,7 +25,7 @@ public enum Math {
         #endif
     }
     /// Angle of the point (x, y) from the x axis, radians in [−π, π]: `atan2(y, x)`.
-    @inlinable public static func atan2(_ y: Double, _ x: Double) -> Double {
+    @inlinable public static func atan2(_ y: Double, _ x: Double) -> Radians {
         #if canImport(Darwin)
         Darwin.atan2(y, x)
         #else
@@ -33,7 +33,7 @@ public enum Math {
         #endif
     }
     /// Arc cosine (radians in [0, π]).
-    @inlinable public static func acos(_ x: Double) -> Double {
+    @inlinable public static func acos(_ x: Double) -> Radians {
         #if canImport(Darwin)
         Darwin.acos(Swift.min(1, Swift.max(-1, x)))
         #else
@@ -41,7 +41,7 @@ public enum Math {
         #endif
     }
     /// Arc sine (radians in [−π/2, π/2]).
-    @inlinable public static func asin(_ x: Double) -> Double {
+    @inlinable public static func asin(_ x: Double) -> Radians {
         #if canImport(Darwin)
         Darwin.asin(Swift.min(1, Swift.max(-1, x)))
         #else

@@ -21,7 +21,7 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
 
     /// Rotation of `angle` radians about `axis` (need not be normalised; zero axis gives identity).
-    @inlinable public init(axis: Vector3, angle: Double) {
+    @inlinable public init(axis: Vector3, angle: Radians) {
         let a = axis.normalized
         let s = Math.sin(angle / 2)
         self.init(w: Math.cos(angle / 2), x: a.x * s, y: a.y * s, z: a.z * s)
@@ -79,7 +79,7 @@ public struct Quaternion: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Angle of the rotation taking `self` to `o`, in radians, in [0, π].
-    @inlinable public func angle(to o: Quaternion) -> Double {
+    @inlinable public func angle(to o: Quaternion) -> Radians {
         let d = Swift.min(1, Swift.abs(dot(o)))
         return 2 * Math.acos(d)
     }

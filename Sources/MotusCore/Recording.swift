@@ -7,23 +7,23 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
     /// Subject identifier as the source names it.
     public var subject: String?
     /// The subject's height (m).
-    public var heightMeters: Double?
+    public var heightMeters: Meters?
     /// The subject's weight (kg).
-    public var weightKg: Double?
+    public var weightKg: Kilograms?
     /// The subject's age (years).
-    public var age: Double?
+    public var age: Years?
     /// The subject's gender as the source states it.
     public var gender: String?
     /// The rate the source claims (Hz); the measured rate is in `motus inspect`.
-    public var nominalRateHz: Double?
+    public var nominalRateHz: Hertz?
     /// Where the data came from: dataset name and file, or the app that streamed it.
     public var source: String?
     /// Anything else, as key/value text.
     public var extra: [String: String]
 
     /// Metadata; every field is optional.
-    public init(device: String? = nil, placement: String? = nil, subject: String? = nil, heightMeters: Double? = nil,
-                weightKg: Double? = nil, age: Double? = nil, gender: String? = nil, nominalRateHz: Double? = nil,
+    public init(device: String? = nil, placement: String? = nil, subject: String? = nil, heightMeters: Meters? = nil,
+                weightKg: Kilograms? = nil, age: Years? = nil, gender: String? = nil, nominalRateHz: Hertz? = nil,
                 source: String? = nil, extra: [String: String] = [:]) {
         self.device = device; self.placement = placement; self.subject = subject
         self.heightMeters = heightMeters; self.weightKg = weightKg; self.age = age; self.gender = gender
@@ -59,30 +59,30 @@ public struct RecordingMetadata: Sendable, Equatable, Codable {
 /// A labelled time interval `[start, end)` in seconds, on the recording's clock.
 public struct LabelSegment: Sendable, Hashable, Codable {
     /// Start (s), included.
-    public var start: Double
+    public var start: Seconds
     /// End (s), excluded.
-    public var end: Double
+    public var end: Seconds
     /// The label, as the source names it (`walk`, `still`, `static-balance`, …).
     public var label: String
     /// The span `[start, end)` (s) labelled `label`.
-    public init(start: Double, end: Double, label: String) { self.start = start; self.end = end; self.label = label }
+    public init(start: Seconds, end: Seconds, label: String) { self.start = start; self.end = end; self.label = label }
     /// `end − start` (s).
-    public var duration: Double { end - start }
+    public var duration: Seconds { end - start }
     /// True when `t` (s) is in `[start, end)`.
-    public func contains(_ t: Double) -> Bool { t >= start && t < end }
+    public func contains(_ t: Seconds) -> Bool { t >= start && t < end }
 }
 
 /// A ground-truth event from a dataset's reference system, e.g. a step (heel strike or foot
 /// switch) with `detail` "left"/"right", or a toe-off.
 public struct GroundTruthEvent: Sendable, Hashable, Codable {
     /// When it happened (s, on the recording's clock).
-    public var time: Double
+    public var time: Seconds
     /// What happened: "step", "toe-off", …
     public var kind: String
     /// Optional qualifier, e.g. which foot; empty when none.
     public var detail: String
     /// An event of `kind` at `time` (s).
-    public init(time: Double, kind: String, detail: String = "") { self.time = time; self.kind = kind; self.detail = detail }
+    public init(time: Seconds, kind: String, detail: String = "") { self.time = time; self.kind = kind; self.detail = detail }
 }
 
 /// Several sensor streams, each on its own clock, with metadata, labels and ground truth.
@@ -117,7 +117,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// Time span covered by all streams (nil when there is no sample).
-    public var timeRange: ClosedRange<Double>? {
+    public var timeRange: ClosedRange<Seconds>? {
         var lo = Double.infinity, hi = -Double.infinity
         for s in streams where !s.isEmpty {
             lo = Swift.min(lo, s.times[0]); hi = Swift.max(hi, s.times[s.count - 1])
@@ -126,7 +126,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// The label in force at time `t`, if any (the last segment containing `t` wins).
-    public func label(at t: Double) -> String? { labels.last { $0.contains(t) }?.label }
+    public func label(at t: Seconds) -> String? { labels.last { $0.contains(t) }?.label }
 
     /// Distinct labels in order of first appearance.
     public var labelNames: [String] {

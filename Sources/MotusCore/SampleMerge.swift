@@ -29,7 +29,7 @@ public struct SampleMerge: Sendable {
 
     /// The next sample: (position of its stream in `streams`, sample index, time); nil at the end.
     @inlinable
-    public mutating func next() -> (stream: Int, index: Int, time: Double)? {
+    public mutating func next() -> (stream: Int, index: Int, time: Seconds)? {
         var best = -1
         var bestT = Double.infinity
         for j in 0..<streams.count where positions[j] < streams[j].count {

@@ -3,7 +3,7 @@ extension SensorSample {
     /// missing optional one) are `value(0)…value(kind.width - 1)`. Readers and in-memory
     /// streams build samples through this one function, so both give the same values.
     @inlinable
-    public init(kind: StreamKind, time t: Double, value: (Int) -> Double) {
+    public init(kind: StreamKind, time t: Seconds, value: (Int) -> Double) {
         func vector() -> Vector3 { Vector3(value(0), value(1), value(2)) }
         func optional(_ c: Int) -> Double? { let v = value(c); return v.isNaN ? nil : v }
         switch kind {

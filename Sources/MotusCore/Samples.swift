@@ -3,22 +3,22 @@
 @frozen
 public struct VectorSample: Hashable, Sendable, Codable {
     /// Time (s) on the stream's clock.
-    public var time: Double
+    public var time: Seconds
     /// The three components, in the stream's SI unit (see above).
     public var value: Vector3
     /// A sample at `time` (s).
-    @inlinable public init(time: Double, value: Vector3) { self.time = time; self.value = value }
+    @inlinable public init(time: Seconds, value: Vector3) { self.time = time; self.value = value }
 }
 
 /// A timestamped attitude.
 @frozen
 public struct AttitudeSample: Hashable, Sendable, Codable {
     /// Time (s) on the stream's clock.
-    public var time: Double
+    public var time: Seconds
     /// Unit quaternion rotating device-frame vectors into the reference frame (z up).
     public var attitude: Quaternion
     /// An attitude at `time` (s).
-    @inlinable public init(time: Double, attitude: Quaternion) { self.time = time; self.attitude = attitude }
+    @inlinable public init(time: Seconds, attitude: Quaternion) { self.time = time; self.attitude = attitude }
 }
 
 /// A platform step-counter reading: a cumulative count (and distance when the platform
@@ -28,13 +28,13 @@ public struct AttitudeSample: Hashable, Sendable, Codable {
 @frozen
 public struct StepCounterSample: Hashable, Sendable, Codable {
     /// Time (s) of the reading, as the platform dates it (see above).
-    public var time: Double
+    public var time: Seconds
     /// Cumulative step count since the platform's origin; it may reset (Android: at reboot).
     public var steps: Double
     /// Cumulative distance in metres, when the platform estimates one.
-    public var distanceMeters: Double?
+    public var distanceMeters: Meters?
     /// A reading at `time` (s) of `steps`, with the cumulative distance (m) when known.
-    @inlinable public init(time: Double, steps: Double, distanceMeters: Double? = nil) {
+    @inlinable public init(time: Seconds, steps: Double, distanceMeters: Meters? = nil) {
         self.time = time; self.steps = steps; self.distanceMeters = distanceMeters
     }
 }
@@ -44,25 +44,25 @@ public struct StepCounterSample: Hashable, Sendable, Codable {
 @frozen
 public struct LocationSample: Hashable, Sendable, Codable {
     /// Time (s) of the fix, on the same clock as the motion samples.
-    public var time: Double
+    public var time: Seconds
     /// Degrees north (WGS84).
-    public var latitude: Double
+    public var latitude: Degrees
     /// Degrees east (WGS84).
-    public var longitude: Double
+    public var longitude: Degrees
     /// Altitude (m) above mean sea level.
-    public var altitudeMeters: Double?
+    public var altitudeMeters: Meters?
     /// Speed over ground (m/s) as the receiver measures it.
-    public var speedMetersPerSecond: Double?
+    public var speedMetersPerSecond: MetersPerSecond?
     /// Course over ground, degrees clockwise from true north.
-    public var courseDegrees: Double?
+    public var courseDegrees: Degrees?
     /// Horizontal accuracy (m): the radius the platform reports.
-    public var horizontalAccuracyMeters: Double?
+    public var horizontalAccuracyMeters: Meters?
     /// Vertical accuracy (m).
-    public var verticalAccuracyMeters: Double?
+    public var verticalAccuracyMeters: Meters?
     /// A fix; the optional fields default to unknown.
-    @inlinable public init(time: Double, latitude: Double, longitude: Double, altitudeMeters: Double? = nil,
-                           speedMetersPerSecond: Double? = nil, courseDegrees: Double? = nil,
-                           horizontalAccuracyMeters: Double? = nil, verticalAccuracyMeters: Double? = nil) {
+    @inlinable public init(time: Seconds, latitude: Degrees, longitude: Degrees, altitudeMeters: Meters? = nil,
+                           speedMetersPerSecond: MetersPerSecond? = nil, courseDegrees: Degrees? = nil,
+                           horizontalAccuracyMeters: Meters? = nil, verticalAccuracyMeters: Meters? = nil) {
         self.time = time; self.latitude = latitude; self.longitude = longitude
         self.altitudeMeters = altitudeMeters; self.speedMetersPerSecond = speedMetersPerSecond
         self.courseDegrees = courseDegrees; self.horizontalAccuracyMeters = horizontalAccuracyMeters
@@ -74,11 +74,11 @@ public struct LocationSample: Hashable, Sendable, Codable {
 @frozen
 public struct PressureSample: Hashable, Sendable, Codable {
     /// Time (s) on the stream's clock.
-    public var time: Double
+    public var time: Seconds
     /// Pressure (Pa); Android's hPa × 100, CoreMotion's kPa × 1000.
-    public var pascals: Double
+    public var pascals: Pascals
     /// A reading at `time` (s) of `pascals` (Pa).
-    @inlinable public init(time: Double, pascals: Double) { self.time = time; self.pascals = pascals }
+    @inlinable public init(time: Seconds, pascals: Pascals) { self.time = time; self.pascals = pascals }
 }
 
 /// One sample of any stream, for APIs that take samples as they arrive.
@@ -118,7 +118,7 @@ public enum SensorSample: Hashable, Sendable {
     }
 
     /// The sample's time (s).
-    public var time: Double {
+    public var time: Seconds {
         switch self {
         case .acceleration(let s), .userAcceleration(let s), .gravity(let s), .rotationRate(let s), .magneticField(let s): s.time
         case .attitude(let s): s.time

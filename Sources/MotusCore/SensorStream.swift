@@ -9,12 +9,12 @@ public struct SensorStream: Sendable, Equatable {
     /// What the stream measures, which fixes its width and unit.
     public var kind: StreamKind
     /// Sample times (s), one per sample.
-    public private(set) var times: [Double]
+    public private(set) var times: [Seconds]
     /// Sample values, `width` per sample, row after row (SI units).
     public private(set) var values: [Double]
 
     /// A stream; `values` must hold `width × times.count` numbers (a programming error otherwise).
-    public init(kind: StreamKind, name: String? = nil, times: [Double] = [], values: [Double] = []) {
+    public init(kind: StreamKind, name: String? = nil, times: [Seconds] = [], values: [Double] = []) {
         precondition(values.count == times.count * kind.width, "values must hold width × count numbers")
         self.kind = kind
         self.name = name ?? kind.rawValue
@@ -37,28 +37,28 @@ public struct SensorStream: Sendable, Equatable {
 
     /// Appends one sample from a buffer of `width` values (the readers' hot path: concrete,
     /// so no generic dispatch per sample).
-    public mutating func append(time: Double, values sample: UnsafeBufferPointer<Double>) {
+    public mutating func append(time: Seconds, values sample: UnsafeBufferPointer<Double>) {
         precondition(sample.count == kind.width)
         times.append(time)
         values.append(contentsOf: sample)
     }
 
     /// Appends one sample; `sample.count` must equal `width`.
-    public mutating func append(time: Double, _ sample: some Collection<Double>) {
+    public mutating func append(time: Seconds, _ sample: some Collection<Double>) {
         precondition(sample.count == kind.width)
         times.append(time)
         values.append(contentsOf: sample)
     }
 
     /// Appends a three-axis sample (a stream of width 3).
-    public mutating func append(time: Double, _ v: Vector3) {
+    public mutating func append(time: Seconds, _ v: Vector3) {
         precondition(kind.width == 3)
         times.append(time)
         values.append(v.x); values.append(v.y); values.append(v.z)
     }
 
     /// Appends an attitude sample (an attitude stream), stored w, x, y, z.
-    public mutating func append(time: Double, _ q: Quaternion) {
+    public mutating func append(time: Seconds, _ q: Quaternion) {
         precondition(kind == .attitude)
         times.append(time)
         values.append(q.w); values.append(q.x); values.append(q.y); values.append(q.z)
@@ -99,10 +99,10 @@ public struct SensorStream: Sendable, Equatable {
     }
 
     /// Duration from first to last timestamp in seconds (0 for fewer than two samples).
-    public var duration: Double { count > 1 ? times[count - 1] - times[0] : 0 }
+    public var duration: Seconds { count > 1 ? times[count - 1] - times[0] : 0 }
 
     /// Replaces the contents (used by cleaning and resampling code).
-    public mutating func replace(times: [Double], values: [Double]) {
+    public mutating func replace(times: [Seconds], values: [Double]) {
         precondition(values.count == times.count * kind.width)
         self.times = times
         self.values = values

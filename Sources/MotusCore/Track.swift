@@ -5,25 +5,25 @@
 /// `times` are Unix seconds (UTC) when the source has real times.
 public struct Track: Sendable, Equatable {
     /// Unix time in seconds; NaN for routes without times.
-    public var times: [Double] = []
+    public var times: [Seconds] = []
     /// Degrees, WGS84; NaN when the point has no position.
-    public var latitudes: [Double] = []
+    public var latitudes: [Degrees] = []
     /// Degrees, WGS84, east positive; NaN when the point has no position.
-    public var longitudes: [Double] = []
+    public var longitudes: [Degrees] = []
     /// Metres above mean sea level (the device's altitude: barometric on most bike computers).
-    public var elevations: [Double] = []
+    public var elevations: [Meters] = []
     /// The device's speed (m/s), e.g. from GPS Doppler or a wheel sensor.
-    public var speeds: [Double] = []
+    public var speeds: [MetersPerSecond] = []
     /// The device's cumulative distance (m).
-    public var distances: [Double] = []
+    public var distances: [Meters] = []
     /// Beats per minute.
-    public var heartRates: [Double] = []
+    public var heartRates: [BeatsPerMinute] = []
     /// Revolutions per minute on a bike; for running the FIT/TCX value (strides per minute, one foot).
-    public var cadences: [Double] = []
+    public var cadences: [CyclesPerMinute] = []
     /// Watts.
-    public var powers: [Double] = []
+    public var powers: [Watts] = []
     /// Horizontal accuracy (m) when the source reports it.
-    public var horizontalAccuracies: [Double] = []
+    public var horizontalAccuracies: [Meters] = []
     /// Indices where a new segment starts (GPX `<trkseg>`); always contains 0 when non-empty.
     public var segmentStarts: [Int] = []
     /// Timer events the device wrote (FIT `event` timer start/stop).
@@ -39,7 +39,7 @@ public struct Track: Sendable, Equatable {
     /// When an accelerometer recorded with the track says the device was still (s, on the
     /// track's clock); the ride auto-pause counts these as stopped. MotusGeo fills it when it
     /// turns a recording into a track (`Track(recording:source:)`).
-    public var stillIntervals: [ClosedRange<Double>] = []
+    public var stillIntervals: [ClosedRange<Seconds>] = []
 
     /// An empty track.
     public init() {}
@@ -59,9 +59,9 @@ public struct Track: Sendable, Equatable {
 
     /// Appends one point; pass NaN for what is absent.
     @inlinable
-    public mutating func append(time: Double, latitude: Double, longitude: Double, elevation: Double = .nan,
-                                speed: Double = .nan, distance: Double = .nan, heartRate: Double = .nan,
-                                cadence: Double = .nan, power: Double = .nan, horizontalAccuracy: Double = .nan) {
+    public mutating func append(time: Seconds, latitude: Degrees, longitude: Degrees, elevation: Meters = .nan,
+                                speed: MetersPerSecond = .nan, distance: Meters = .nan, heartRate: BeatsPerMinute = .nan,
+                                cadence: CyclesPerMinute = .nan, power: Watts = .nan, horizontalAccuracy: Meters = .nan) {
         if times.isEmpty && segmentStarts.isEmpty { segmentStarts.append(0) }
         times.append(time); latitudes.append(latitude); longitudes.append(longitude)
         elevations.append(elevation); speeds.append(speed); distances.append(distance)
@@ -83,7 +83,7 @@ public struct Track: Sendable, Equatable {
 
     /// The location stream of a recording (times rebased to the first point), with the
     /// device's altitude, speed and horizontal accuracy; points without a position are left out.
-    public func locationStream(timeOrigin: Double? = nil) -> SensorStream {
+    public func locationStream(timeOrigin: Seconds? = nil) -> SensorStream {
         let t0 = timeOrigin ?? (times.first { !$0.isNaN } ?? 0)
         var s = SensorStream(kind: .location)
         s.reserveCapacity(count)
@@ -113,32 +113,32 @@ public struct TimerEvent: Sendable, Equatable, Codable {
         case stop
     }
     /// Unix seconds.
-    public var time: Double
+    public var time: Seconds
     /// Start or stop.
     public var kind: Kind
     /// An event at `time` (Unix s).
-    public init(time: Double, kind: Kind) { self.time = time; self.kind = kind }
+    public init(time: Seconds, kind: Kind) { self.time = time; self.kind = kind }
 }
 
 /// The totals a device wrote for the session (FIT `session`, TCX laps, BRouter's comment);
 /// nil when the file does not say. Used as references to compare Motus's figures against.
 public struct DeviceSummary: Sendable, Equatable, Codable {
     /// Distance (m).
-    public var distanceMeters: Double?
+    public var distanceMeters: Meters?
     /// Total ascent (m).
-    public var ascentMeters: Double?
+    public var ascentMeters: Meters?
     /// Total descent (m).
-    public var descentMeters: Double?
+    public var descentMeters: Meters?
     /// Elapsed time, pauses included (s).
-    public var elapsedSeconds: Double?
+    public var elapsedSeconds: Seconds?
     /// Timer time, auto-pauses excluded (s).
-    public var timerSeconds: Double?
+    public var timerSeconds: Seconds?
     /// Average speed (m/s), as the device computes it.
-    public var averageSpeedMetersPerSecond: Double?
+    public var averageSpeedMetersPerSecond: MetersPerSecond?
     /// Maximum speed (m/s).
-    public var maxSpeedMetersPerSecond: Double?
+    public var maxSpeedMetersPerSecond: MetersPerSecond?
     /// Energy (kcal), as the device estimates it.
-    public var calories: Double?
+    public var calories: Kilocalories?
     /// A summary that says nothing (every field nil).
     public init() {}
 }

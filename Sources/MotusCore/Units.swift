@@ -2,7 +2,7 @@
 /// Motus is m/s², rad/s, s, m, m/s, Pa, µT.
 public enum Units {
     /// Standard gravity, 9.80665 m/s² (CGPM 1901). CoreMotion's g is converted with this value.
-    public static let standardGravity = 9.80665
+    public static let standardGravity: MetersPerSecondSquared = 9.80665
 }
 
 /// Unit of an acceleration column in an input file.

@@ -35,7 +35,7 @@ public struct Vector3: Hashable, Sendable, Codable, CustomStringConvertible {
         Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x)
     }
     /// Angle between two vectors in radians, in [0, π]; numerically stable near 0 and π.
-    @inlinable public func angle(to o: Vector3) -> Double {
+    @inlinable public func angle(to o: Vector3) -> Radians {
         let c = cross(o).norm, d = dot(o)
         return Double.atan2Compat(c, d)
     }

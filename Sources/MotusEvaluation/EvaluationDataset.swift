@@ -8,9 +8,9 @@ public struct GroundTruth: Sendable {
     /// Label segments (activities, walking/turning, still, movement phases).
     public var labels: [LabelSegment]
     /// Times (s) of the reference steps: heel strikes, initial contacts or foot switches.
-    public var stepTimes: [Double]
+    public var stepTimes: [Seconds]
     /// Length of the walked course (m), when the protocol fixes it.
-    public var distanceMeters: Double?
+    public var distanceMeters: Meters?
     /// The orientation reference, when there is one.
     public var orientation: OrientationReference?
     /// Other reference events (toe-offs, turns, annotations).
@@ -32,7 +32,7 @@ public struct GroundTruth: Sendable {
 
     /// A ground truth from its parts; see the properties for each argument (times in s on the
     /// recording's clock, `distanceMeters` in m). Every part defaults to none.
-    public init(labels: [LabelSegment] = [], stepTimes: [Double] = [], distanceMeters: Double? = nil,
+    public init(labels: [LabelSegment] = [], stepTimes: [Seconds] = [], distanceMeters: Meters? = nil,
                 orientation: OrientationReference? = nil, events: [GroundTruthEvent] = []) {
         self.labels = labels; self.stepTimes = stepTimes; self.distanceMeters = distanceMeters
         self.orientation = orientation; self.events = events

@@ -65,9 +65,9 @@ public enum FeatureExport {
         /// Each window's label (the class name), nil when no mapped label covers it wholly.
         public var labels: [String?] = []
         /// Each window's start (s, on the recording's clock).
-        public var startTimes: [Double] = []
+        public var startTimes: [Seconds] = []
         /// Each window's end (s).
-        public var endTimes: [Double] = []
+        public var endTimes: [Seconds] = []
         /// Features per window (`FeatureConfiguration.featureCount`).
         public var columns: Int
         /// The features, row-major: window `i`'s are `values[i * columns ..< (i + 1) * columns]`;
@@ -77,7 +77,7 @@ public enum FeatureExport {
         public var count: Int { startTimes.count }
 
         /// Rows from their columns (see the properties; `values` holds `columns` per window).
-        public init(recording: String, subject: String, labels: [String?] = [], startTimes: [Double] = [], endTimes: [Double] = [],
+        public init(recording: String, subject: String, labels: [String?] = [], startTimes: [Seconds] = [], endTimes: [Seconds] = [],
                     columns: Int, values: [Double] = []) {
             self.recording = recording; self.subject = subject; self.labels = labels
             self.startTimes = startTimes; self.endTimes = endTimes; self.columns = columns; self.values = values

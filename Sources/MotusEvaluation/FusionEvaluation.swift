@@ -34,15 +34,15 @@ public enum FusionEvaluation {
         /// Number of errors summarised (samples).
         public var count: Int
         /// Median error (degrees); NaN when there are none.
-        public var medianDegrees: Double
+        public var medianDegrees: Degrees
         /// 95th percentile of the errors (degrees, `percentile(sorted:_:)`); NaN when there are none.
-        public var p95Degrees: Double
+        public var p95Degrees: Degrees
         /// Mean error (degrees); NaN when there are none.
-        public var meanDegrees: Double
+        public var meanDegrees: Degrees
         /// Root mean square of the errors (degrees); NaN when there are none.
-        public var rmseDegrees: Double
+        public var rmseDegrees: Degrees
         /// A summary from figures already computed (degrees); see the properties.
-        public init(count: Int, medianDegrees: Double, p95Degrees: Double, meanDegrees: Double, rmseDegrees: Double) {
+        public init(count: Int, medianDegrees: Degrees, p95Degrees: Degrees, meanDegrees: Degrees, rmseDegrees: Degrees) {
             self.count = count; self.medianDegrees = medianDegrees; self.p95Degrees = p95Degrees; self.meanDegrees = meanDegrees
             self.rmseDegrees = rmseDegrees
         }
@@ -67,14 +67,14 @@ public enum FusionEvaluation {
         /// e.g. 2 (for odd/even splits); 0 when unknown.
         public var subject: Int
         /// Per-sample angle errors (degrees) after `skipSeconds`.
-        public var errorsDegrees: [Double]
+        public var errorsDegrees: [Degrees]
         /// The time (s, recording clock) of each error; empty when not known.
-        public var errorTimes: [Double]
+        public var errorTimes: [Seconds]
         /// The summary of `errorsDegrees`.
         public var summary: Summary
         /// A recording's result; `summary` is computed from `errorsDegrees` (degrees), and
         /// `errorTimes` (s, recording clock) gives one time per error or none.
-        public init(name: String, activity: String, subject: Int, errorsDegrees: [Double], errorTimes: [Double] = []) {
+        public init(name: String, activity: String, subject: Int, errorsDegrees: [Degrees], errorTimes: [Seconds] = []) {
             self.name = name; self.activity = activity; self.subject = subject
             self.errorsDegrees = errorsDegrees; self.errorTimes = errorTimes; self.summary = Summary(errorsDegrees)
         }
@@ -107,8 +107,8 @@ public enum FusionEvaluation {
     /// (flat, m/s², device frame, pointing up). `times` in s; `acceleration` flat m/s² with
     /// gravity, Android sign; `rotationRate` flat rad/s on the same timestamps (ignored by
     /// `.lowPass`; required, same length, for the others).
-    public static func gravityEstimates(times: [Double], acceleration: [Double], rotationRate: [Double],
-                                        method: Method) -> [Double] {
+    public static func gravityEstimates(times: [Seconds], acceleration: [MetersPerSecondSquared], rotationRate: [RadiansPerSecond],
+                                        method: Method) -> [MetersPerSecondSquared] {
         let n = times.count
         precondition(acceleration.count == 3 * n, "acceleration must hold 3 values per time")
         var out = [Double](repeating: 0, count: 3 * n)
@@ -150,8 +150,8 @@ public enum FusionEvaluation {
     /// reference may be in any unit, but it must use the same sign convention (up). Arrays are
     /// flat, three values per time; a length that does not match `times` stops the program (a
     /// caller's mistake, not bad input).
-    public static func angleErrors(times: [Double], estimate: [Double], reference: [Double],
-                                   skipSeconds: Double = 2) -> [Double] {
+    public static func angleErrors(times: [Seconds], estimate: [Double], reference: [Double],
+                                   skipSeconds: Seconds = 2) -> [Degrees] {
         let n = times.count
         precondition(estimate.count == 3 * n && reference.count == 3 * n)
         guard n > 0 else { return [] }
@@ -169,8 +169,8 @@ public enum FusionEvaluation {
 
     /// Runs `method` and returns the angle errors (degrees) against `referenceGravity` after
     /// `skipSeconds`. The one call per recording behind `motus evaluate-fusion`.
-    public static func errors(times: [Double], acceleration: [Double], rotationRate: [Double],
-                              referenceGravity: [Double], method: Method, skipSeconds: Double = 2) -> [Double] {
+    public static func errors(times: [Seconds], acceleration: [MetersPerSecondSquared], rotationRate: [RadiansPerSecond],
+                              referenceGravity: [Double], method: Method, skipSeconds: Seconds = 2) -> [Degrees] {
         let g = gravityEstimates(times: times, acceleration: acceleration, rotationRate: rotationRate, method: method)
         return angleErrors(times: times, estimate: g, reference: referenceGravity, skipSeconds: skipSeconds)
     }
@@ -197,7 +197,7 @@ public enum FusionEvaluation {
     /// is still, the accelerometer measures gravity alone, so a good filter gives a small
     /// angle. `acceleration` (m/s², gravity included) and `gravity` are flat, three values per
     /// sample; a phase is clipped to the samples there are, and an empty one gives NaN.
-    public static func stillPhaseAngles(acceleration: [Double], gravity: [Double], phases: [Range<Int>]) -> [Double] {
+    public static func stillPhaseAngles(acceleration: [MetersPerSecondSquared], gravity: [MetersPerSecondSquared], phases: [Range<Int>]) -> [Degrees] {
         precondition(acceleration.count == gravity.count)
         let n = acceleration.count / 3
         var out: [Double] = []
@@ -219,7 +219,7 @@ public enum FusionEvaluation {
     /// samples `range`, in m/s²: over a walk that starts and ends at rest the body's velocity
     /// change is zero, so a good estimate averages to nearly zero. `attitude` is flat
     /// `[w, x, y, z, …]` (device → reference), as an attitude stream stores it.
-    public static func meanUserAccelerationInReference(acceleration: [Double], gravity: [Double], attitude: [Double],
+    public static func meanUserAccelerationInReference(acceleration: [MetersPerSecondSquared], gravity: [MetersPerSecondSquared], attitude: [Double],
                                                        range: Range<Int>) -> Vector3 {
         let n = acceleration.count / 3
         let lo = Swift.max(0, range.lowerBound), hi = Swift.min(n, range.upperBound)
@@ -237,7 +237,7 @@ public enum FusionEvaluation {
     /// Mean of the user acceleration along the gravity direction (m/s², positive up) over
     /// `range`: the vertical part, which is what a walk's zero-mean check can test without an
     /// attitude (needs only gravity estimates, so it also works for `LowPassGravity`).
-    public static func meanVerticalUserAcceleration(acceleration: [Double], gravity: [Double], range: Range<Int>) -> Double {
+    public static func meanVerticalUserAcceleration(acceleration: [MetersPerSecondSquared], gravity: [MetersPerSecondSquared], range: Range<Int>) -> MetersPerSecondSquared {
         let n = acceleration.count / 3
         let lo = Swift.max(0, range.lowerBound), hi = Swift.min(n, range.upperBound)
         guard lo < hi else { return .nan }

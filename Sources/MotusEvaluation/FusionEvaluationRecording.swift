@@ -67,7 +67,7 @@ extension FusionEvaluation {
     /// rotation rate, which must share the acceleration's timestamps; so must the reference
     /// gravity (a measured reference may have fewer samples, but only at those timestamps).
     /// Throws `.missingColumn` when a stream is missing and `.badValue` when timestamps differ.
-    public static func evaluate(_ e: EvaluationRecording, method: Method? = nil, skipSeconds: Double = 2) throws(InputError) -> RecordingResult? {
+    public static func evaluate(_ e: EvaluationRecording, method: Method? = nil, skipSeconds: Seconds = 2) throws(InputError) -> RecordingResult? {
         guard let reference = e.truth.orientation else { return nil }
         let recording = e.recording
         let here = SourceLocation(file: e.entry.path)
@@ -139,8 +139,8 @@ extension FusionEvaluation {
     /// reference samples inside `scored` count. `source` names the recording in errors.
     ///
     /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
-    public static func orientationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
-                                         source: SourceLocation) throws(InputError) -> [Double] {
+    public static func orientationErrors(times: [Seconds], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
+                                         source: SourceLocation) throws(InputError) -> [Degrees] {
         // Reference-frame error rotations d = q_ref ⊗ q_est⁻¹ at the scored samples.
         var errors: [Quaternion] = []
         try forEachScoredReference(times: times, reference: reference, scored: scored, source: source) { j, i, _ in
@@ -169,8 +169,8 @@ extension FusionEvaluation {
     /// (s); `source` names the recording in errors.
     ///
     /// - Throws: `.badValue` when a reference timestamp is not one of `times`.
-    public static func inclinationErrors(times: [Double], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
-                                         source: SourceLocation) throws(InputError) -> [Double] {
+    public static func inclinationErrors(times: [Seconds], estimate: [Double], reference: SensorStream, scored: [LabelSegment],
+                                         source: SourceLocation) throws(InputError) -> [Degrees] {
         try inclinationErrorsWithTimes(times: times, estimate: estimate, reference: reference, scored: scored, source: source).errors
     }
 
@@ -219,31 +219,31 @@ extension FusionEvaluation {
         /// accelerometer direction over the first still phase (before any walking). Default
         /// 2.5°. At rest the accelerometer reads gravity alone, so only settling and the
         /// wearer's sway show.
-        public var stillAngleDegrees: Double
+        public var stillAngleDegrees: Degrees
         /// The same for still phases after a walk. Default 10°, looser than before the walk:
         /// during the walk the filter trusts the gyroscope (200 s time constant) and the
         /// bias a raw gyroscope has not had time to learn tilts the estimate, and the 20 s
         /// still time constant does not remove that within the 2–10 s of standing that follow.
-        public var stillAfterWalkAngleDegrees: Double
+        public var stillAfterWalkAngleDegrees: Degrees
         /// Largest |mean vertical user acceleration| (m/s²) over the walk, after removing the
         /// same mean over the still phases (the accelerometer's own scale and offset error,
         /// which no filter can know). Default 0.3 m/s².
         /// A walk from rest to rest has no net change of velocity, so the true mean is the
         /// difference of two small vertical velocities divided by the walk's length: near zero
         /// for walks of several seconds.
-        public var walkVerticalMean: Double
+        public var walkVerticalMean: MetersPerSecondSquared
         /// The same without still phases to calibrate against (Oxford walks start and end
         /// walking): the phone's accelerometer scale error adds in. Default 0.75 m/s² (about
         /// a 7 % scale error).
-        public var uncalibratedWalkVerticalMean: Double
+        public var uncalibratedWalkVerticalMean: MetersPerSecondSquared
         /// Largest horizontal mean user acceleration (m/s², reference frame, needs a
         /// gyroscope). A mean tilt error θ during the walk shows here as about g·sin θ.
         /// Default 2 m/s² (a mean tilt of about 12°).
-        public var walkHorizontalMean: Double
+        public var walkHorizontalMean: MetersPerSecondSquared
         /// Thresholds; each argument defaults to the value its property describes (degrees for
         /// the angles, m/s² for the means).
-        public init(stillAngleDegrees: Double = 2.5, stillAfterWalkAngleDegrees: Double = 10, walkVerticalMean: Double = 0.3,
-                    uncalibratedWalkVerticalMean: Double = 0.75, walkHorizontalMean: Double = 2) {
+        public init(stillAngleDegrees: Degrees = 2.5, stillAfterWalkAngleDegrees: Degrees = 10, walkVerticalMean: MetersPerSecondSquared = 0.3,
+                    uncalibratedWalkVerticalMean: MetersPerSecondSquared = 0.75, walkHorizontalMean: MetersPerSecondSquared = 2) {
             self.stillAngleDegrees = stillAngleDegrees; self.stillAfterWalkAngleDegrees = stillAfterWalkAngleDegrees
             self.walkVerticalMean = walkVerticalMean; self.uncalibratedWalkVerticalMean = uncalibratedWalkVerticalMean
             self.walkHorizontalMean = walkHorizontalMean
@@ -254,12 +254,12 @@ extension FusionEvaluation {
     /// and the mean accelerometer direction over it.
     public struct StillPhase: Sendable, Hashable, Codable {
         /// Time of the phase's first sample (s after the recording's first acceleration sample).
-        public var start: Double
+        public var start: Seconds
         /// Time of the phase's last sample (s after the recording's first acceleration sample).
-        public var end: Double
+        public var end: Seconds
         /// Angle (degrees) between the mean gravity estimate and the mean accelerometer
         /// direction over the phase.
-        public var angleDegrees: Double
+        public var angleDegrees: Degrees
     }
 
     /// Result of `checkStillAndWalk` for one recording.
@@ -276,25 +276,25 @@ extension FusionEvaluation {
         /// Start of the walk (s after the recording's first acceleration sample): the start of
         /// the first `walk`/`turn` label, or, without labels, the first ground-truth step − 0.5 s,
         /// or the end of the first still phase. NaN when none of these exists.
-        public var walkStart: Double
+        public var walkStart: Seconds
         /// End of the walk (s after the recording's first acceleration sample): the end of the
         /// last `walk`/`turn` label, the last ground-truth step + 0.5 s, or the start of the last
         /// still phase. NaN when none of these exists.
-        public var walkEnd: Double
+        public var walkEnd: Seconds
         /// Mean vertical user acceleration over the walk minus its mean over the still phases
         /// (m/s², up positive).
-        public var walkVerticalMean: Double
+        public var walkVerticalMean: MetersPerSecondSquared
         /// Mean vertical user acceleration over the still phases (m/s²): the sensor's own
         /// scale and offset error along gravity.
-        public var stillVerticalMean: Double
+        public var stillVerticalMean: MetersPerSecondSquared
         /// Norm of the horizontal mean user acceleration over the walk (m/s², reference frame,
         /// minus the still phases' mean), NaN without a gyroscope.
-        public var walkHorizontalMean: Double
+        public var walkHorizontalMean: MetersPerSecondSquared
         /// Median angle (degrees) between our gravity and the device's own attitude (XSens
         /// orientation in IPOL's Semiogram files), NaN when the recording has no `att` stream.
-        public var deviceAttitudeMedianDegrees: Double
+        public var deviceAttitudeMedianDegrees: Degrees
         /// The largest still-phase angle (degrees); NaN when there is no still phase.
-        public var worstStillAngleDegrees: Double { stillPhases.map(\.angleDegrees).max() ?? .nan }
+        public var worstStillAngleDegrees: Degrees { stillPhases.map(\.angleDegrees).max() ?? .nan }
 
         /// Checks against `t`; the reasons for failing, empty when it passes. A recording
         /// whose labels name still phases must have at least one usable; without labels
@@ -318,13 +318,13 @@ extension FusionEvaluation {
     /// Settings of the stillness detector used when a recording has no `still` labels.
     public struct StillnessDetector: Sendable, Hashable, Codable {
         /// Window (s), centred on each sample.
-        public var window: Double
+        public var window: Seconds
         /// Largest RMS deviation (m/s²) of the accelerometer from its window mean.
-        public var threshold: Double
+        public var threshold: MetersPerSecondSquared
         /// Shortest still phase kept (s).
-        public var minimumDuration: Double
+        public var minimumDuration: Seconds
         /// A detector with a `window` (s), a `threshold` (m/s²) and a `minimumDuration` (s).
-        public init(window: Double = 1, threshold: Double = 0.3, minimumDuration: Double = 1) {
+        public init(window: Seconds = 1, threshold: MetersPerSecondSquared = 0.3, minimumDuration: Seconds = 1) {
             self.window = window; self.threshold = threshold; self.minimumDuration = minimumDuration
         }
 
@@ -386,8 +386,8 @@ extension FusionEvaluation {
     public static func checkStillAndWalk(_ recording: Recording, name: String,
                                          settings: OrientationFilter.Settings = .default,
                                          lowPassSettings: LowPassGravity.Settings = .default,
-                                         detector: StillnessDetector = .init(), trim: Double = 0.5,
-                                         skipSeconds: Double = 1) throws(InputError) -> DeviceCheck {
+                                         detector: StillnessDetector = .init(), trim: Seconds = 0.5,
+                                         skipSeconds: Seconds = 1) throws(InputError) -> DeviceCheck {
         let deviceAttitude = recording.stream(.attitude)
         var r = recording
         r.streams.removeAll { $0.kind == .gravity || $0.kind == .userAcceleration || $0.kind == .attitude }

@@ -36,21 +36,21 @@ public enum MotionEvaluation {
         /// The entry's id (`3-1` for an IPOL trial, a file's relative path).
         public var id: String
         /// Start of the first non-`still` label (s, recording clock): when the person started moving.
-        public var trueStart: Double
+        public var trueStart: Seconds
         /// End of the last non-`still` label (s, recording clock): when the person stopped.
-        public var trueStop: Double
+        public var trueStop: Seconds
         /// The resume event's time minus `trueStart` (s): how well the session dates the
         /// start. Infinite when no resume was reported.
-        public var resumeLatency: Double
+        public var resumeLatency: Seconds
         /// The resume's decision time (`decidedAt`) minus `trueStart` (s): when the session
         /// said so. Infinite when no resume was reported.
-        public var resumeDecisionLatency: Double
+        public var resumeDecisionLatency: Seconds
         /// The pause's decision time (`decidedAt`) minus `trueStop` (s): when the session said
         /// it stopped. Infinite when no pause was reported.
-        public var pauseLatency: Double
+        public var pauseLatency: Seconds
         /// The pause event's own time minus `trueStop` (s): how well it dates the stop.
         /// Infinite when no pause was reported.
-        public var pauseEventLatency: Double
+        public var pauseEventLatency: Seconds
         /// Pauses dated inside the walk (from `trueStart` to 1 s before `trueStop`) where the
         /// reference steps show no standing.
         public var falsePauses: Int
@@ -70,7 +70,7 @@ public enum MotionEvaluation {
         /// Steps counted over the whole recording.
         public var steps: Int
         /// Seconds of recording after the true stop.
-        public var stillAfterStop: Double
+        public var stillAfterStop: Seconds
         /// False when no pause was reported and the recording ends less than
         /// `minimumStillAfterStop` after the stop (left out of the pause statistics).
         public var pauseJudged: Bool
@@ -79,9 +79,9 @@ public enum MotionEvaluation {
     /// A trial with no pause reported is judged (as an infinite latency) only when the
     /// recording goes on at least this long (s) after the true stop: a pause cannot be
     /// reported after the data ends (the p90 bar is 2.5 s).
-    public static let minimumStillAfterStop = 2.5
+    public static let minimumStillAfterStop: Seconds = 2.5
     /// A gap between true steps at least this long (s) is standing, not walking.
-    public static let standingGap = 2.5
+    public static let standingGap: Seconds = 2.5
 
     /// The figures over a set of trials (`summarize`). Latencies are in seconds: percentiles
     /// by `percentile`, infinite when the trials at that rank had no event, NaN when there
@@ -90,19 +90,19 @@ public enum MotionEvaluation {
         /// Trials scored.
         public var trials: Int
         /// Median pause latency (s).
-        public var pauseMedian: Double
+        public var pauseMedian: Seconds
         /// 90th percentile of the pause latency (s).
-        public var pauseP90: Double
+        public var pauseP90: Seconds
         /// Median pause event latency (s): how well pauses date the stop.
-        public var pauseEventMedian: Double
+        public var pauseEventMedian: Seconds
         /// Median resume latency (s), signed: early resumes are negative.
-        public var resumeMedian: Double
+        public var resumeMedian: Seconds
         /// 90th percentile of the resume latency (s).
-        public var resumeP90: Double
+        public var resumeP90: Seconds
         /// Median |resume latency| (s): what the resume bar checks (early counts like late).
-        public var resumeAbsoluteMedian: Double
+        public var resumeAbsoluteMedian: Seconds
         /// Median resume decision latency (s).
-        public var resumeDecisionMedian: Double
+        public var resumeDecisionMedian: Seconds
         /// Median of the true steps taken up to the resume decision (trials with step events,
         /// or with an estimate from the cadence).
         public var resumeDecisionStepsMedian: Double

@@ -38,7 +38,7 @@ public enum StepEvaluation {
         /// by `windowMargin` on each side, else all of them.
         public var countedSteps: Int
         /// (counted − true) / true × 100 (%); 0 when there are no true steps.
-        public var errorPercent: Double
+        public var errorPercent: Percent
         /// Reference steps outside the annotated walk (inside the device's data), not judged;
         /// nil for a recording without walk/turn labels.
         public var trueStepsOutside: Int?
@@ -49,16 +49,16 @@ public enum StepEvaluation {
         public var trueStepsOutsideRecording: Int = 0
         /// Length of the walked course (m), from the ground truth (IPOL: 20 m; a native file's
         /// `@meta,x.course_m,…`); nil when the protocol fixes none.
-        public var courseMeters: Double?
+        public var courseMeters: Meters?
         /// The subject's height (m) from the recording's metadata, nil when unknown.
-        public var heightMeters: Double?
+        public var heightMeters: Meters?
         /// Distance walked (m): the sum of the judged steps' lengths by Weinberg's model with
         /// its `k` from the height; nil without a course or a height.
-        public var distanceMeters: Double?
+        public var distanceMeters: Meters?
         /// (distance − course) / course × 100 (%); nil when `distanceMeters` is nil.
-        public var distanceErrorPercent: Double?
+        public var distanceErrorPercent: Percent?
         /// Distance with the plain height rule (0.415 × height × cadence factor), for comparison.
-        public var heightRuleDistanceMeters: Double?
+        public var heightRuleDistanceMeters: Meters?
         /// Where the steps came from: "accelerometer" or "platform step counter".
         public var source: String
     }
@@ -72,15 +72,15 @@ public enum StepEvaluation {
         /// Counted steps judged, summed over the recordings.
         public var countedSteps: Int
         /// Mean |error %| over recordings (mean absolute percentage error, %).
-        public var mape: Double
+        public var mape: Percent
         /// Median |error %| over recordings (%).
-        public var medianAbsErrorPercent: Double
+        public var medianAbsErrorPercent: Percent
         /// Largest |error %| of a recording (%).
-        public var worstAbsErrorPercent: Double
+        public var worstAbsErrorPercent: Percent
         /// The id of the recording with the largest |error %|; nil when there are no rows.
         public var worstID: String?
         /// Median |distance error %| over recordings with a course and a height (nil if none).
-        public var distanceMedianAbsErrorPercent: Double?
+        public var distanceMedianAbsErrorPercent: Percent?
         /// Recordings with a distance error (a course and a height).
         public var distanceRecordings: Int
         /// Reference steps outside the span of their recording's device data, over all recordings.
@@ -88,7 +88,7 @@ public enum StepEvaluation {
     }
 
     /// Margin (s) added to each side of an annotated trial window.
-    public static let windowMargin = 0.3
+    public static let windowMargin: Seconds = 0.3
 
     /// Evaluates one recording; nil when `score` would skip it.
     public static func evaluate(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,

@@ -115,7 +115,7 @@ public enum FeatureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configuration's channels need a stream that the input does not have.
     case missingStream(StreamKind, neededBy: String)
     /// The input's rate differs from the configuration's.
-    case rateMismatch(found: Double, expected: Double)
+    case rateMismatch(found: Hertz, expected: Hertz)
 
     public var description: String {
         switch self {
@@ -156,32 +156,32 @@ public struct FeatureConfiguration: Codable, Equatable, Sendable {
     /// The feature definitions' version this configuration was made with.
     public var version: Int
     /// Frame rate in Hz.
-    public var rateHz: Double
+    public var rateHz: Hertz
     /// Window length in seconds.
-    public var windowSeconds: Double
+    public var windowSeconds: Seconds
     /// Hop between window starts in seconds.
-    public var hopSeconds: Double
+    public var hopSeconds: Seconds
     /// The channels each feature is computed on, in column order.
     public var channels: [FeatureChannel]
     /// The features computed on each channel, in column order.
     public var features: [Feature]
     /// Band edges in Hz, increasing, at least two; bands are consecutive pairs. An edge above
     /// Nyquist is allowed (the band simply ends at Nyquist).
-    public var bandEdgesHz: [Double]
+    public var bandEdgesHz: [Hertz]
     /// Autocorrelation lag search range in seconds (step 0.25 s … stride 2.5 s by default).
-    public var minLagSeconds: Double
+    public var minLagSeconds: Seconds
     /// Longest autocorrelation lag searched (s).
-    public var maxLagSeconds: Double
+    public var maxLagSeconds: Seconds
     /// Channel pairs whose Pearson correlation (0 when either is constant) is a feature. Both
     /// channels must be in `channels`.
     public var correlations: [ChannelPair]
 
     /// A configuration; the defaults are the shipped moving/still model's.
-    public init(rateHz: Double = 50, windowSeconds: Double = 2.56, hopSeconds: Double = 1.28,
+    public init(rateHz: Hertz = 50, windowSeconds: Seconds = 2.56, hopSeconds: Seconds = 1.28,
                 channels: [FeatureChannel] = FeatureChannel.orientationIndependent,
                 features: [Feature] = Feature.standard,
-                bandEdgesHz: [Double] = [0, 0.5, 3, 8, 25],
-                minLagSeconds: Double = 0.25, maxLagSeconds: Double = 2.5,
+                bandEdgesHz: [Hertz] = [0, 0.5, 3, 8, 25],
+                minLagSeconds: Seconds = 0.25, maxLagSeconds: Seconds = 2.5,
                 correlations: [ChannelPair] = [ChannelPair(.verticalAcceleration, .horizontalAccelerationMagnitude),
                                                ChannelPair(.userAccelerationMagnitude, .rotationRateMagnitude)],
                 version: Int = FeatureConfiguration.currentVersion) {

@@ -26,9 +26,9 @@ public struct FeatureMatrix: Sendable, Equatable {
     /// `values[row × columns + column]`.
     public var values: [Double]
     /// Time of each window's first frame (s).
-    public var startTimes: [Double]
+    public var startTimes: [Seconds]
     /// Each window's end: time of its last frame + 1 / rate (s), so end − start = N / rate.
-    public var endTimes: [Double]
+    public var endTimes: [Seconds]
     /// `channel.feature` names, in column order.
     public var names: [String]
 
@@ -81,7 +81,7 @@ public struct FeatureExtractor: Sendable {
     /// Features of every complete window of `frames` (frame i at `startTime + i / rate`):
     /// windows start at frames 0, H, 2H, … and are kept while they fit. O(frames × channels +
     /// windows × channels × N log N). A recording shorter than one window gives no rows.
-    public func extract(frames: [MotionFrame], startTime: Double = 0) -> FeatureMatrix {
+    public func extract(frames: [MotionFrame], startTime: Seconds = 0) -> FeatureMatrix {
         let count = frames.count
         let channels = configuration.channels
         var columnsData = [Double](repeating: 0, count: channels.count * count)
@@ -103,7 +103,7 @@ public struct FeatureExtractor: Sendable {
     /// contiguous runs, each computed on its own thread with its own kernel; every window's
     /// values are the same bit for bit as on one thread (no value depends on the windows computed
     /// beside it).
-    public func extract(channelMajor values: [Double], frameCount: Int, startTime: Double = 0) -> FeatureMatrix {
+    public func extract(channelMajor values: [Double], frameCount: Int, startTime: Seconds = 0) -> FeatureMatrix {
         precondition(values.count == configuration.channels.count * frameCount, "need channels × frameCount values")
         let n = configuration.windowLength, h = configuration.hopLength
         let rate = configuration.rateHz

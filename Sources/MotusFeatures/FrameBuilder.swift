@@ -41,30 +41,30 @@ public struct FrameBuilder: Sendable {
     /// Settings: the frame rate and gap policy, and how gravity is estimated when not given.
     public struct Settings: Sendable, Hashable, Codable {
         /// Frame rate (Hz): a model's `features.rateHz`.
-        public var rateHz: Double
+        public var rateHz: Hertz
         /// Longest interval between driver samples (s) that frames are interpolated across;
         /// a longer one splits the frames into segments. The default bridges the packet
         /// losses and scheduling jitter real devices show while walking (a few tens of
         /// milliseconds, up to a few hundred for a lossy wireless IMU), at most about a step
         /// at walking cadence, and splits at anything longer.
-        public var maximumGapSeconds: Double
+        public var maximumGapSeconds: Seconds
         /// How old (s) the latest gravity sample may be and still be used for a driver sample;
         /// older, the attitude filter takes over.
-        public var gravityHoldSeconds: Double
+        public var gravityHoldSeconds: Seconds
         /// The attitude filter used when gravity is not given and a rotation rate is.
         public var fusion: AttitudeFilter.Settings
         /// The accelerometer-only estimate used when neither gravity nor rotation rate is given.
         public var lowPass: LowPassGravity.Settings
 
         /// Settings; units and defaults as on each property.
-        public init(rateHz: Double = 50, maximumGapSeconds: Double = Settings.defaultMaximumGapSeconds, gravityHoldSeconds: Double = 0.5,
+        public init(rateHz: Hertz = 50, maximumGapSeconds: Seconds = Settings.defaultMaximumGapSeconds, gravityHoldSeconds: Seconds = 0.5,
                     fusion: AttitudeFilter.Settings = .default, lowPass: LowPassGravity.Settings = .default) {
             self.rateHz = rateHz; self.maximumGapSeconds = maximumGapSeconds; self.gravityHoldSeconds = gravityHoldSeconds
             self.fusion = fusion; self.lowPass = lowPass
         }
 
         /// The gap policy's default (s).
-        public static let defaultMaximumGapSeconds = 0.5
+        public static let defaultMaximumGapSeconds: Seconds = 0.5
     }
 
     /// Where the gravity of the latest driver sample came from.
@@ -115,7 +115,7 @@ public struct FrameBuilder: Sendable {
     /// Gravity (m/s², pointing up) of the latest accepted driver sample.
     @inlinable public var lastGravity: Vector3 { latest.hi.1 }
     /// Time (s) of the latest accepted driver sample.
-    @inlinable public var lastTime: Double { latest.hiTime }
+    @inlinable public var lastTime: Seconds { latest.hiTime }
     /// Where the latest driver sample's gravity came from.
     public private(set) var gravitySource = GravitySource.none
 
@@ -134,14 +134,14 @@ public struct FrameBuilder: Sendable {
 
     /// Rotation rate (rad/s), held until the next one. Non-finite samples are ignored.
     @inlinable
-    public mutating func pushRotationRate(_ w: Vector3, time: Double) {
+    public mutating func pushRotationRate(_ w: Vector3, time: Seconds) {
         guard w.isFinite else { return }
         gyroLatest = w; rotationRateSeen = true
     }
 
     /// Gravity in the device frame, pointing up (m/s², Android sign). Non-finite samples are ignored.
     @inlinable
-    public mutating func pushGravity(_ g: Vector3, time: Double) {
+    public mutating func pushGravity(_ g: Vector3, time: Seconds) {
         guard g.isFinite, time.isFinite else { return }
         gravityLatest = g; gravityTime = time
     }
@@ -149,7 +149,7 @@ public struct FrameBuilder: Sendable {
     /// Raw acceleration, gravity included (m/s², Android sign). Returns true when the sample was
     /// accepted as a driver sample; the frames it completed (possibly none) are then `latest`.
     @discardableResult
-    public mutating func pushAcceleration(_ a: Vector3, time t: Double) -> Bool {
+    public mutating func pushAcceleration(_ a: Vector3, time t: Seconds) -> Bool {
         hasRawAcceleration = true
         guard a.isFinite, t.isFinite, t > driverTime else { rejected += 1; latest.count = 0; latest.startsSegment = false; return false }
         if t - gravityTime <= settings.gravityHoldSeconds {
@@ -174,7 +174,7 @@ public struct FrameBuilder: Sendable {
     /// User acceleration (gravity removed, m/s²): drives with the latest gravity until raw
     /// acceleration is seen. Returns true when accepted as a driver sample.
     @discardableResult
-    public mutating func pushUserAcceleration(_ u: Vector3, time t: Double) -> Bool {
+    public mutating func pushUserAcceleration(_ u: Vector3, time t: Seconds) -> Bool {
         guard !hasRawAcceleration, gravityTime.isFinite else { latest.count = 0; latest.startsSegment = false; return false }
         guard u.isFinite, t.isFinite, t > driverTime else { rejected += 1; latest.count = 0; latest.startsSegment = false; return false }
         gravitySource = .given
@@ -236,7 +236,7 @@ public struct FrameBuilder: Sendable {
     /// Grid index of frame `j` (time = index / rate).
     public func frameIndex(_ j: Int) -> Int { latest.firstIndex + j }
     /// Time of frame `j` (s).
-    public func frameTime(_ j: Int) -> Double { latest.time(j) }
+    public func frameTime(_ j: Int) -> Seconds { latest.time(j) }
     /// Frame `j` of the last push, 0 ≤ j < `frameCount`.
     public func frame(_ j: Int) -> MotionFrame { latest.frame(j) }
 
@@ -278,7 +278,7 @@ public struct FrameRun: Sendable {
     /// Grid index and time (s) of the first frame.
     public var firstIndex = 0
     /// Time (s) of the first frame.
-    public var firstTime = 0.0
+    public var firstTime: Seconds = 0
     /// The builder's grid (origin 0, its rate).
     @usableFromInline let grid: ResamplerSettings
     // Acceleration, gravity and rotation rate of the two driver samples, and their times.
@@ -288,7 +288,7 @@ public struct FrameRun: Sendable {
     init(grid: ResamplerSettings) { self.grid = grid }
 
     /// Time of frame `j` (s) on the builder's grid.
-    @inlinable public func time(_ j: Int) -> Double { j == 0 ? firstTime : grid.time(firstIndex + j) }
+    @inlinable public func time(_ j: Int) -> Seconds { j == 0 ? firstTime : grid.time(firstIndex + j) }
 
     /// Frame `j`, 0 ≤ j < `count`.
     @inlinable @inline(__always) public func frame(_ j: Int) -> MotionFrame {
@@ -307,11 +307,11 @@ public struct FrameSegment: Sendable, Equatable {
     /// Grid index of the first frame.
     public var firstIndex: Int
     /// Time of the first frame (s); frame i is at `startTime + i / rate` on the grid.
-    public var startTime: Double
+    public var startTime: Seconds
     /// The frames, one per grid point.
     public var frames: [MotionFrame]
     /// A segment of `frames` starting at grid index `firstIndex`, time `startTime` (s).
-    public init(firstIndex: Int, startTime: Double, frames: [MotionFrame]) {
+    public init(firstIndex: Int, startTime: Seconds, frames: [MotionFrame]) {
         self.firstIndex = firstIndex; self.startTime = startTime; self.frames = frames
     }
 }

@@ -48,67 +48,67 @@ public struct AttitudeFilter: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude of gravity (m/s²) used for the `gravity` output and for the
         /// acceleration-rejection test. Default: standard gravity, 9.80665.
-        public var gravityMagnitude: Double
+        public var gravityMagnitude: MetersPerSecondSquared
         /// Time constant (s) of the low-pass of the accelerometer in the strapdown frame.
         /// Longer trusts the gyroscope more and rejects more motion; shorter follows the
         /// accelerometer and forgets gyroscope drift faster. Default 20 s (3 s suits a
         /// gyroscope with an unknown, changing bias).
-        public var accelerationTimeConstant: Double
+        public var accelerationTimeConstant: Seconds
         /// Time constant (s) of the same low-pass while the device moves (see
         /// `motionThreshold`): much longer, so that walking, running or a swinging pocket
         /// barely tilt the estimate and the gyroscope carries it. Default 200 s.
-        public var motionTimeConstant: Double
+        public var motionTimeConstant: Seconds
         /// RMS deviation (m/s²) of the accelerometer from its mean over `motionWindow` above
         /// which the device counts as moving. Default 1 m/s².
-        public var motionThreshold: Double
+        public var motionThreshold: MetersPerSecondSquared
         /// RMS deviation (m/s²) of the accelerometer from its short-term mean below which the
         /// device counts as quiet: it measures gravity alone, so the low-pass may follow it
         /// quickly (`quietTimeConstant`). Default 0.2 m/s² (a person standing still at the
         /// lower back: 0.02–0.1; a phone in a trouser pocket while walking: 3–10). 0 turns it off.
-        public var quietThreshold: Double
+        public var quietThreshold: MetersPerSecondSquared
         /// Time constant (s) of the low-pass while quiet. Default 2 s: after a walk, the tilt
         /// the gyroscope accumulated is corrected within a few seconds of standing still.
-        public var quietTimeConstant: Double
+        public var quietTimeConstant: Seconds
         /// Time constant (s) of the motion-level estimate. Default 0.5 s.
-        public var motionWindow: Double
+        public var motionWindow: Seconds
         /// Start-up period (s): the low-pass is the weighted running mean of all samples
         /// so far, so the first sample already gives an estimate. Default 3 s.
-        public var startupTime: Double
+        public var startupTime: Seconds
         /// Learn the gyroscope bias while the device is at rest. Default true.
         public var restBiasEstimation: Bool
         /// Largest deviation of the gyroscope (rad/s) from its short-term mean that still
         /// counts as rest. Default 0.035 rad/s (2°/s).
-        public var restRotationThreshold: Double
+        public var restRotationThreshold: RadiansPerSecond
         /// Largest deviation of the accelerometer (m/s²) from its short-term mean (the mean
         /// of the motion level, time constant `motionWindow`) that still counts as rest.
         /// Default 0.5 m/s².
-        public var restAccelerationThreshold: Double
+        public var restAccelerationThreshold: MetersPerSecondSquared
         /// How long (s) the device must stay within both rest thresholds before the bias is
         /// learned. Default 1.5 s.
-        public var restMinimumDuration: Double
+        public var restMinimumDuration: Seconds
         /// Time constant (s) of the bias low-pass while at rest. Default 3 s.
-        public var biasTimeConstant: Double
+        public var biasTimeConstant: Seconds
         /// Largest bias magnitude (rad/s) the filter will learn, per axis. Default 0.035 rad/s.
-        public var maximumBias: Double
+        public var maximumBias: RadiansPerSecond
         /// Longest time step (s) integrated at once; longer gaps are clipped. Default 0.5 s.
-        public var maximumTimeStep: Double
+        public var maximumTimeStep: Seconds
 
         /// Settings; the defaults and units are given on each property.
-        public init(gravityMagnitude: Double = Units.standardGravity,
-                    accelerationTimeConstant: Double = 20,
-                    motionTimeConstant: Double = 200,
-                    motionThreshold: Double = 1,
-                    quietThreshold: Double = 0,
-                    quietTimeConstant: Double = 2,
-                    motionWindow: Double = 0.5,
-                    startupTime: Double = 3,
+        public init(gravityMagnitude: MetersPerSecondSquared = Units.standardGravity,
+                    accelerationTimeConstant: Seconds = 20,
+                    motionTimeConstant: Seconds = 200,
+                    motionThreshold: MetersPerSecondSquared = 1,
+                    quietThreshold: MetersPerSecondSquared = 0,
+                    quietTimeConstant: Seconds = 2,
+                    motionWindow: Seconds = 0.5,
+                    startupTime: Seconds = 3,
                     restBiasEstimation: Bool = true,
-                    restRotationThreshold: Double = 0.035,
-                    restAccelerationThreshold: Double = 0.5,
-                    restMinimumDuration: Double = 1.5,
-                    biasTimeConstant: Double = 3,
-                    maximumBias: Double = 0.035,
-                    maximumTimeStep: Double = 0.5) {
+                    restRotationThreshold: RadiansPerSecond = 0.035,
+                    restAccelerationThreshold: MetersPerSecondSquared = 0.5,
+                    restMinimumDuration: Seconds = 1.5,
+                    biasTimeConstant: Seconds = 3,
+                    maximumBias: RadiansPerSecond = 0.035,
+                    maximumTimeStep: Seconds = 0.5) {
             self.gravityMagnitude = gravityMagnitude
             self.accelerationTimeConstant = accelerationTimeConstant
             self.motionTimeConstant = motionTimeConstant
@@ -164,13 +164,13 @@ public struct AttitudeFilter: Sendable {
     @frozen
     public struct InternalStates: Sendable, Hashable {
         /// Angle (rad) of the inclination correction applied by the latest sample.
-        public var correctionAngle: Double
+        public var correctionAngle: Radians
         /// Weight (dt / time constant) of the latest sample in the low-pass.
         public var accelerationWeight: Double
         /// RMS deviation (m/s²) of the accelerometer from its short-term mean.
-        public var motionLevel: Double
+        public var motionLevel: MetersPerSecondSquared
         /// How long (s) the rest thresholds have held.
-        public var restDuration: Double
+        public var restDuration: Seconds
         /// Current gyroscope bias estimate (rad/s), device frame.
         public var gyroscopeBias: Vector3
         /// All zero, as before the first sample.
@@ -300,7 +300,7 @@ public struct AttitudeFilter: Sendable {
     @inlinable public var userAcceleration: Vector3 { lastAcceleration - gravity }
 
     /// Angle (rad) between the latest accelerometer reading and the gravity estimate.
-    public var accelerationError: Double { lastAcceleration.angle(to: gravity) }
+    public var accelerationError: Radians { lastAcceleration.angle(to: gravity) }
 
     /// Gyroscope bias estimate (rad/s).
     @inlinable public var gyroscopeBias: Vector3 { _states.gyroscopeBias }
@@ -316,7 +316,7 @@ public struct AttitudeFilter: Sendable {
     /// inlined and the rare paths (first sample, a new time step, start-up, a fallback) are
     /// out of line.
     @inlinable
-    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Seconds) {
         // One test on the common path: the same step as before (within 1e-9, so > 0 and
         // ≤ maximumTimeStep) with finite inputs (a sum of finite numbers times zero is zero,
         // while NaN or ±∞ anywhere makes the probe NaN). Anything else — the first sample
@@ -561,7 +561,7 @@ public struct AttitudeFilter: Sendable {
 
     /// Convenience for callers with timestamps: dt from the previous call's time.
     @inlinable
-    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, time: Double, previousTime: Double?) {
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, time: Seconds, previousTime: Seconds?) {
         update(acceleration: a, rotationRate: w, dt: previousTime.map { time - $0 } ?? 0)
     }
 

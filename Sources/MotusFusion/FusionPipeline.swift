@@ -109,7 +109,7 @@ public enum FusionPipeline {
 
     /// Index of the element of sorted `times` nearest to `t`, searching forward from `start`
     /// (the previous answer), so a whole pass costs O(n + m).
-    public static func nearestIndex(_ times: [Double], _ t: Double, from start: Int) -> Int {
+    public static func nearestIndex(_ times: [Seconds], _ t: Seconds, from start: Int) -> Int {
         var j = Swift.min(Swift.max(start, 0), times.count - 1)
         while j + 1 < times.count && times[j + 1] <= t { j += 1 }
         if j + 1 < times.count && times[j] < t && (times[j + 1] - t) < (t - times[j]) { return j + 1 }
@@ -121,7 +121,7 @@ public enum FusionPipeline {
 /// `OrientationFilter` and `AttitudeFilter`.
 public protocol GyroscopeGravityFilter {
     /// One sample: acceleration (m/s², gravity included), rotation rate (rad/s), time step (s).
-    mutating func update(acceleration: Vector3, rotationRate: Vector3, dt: Double)
+    mutating func update(acceleration: Vector3, rotationRate: Vector3, dt: Seconds)
     /// Gravity in the device frame (m/s², pointing up).
     var gravity: Vector3 { get }
 }

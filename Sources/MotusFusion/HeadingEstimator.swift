@@ -31,20 +31,20 @@ public struct HeadingEstimator: Sendable, Hashable {
     @frozen
     public struct Settings: Sendable, Hashable, Codable {
         /// Time constant (s) with which the heading follows the magnetometer. Default 9 s.
-        public var timeConstant: Double = 9
+        public var timeConstant: Seconds = 9
         /// Largest relative change of the field's magnitude that still counts as undisturbed.
         /// Default 0.1.
         public var normTolerance: Double = 0.1
         /// Largest change of the field's dip (rad) that still counts as undisturbed. Default 10°.
-        public var dipTolerance: Double = 10 * Math.radiansPerDegree
+        public var dipTolerance: Radians = 10 * Math.radiansPerDegree
         /// How long (s) a disturbed but steady field must last to become the new reference.
         /// Default 20 s.
-        public var newFieldTime: Double = 20
+        public var newFieldTime: Seconds = 20
         /// Rotation rate (rad/s) above which time counts towards `newFieldTime`. Default 20°/s.
-        public var newFieldMinimumRate: Double = 20 * Math.radiansPerDegree
+        public var newFieldMinimumRate: RadiansPerSecond = 20 * Math.radiansPerDegree
         /// Time constant (s) with which the reference magnitude and dip follow undisturbed
         /// samples. Default 10 s.
-        public var referenceTimeConstant: Double = 10
+        public var referenceTimeConstant: Seconds = 10
         /// The defaults, as given on each property.
         public init() {}
     }
@@ -72,7 +72,7 @@ public struct HeadingEstimator: Sendable, Hashable {
     /// The latest sample was disturbed (not used).
     public private(set) var disturbed = false
     /// Reference magnitude (µT) of the undisturbed field.
-    public private(set) var referenceNorm: Double = 0
+    public private(set) var referenceNorm: Microteslas = 0
     /// Sine of the undisturbed field's dip (its angle below the horizontal).
     public private(set) var referenceDipSine: Double = 0
     @usableFromInline var candidateNorm: Double = 0
@@ -98,7 +98,7 @@ public struct HeadingEstimator: Sendable, Hashable {
 
     /// Heading offset δ (rad, in (−π, π]): rotation about the vertical from the 6D reference
     /// frame to the magnetic one.
-    public var offset: Double { Math.atan2(offsetSin, offsetCos) }
+    public var offset: Radians { Math.atan2(offsetSin, offsetCos) }
 
     /// The heading rotation: about +z by `offset`.
     @inlinable public var rotation: Quaternion { offsetRotation }
@@ -107,7 +107,7 @@ public struct HeadingEstimator: Sendable, Hashable {
     /// 6D attitude `attitude` (device → 6D reference frame) at that sample and the time step
     /// `dt` (s, 0 for the first); `rotationRate` (rad/s, device frame) is how the device turns.
     /// A non-finite or zero field is ignored.
-    public mutating func update(field: Vector3, attitude: Quaternion, rotationRate: Vector3, dt: Double) {
+    public mutating func update(field: Vector3, attitude: Quaternion, rotationRate: Vector3, dt: Seconds) {
         let norm2 = field.squaredNorm
         guard norm2 > 0, norm2.isFinite else { return }
         // The field's magnitude and its horizontal part change slowly from sample to sample:

@@ -18,13 +18,13 @@ public struct LowPassGravity: Sendable {
     @frozen
     public struct Settings: Sendable, Hashable, Codable {
         /// Low-pass time constant (s). Default 1 s.
-        public var timeConstant: Double
+        public var timeConstant: Seconds
         /// Magnitude of the `gravity` output (m/s²). Default standard gravity.
-        public var gravityMagnitude: Double
+        public var gravityMagnitude: MetersPerSecondSquared
         /// Longest time step (s) taken at once. Default 0.5 s.
-        public var maximumTimeStep: Double
+        public var maximumTimeStep: Seconds
         /// Settings; units and defaults as on each property.
-        public init(timeConstant: Double = 1, gravityMagnitude: Double = Units.standardGravity, maximumTimeStep: Double = 0.5) {
+        public init(timeConstant: Seconds = 1, gravityMagnitude: MetersPerSecondSquared = Units.standardGravity, maximumTimeStep: Seconds = 0.5) {
             self.timeConstant = timeConstant; self.gravityMagnitude = gravityMagnitude; self.maximumTimeStep = maximumTimeStep
         }
         /// The defaults (the same as `init()`).
@@ -69,7 +69,7 @@ public struct LowPassGravity: Sendable {
     }
 
     /// One accelerometer sample (m/s²) and the time (s) since the previous one.
-    public mutating func update(acceleration a: Vector3, dt dt0: Double) {
+    public mutating func update(acceleration a: Vector3, dt dt0: Seconds) {
         guard a.isFinite else { flags.sampleSkipped = true; return }
         flags.sampleSkipped = false
         lastAcceleration = a

@@ -20,8 +20,8 @@ public enum OfflineOrientation {
     /// Gravity (flat, m/s², device frame, pointing up) and attitude (flat w, x, y, z) for every
     /// sample. `times` in s (increasing), `acceleration` flat m/s² with gravity (Android sign),
     /// `rotationRate` flat rad/s on the same timestamps.
-    public static func estimate(times: [Double], acceleration: [Double], rotationRate: [Double],
-                                settings: OrientationFilter.Settings = .default) -> (gravity: [Double], attitude: [Double]) {
+    public static func estimate(times: [Seconds], acceleration: [MetersPerSecondSquared], rotationRate: [RadiansPerSecond],
+                                settings: OrientationFilter.Settings = .default) -> (gravity: [MetersPerSecondSquared], attitude: [Double]) {
         let n = times.count
         precondition(acceleration.count == 3 * n && rotationRate.count == 3 * n, "3 values per time")
         func vector(_ a: [Double], _ i: Int) -> Vector3 { Vector3(a[3 * i], a[3 * i + 1], a[3 * i + 2]) }

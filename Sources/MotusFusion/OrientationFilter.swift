@@ -45,47 +45,47 @@ public struct OrientationFilter: Sendable {
     @frozen
     public struct Settings: Sendable, Hashable, Codable {
         /// Magnitude (m/s²) of the `gravity` output. Default: standard gravity, 9.80665.
-        public var gravityMagnitude: Double = Units.standardGravity
+        public var gravityMagnitude: MetersPerSecondSquared = Units.standardGravity
         /// Time constant (s) of the accelerometer low-pass in the almost-inertial frame. Longer
         /// rejects more motion and trusts the gyroscope for longer. Default 3 s.
-        public var accelerationTimeConstant: Double = 3
+        public var accelerationTimeConstant: Seconds = 3
         /// Estimate the gyroscope bias while moving. Default true.
         public var motionBiasEstimation: Bool = true
         /// Estimate the gyroscope bias at rest. Default true.
         public var restBiasEstimation: Bool = true
         /// Time constant (s) of the low-pass of gyroscope and accelerometer used to detect rest.
         /// Default 0.5 s.
-        public var restTimeConstant: Double = 0.5
+        public var restTimeConstant: Seconds = 0.5
         /// Largest deviation (rad/s) of the gyroscope from its low-pass that counts as rest.
         /// Default 2°/s.
-        public var restRotationThreshold: Double = 2 * Math.radiansPerDegree
+        public var restRotationThreshold: RadiansPerSecond = 2 * Math.radiansPerDegree
         /// Largest deviation (m/s²) of the accelerometer from its low-pass that counts as rest.
         /// Default 0.5 m/s².
-        public var restAccelerationThreshold: Double = 0.5
+        public var restAccelerationThreshold: MetersPerSecondSquared = 0.5
         /// How long (s) both rest thresholds must hold before the device counts as at rest.
         /// Default 1.5 s.
-        public var restMinimumDuration: Double = 1.5
+        public var restMinimumDuration: Seconds = 1.5
         /// Standard deviation (rad/s) of the bias before anything is known. Default 0.5°/s.
-        public var initialBiasUncertainty: Double = 0.5 * Math.radiansPerDegree
+        public var initialBiasUncertainty: RadiansPerSecond = 0.5 * Math.radiansPerDegree
         /// Time (s) in which, without measurements, the bias variance grows by (0.1°/s)².
         /// Default 100 s.
-        public var biasForgettingTime: Double = 100
+        public var biasForgettingTime: Seconds = 100
         /// Standard deviation (rad/s) of the bias that steady motion can pin down. Default 0.1°/s.
-        public var motionBiasUncertainty: Double = 0.1 * Math.radiansPerDegree
+        public var motionBiasUncertainty: RadiansPerSecond = 0.1 * Math.radiansPerDegree
         /// How much weaker the vertical pseudo-measurement is than the horizontal ones (a
         /// factor on their variance's inverse). Default 1e-4.
         public var verticalBiasForgettingFactor: Double = 1e-4
         /// Standard deviation (rad/s) of the bias that rest can pin down. Default 0.03°/s.
-        public var restBiasUncertainty: Double = 0.03 * Math.radiansPerDegree
+        public var restBiasUncertainty: RadiansPerSecond = 0.03 * Math.radiansPerDegree
         /// Largest bias (rad/s) per axis, and largest disagreement one sample may bring.
         /// Default 2°/s.
-        public var maximumBias: Double = 2 * Math.radiansPerDegree
+        public var maximumBias: RadiansPerSecond = 2 * Math.radiansPerDegree
         /// How far ahead (in sample periods) the outputs are predicted at the latest rotation
         /// rate, to make up for the sensor's own output delay. Default 0.5. 0 reports the
         /// attitude as integrated up to the latest sample.
         public var delayCompensation: Double = 0.5
         /// Longest time step (s) integrated at once; longer gaps are clipped. Default 0.5 s.
-        public var maximumTimeStep: Double = 0.5
+        public var maximumTimeStep: Seconds = 0.5
         /// The magnetometer's part (heading), used by `update(…magneticField:…)`.
         public var magnetometer = HeadingEstimator.Settings()
 
@@ -131,9 +131,9 @@ public struct OrientationFilter: Sendable {
         /// Standard deviation (rad/s) of the bias estimate, per axis.
         public var biasStandardDeviation: Vector3 = .zero
         /// Angle (rad) of the inclination correction made at the latest sample.
-        public var correctionAngle: Double = 0
+        public var correctionAngle: Radians = 0
         /// How long (s) the rest thresholds have held.
-        public var restDuration: Double = 0
+        public var restDuration: Seconds = 0
         /// The low-passed acceleration (m/s²) in the almost-inertial frame.
         public var inertialAcceleration: Vector3 = .zero
         /// The defaults, as given on each property.
@@ -278,7 +278,7 @@ public struct OrientationFilter: Sendable {
     /// Compass heading (rad, clockwise from magnetic north, in [0, 2π)) of the device's +y axis
     /// (a phone's top edge) projected onto the horizontal; nil until a magnetometer sample has
     /// been used, or when that axis points straight up or down.
-    public var heading: Double? {
+    public var heading: Radians? {
         guard headingEstimator.isInitialised else { return nil }
         let v = attitude.rotate(Vector3(0, 1, 0))
         guard v.x * v.x + v.y * v.y > 1e-12 else { return nil }
@@ -323,7 +323,7 @@ public struct OrientationFilter: Sendable {
     /// Processes one sample with a magnetometer reading `magneticField` (µT, device frame):
     /// the 6D update, then the heading. A non-finite field is left out (the 6D part still runs).
     @inlinable
-    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Double) {
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Seconds) {
         update(acceleration: a, rotationRate: w, dt: dt)
         guard !_flags.sampleSkipped, m.isFinite else { return }
         // The heading changes over seconds: one magnetometer sample per `correctionStride`
@@ -340,7 +340,7 @@ public struct OrientationFilter: Sendable {
     /// Processes one sample: `acceleration` (m/s², gravity included, Android sign),
     /// `rotationRate` (rad/s) and the time `dt` (s) since the previous sample (0 for the first).
     @inlinable
-    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Double) {
+    public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, dt dt0: Seconds) {
         // The common case in one test. 0·(sum of the inputs) is NaN when an input is not
         // finite, and NaN fails every comparison, so the test holds only for finite input
         // with a time step within `stepTolerance` of the one the coefficients were made for:

@@ -17,7 +17,7 @@ public struct LowPassCoefficients: Sendable, Hashable {
 
     /// Coefficients for time constant `tau` (s, > 0) and time step `dt` (s, > 0).
     @inlinable
-    public init(timeConstant tau: Double, dt: Double) {
+    public init(timeConstant tau: Seconds, dt: Seconds) {
         // g = tan(π fc dt) with fc = √2 / (2π τ): tan(dt / (√2 τ)).
         let x = dt / (2.0.squareRoot() * tau)
         let g: Double

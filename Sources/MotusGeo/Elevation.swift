@@ -9,12 +9,12 @@ public enum ClimbRule: Sendable, Equatable, Codable {
     /// at least `meters` below, add it to loss and move the reference. Smaller changes are
     /// ignored. Noise smaller than the band never adds up; a real climb loses at most the band
     /// once per change of direction.
-    case deadBand(meters: Double)
+    case deadBand(meters: Meters)
     /// BRouter's "filtered ascend": a buffer starts at 0; each step's change is added to it;
     /// when it is above 0 it goes to gain and resets to 0; it never goes below −`meters`
     /// (loss is counted the same way mirrored). Climbing counts once a preceding dip of up to
     /// `meters` has been regained.
-    case dipBuffer(meters: Double)
+    case dipBuffer(meters: Meters)
 
     /// Motus's one rule for every file: a 5 m dead band (see docs in `ElevationGain`).
     public static let standard = ClimbRule.deadBand(meters: 5)
@@ -23,11 +23,11 @@ public enum ClimbRule: Sendable, Equatable, Codable {
 /// Elevation gain and loss (m).
 public struct ElevationGain: Sendable, Equatable, Codable {
     /// Total climbing (m).
-    public var gainMeters: Double
+    public var gainMeters: Meters
     /// Total descending (m), positive.
-    public var lossMeters: Double
+    public var lossMeters: Meters
     /// A gain and a loss (m).
-    public init(gainMeters: Double, lossMeters: Double) { self.gainMeters = gainMeters; self.lossMeters = lossMeters }
+    public init(gainMeters: Meters, lossMeters: Meters) { self.gainMeters = gainMeters; self.lossMeters = lossMeters }
 
     /// Gain and loss of `elevations` under `rule`; NaN values are skipped.
     ///
@@ -37,7 +37,7 @@ public struct ElevationGain: Sendable, Equatable, Codable {
     /// the MotusGeo article), while the raw sum counts every step of a jittering barometer
     /// (the Edge 1030's jitters in 0.2 m steps). It ignores any oscillation smaller than 5 m,
     /// so a flat ride with ±2 m barometric noise adds 0 m.
-    public static func compute(_ elevations: [Double], rule: ClimbRule = .standard) -> ElevationGain {
+    public static func compute(_ elevations: [Meters], rule: ClimbRule = .standard) -> ElevationGain {
         var gain = 0.0, loss = 0.0
         switch rule {
         case .raw:
@@ -79,17 +79,17 @@ public struct ElevationGain: Sendable, Equatable, Codable {
 /// have a GPS altitude.
 public enum BarometricAltitude {
     /// Standard sea-level pressure (Pa).
-    public static let standardSeaLevelPascals = 101_325.0
+    public static let standardSeaLevelPascals: Pascals = 101_325.0
 
     /// ISA altitude (m) for a pressure in pascals.
-    @inlinable public static func altitude(pascals: Double, seaLevelPascals: Double = standardSeaLevelPascals) -> Double {
+    @inlinable public static func altitude(pascals: Pascals, seaLevelPascals: Pascals = standardSeaLevelPascals) -> Meters {
         44_330.8 * (1 - Math.pow(pascals / seaLevelPascals, 0.190_263))
     }
 
     /// Barometric altitude at each of `times` (linear interpolation of the pressure stream;
     /// NaN outside it), offset so its median matches the GPS altitudes given (NaN = none). With
     /// no GPS altitude at all, the ISA altitude is returned unchanged.
-    public static func elevations(pressure: SensorStream, at times: [Double], gpsAltitudes: [Double]) -> [Double] {
+    public static func elevations(pressure: SensorStream, at times: [Seconds], gpsAltitudes: [Meters]) -> [Meters] {
         var out = [Double](repeating: .nan, count: times.count)
         guard pressure.count > 0 else { return out }
         var j = 0

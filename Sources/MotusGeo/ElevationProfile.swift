@@ -14,19 +14,19 @@ public struct ElevationProfile: Sendable, Equatable, Codable {
     /// One mark of the profile.
     public struct Point: Sendable, Equatable, Codable {
         /// Distance along the track (m).
-        public var distanceMeters: Double
+        public var distanceMeters: Meters
         /// Elevation there (m), interpolated on distance.
-        public var elevationMeters: Double
+        public var elevationMeters: Meters
         /// Grade (%) of the bin that starts here; NaN for the last point.
-        public var gradePercent: Double
+        public var gradePercent: Percent
     }
     /// The distance step of the marks (m): the one asked for, or wider (see `maxPoints`).
-    public var stepMeters: Double
+    public var stepMeters: Meters
     /// The marks, every `stepMeters` from the start.
     public var points: [Point]
 
     /// `cumulativeDistances` non-decreasing (m); `elevations` (m, NaN = absent), same count.
-    public init(cumulativeDistances d: [Double], elevations e: [Double], stepMeters: Double = 100) {
+    public init(cumulativeDistances d: [Meters], elevations e: [Meters], stepMeters: Meters = 100) {
         self.stepMeters = stepMeters
         points = []
         var xs: [Double] = [], ys: [Double] = []
@@ -54,7 +54,7 @@ public struct ElevationProfile: Sendable, Equatable, Codable {
     }
 
     /// Steepest bin (%), only bins at least half a step long; NaN when none.
-    public var maxGradePercent: Double {
+    public var maxGradePercent: Percent {
         var best = -Double.infinity
         for k in points.indices.dropLast() where points[k + 1].distanceMeters - points[k].distanceMeters >= stepMeters / 2 {
             best = max(best, points[k].gradePercent)
@@ -63,7 +63,7 @@ public struct ElevationProfile: Sendable, Equatable, Codable {
     }
 
     /// Steepest descent bin (%, negative).
-    public var minGradePercent: Double {
+    public var minGradePercent: Percent {
         var best = Double.infinity
         for k in points.indices.dropLast() where points[k + 1].distanceMeters - points[k].distanceMeters >= stepMeters / 2 {
             best = min(best, points[k].gradePercent)
@@ -72,7 +72,7 @@ public struct ElevationProfile: Sendable, Equatable, Codable {
     }
 
     /// The grade (%) at distance `d` (the bin holding it); 0 outside the profile.
-    public func grade(atDistance d: Double) -> Double {
+    public func grade(atDistance d: Meters) -> Percent {
         guard points.count >= 2, stepMeters > 0 else { return 0 }
         let k = min(points.count - 2, max(0, Int(d / stepMeters)))
         let g = points[k].gradePercent

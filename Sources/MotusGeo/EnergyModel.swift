@@ -17,20 +17,20 @@ import MotusCore
 /// tyres, position and braking are unknown; power-meter figures are much better.
 public struct EnergyModel: Sendable, Equatable, Codable {
     /// The rider's mass (kg).
-    public var riderMassKg: Double = 75
+    public var riderMassKg: Kilograms = 75
     /// The bike's mass (kg).
-    public var bikeMassKg: Double = 9
+    public var bikeMassKg: Kilograms = 9
     /// Rolling resistance coefficient (road tyres on asphalt: 0.004–0.006).
     public var rollingResistance: Double = 0.005
     /// Drag area (m²): about 0.32 on the hoods, 0.25 in the drops, 0.4 upright.
-    public var dragAreaSquareMeters: Double = 0.32
+    public var dragAreaSquareMeters: SquareMeters = 0.32
     /// Share of the rider's power that reaches the wheel.
     public var drivetrainEfficiency: Double = 0.976
     /// Gross metabolic efficiency of cycling.
     public var grossEfficiency: Double = 0.24
 
     /// A model for these masses (kg), with the other constants at their defaults.
-    public init(riderMassKg: Double = 75, bikeMassKg: Double = 9) { self.riderMassKg = riderMassKg; self.bikeMassKg = bikeMassKg }
+    public init(riderMassKg: Kilograms = 75, bikeMassKg: Kilograms = 9) { self.riderMassKg = riderMassKg; self.bikeMassKg = bikeMassKg }
 
     /// Which formula gave an energy figure.
     public enum Method: String, Sendable, Codable {
@@ -43,7 +43,7 @@ public struct EnergyModel: Sendable, Equatable, Codable {
     }
 
     /// kcal for one running interval of `seconds` at `speed` (m/s) on `gradePercent`.
-    public func runningKcal(speed: Double, gradePercent: Double, seconds: Double) -> Double {
+    public func runningKcal(speed: MetersPerSecond, gradePercent: Percent, seconds: Seconds) -> Kilocalories {
         let v = speed * 60
         let g = max(0, gradePercent / 100)
         let vo2 = v < 100 ? 3.5 + 0.1 * v + 1.8 * v * g : 3.5 + 0.2 * v + 0.9 * v * g
@@ -51,7 +51,7 @@ public struct EnergyModel: Sendable, Equatable, Codable {
     }
 
     /// Mechanical power (W) on a bike at `speed` (m/s), `gradePercent`, `elevationMeters`.
-    public func cyclingPower(speed: Double, gradePercent: Double, elevationMeters: Double = 0) -> Double {
+    public func cyclingPower(speed: MetersPerSecond, gradePercent: Percent, elevationMeters: Meters = 0) -> Watts {
         let m = riderMassKg + bikeMassKg
         let theta = Math.atan2(gradePercent, 100)
         let rho = 1.225 * Math.pow(1 - 2.25577e-5 * max(-500, min(9000, elevationMeters.isNaN ? 0 : elevationMeters)), 4.2559)
@@ -60,5 +60,5 @@ public struct EnergyModel: Sendable, Equatable, Codable {
     }
 
     /// kcal for mechanical work in joules.
-    public func cyclingKcal(workJoules: Double) -> Double { workJoules / grossEfficiency / 4184 }
+    public func cyclingKcal(workJoules: Joules) -> Kilocalories { workJoules / grossEfficiency / 4184 }
 }

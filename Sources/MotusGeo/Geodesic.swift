@@ -13,17 +13,17 @@ import MotusCore
 /// heading, and what most tools (and the datasets' README) sum.
 public enum Geodesic {
     /// WGS84 semi-major axis (m).
-    public static let a = 6_378_137.0
+    public static let a: Meters = 6_378_137.0
     /// WGS84 flattening.
     public static let f = 1 / 298.257_223_563
     /// Semi-minor axis (m).
-    public static let b = a * (1 - f)
+    public static let b: Meters = a * (1 - f)
     /// IUGG mean Earth radius (m).
-    public static let meanRadius = 6_371_008.8
+    public static let meanRadius: Meters = 6_371_008.8
 
     /// Geodesic distance in metres between two points given in degrees (WGS84).
     @inlinable
-    public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    public static func distance(_ lat1: Degrees, _ lon1: Degrees, _ lat2: Degrees, _ lon2: Degrees) -> Meters {
         if lat1 == lat2 && lon1 == lon2 { return 0 }
         let d2r = Math.radiansPerDegree
         let L = (lon2 - lon1) * d2r
@@ -63,7 +63,7 @@ public enum Geodesic {
 
     /// Great-circle distance (m) on a sphere of the mean radius: the reference most tools use.
     @inlinable
-    public static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, radius: Double = meanRadius) -> Double {
+    public static func haversine(_ lat1: Degrees, _ lon1: Degrees, _ lat2: Degrees, _ lon2: Degrees, radius: Meters = meanRadius) -> Meters {
         let d2r = Math.radiansPerDegree
         let dLat = (lat2 - lat1) * d2r, dLon = (lon2 - lon1) * d2r
         let s1 = Math.sin(dLat / 2), s2 = Math.sin(dLon / 2)
@@ -72,7 +72,7 @@ public enum Geodesic {
     }
 
     /// Sum of geodesic distances along a path, skipping points without a position (NaN).
-    public static func pathLength(latitudes: [Double], longitudes: [Double]) -> Double {
+    public static func pathLength(latitudes: [Degrees], longitudes: [Degrees]) -> Meters {
         var total = 0.0
         var last = -1
         for i in latitudes.indices where !latitudes[i].isNaN && !longitudes[i].isNaN {
@@ -87,16 +87,16 @@ public enum Geodesic {
 /// Within a few tens of kilometres of the origin its distortion is below 0.1 %.
 public struct LocalTangentPlane: Sendable {
     /// Latitude of the origin (degrees).
-    public let originLatitude: Double
+    public let originLatitude: Degrees
     /// Longitude of the origin (degrees).
-    public let originLongitude: Double
+    public let originLongitude: Degrees
     /// Metres per degree of latitude and of longitude at the origin (WGS84 radii of curvature).
     public let metersPerDegreeLatitude: Double
     /// Metres per degree of longitude at the origin.
     public let metersPerDegreeLongitude: Double
 
     /// The plane tangent at this origin (degrees, WGS84).
-    public init(latitude: Double, longitude: Double) {
+    public init(latitude: Degrees, longitude: Degrees) {
         originLatitude = latitude; originLongitude = longitude
         let phi = latitude * Math.radiansPerDegree
         let e2 = Geodesic.f * (2 - Geodesic.f)
@@ -109,12 +109,12 @@ public struct LocalTangentPlane: Sendable {
     }
 
     /// Metres east and north of the origin of a position (degrees).
-    @inlinable public func project(_ lat: Double, _ lon: Double) -> (east: Double, north: Double) {
+    @inlinable public func project(_ lat: Degrees, _ lon: Degrees) -> (east: Meters, north: Meters) {
         ((lon - originLongitude) * metersPerDegreeLongitude, (lat - originLatitude) * metersPerDegreeLatitude)
     }
 
     /// The position (degrees) of a point `east` and `north` metres from the origin.
-    @inlinable public func unproject(east: Double, north: Double) -> (latitude: Double, longitude: Double) {
+    @inlinable public func unproject(east: Meters, north: Meters) -> (latitude: Degrees, longitude: Degrees) {
         (originLatitude + north / metersPerDegreeLatitude, originLongitude + east / metersPerDegreeLongitude)
     }
 }

@@ -7,17 +7,17 @@ public struct RideOptions: Sendable, Equatable {
     /// nil: the track's own sport when it names one (`TrackActivity(sport:)`), else a ride.
     public var activity: TrackActivity?
     /// Rider or runner mass (kg), for the energy.
-    public var riderMassKg: Double
+    public var riderMassKg: Kilograms
     /// Bike mass (kg), for the energy of a ride without a power meter.
-    public var bikeMassKg: Double
+    public var bikeMassKg: Kilograms
     /// Split length (m).
-    public var splitMeters: Double
+    public var splitMeters: Meters
     /// Distance step of the grade profile (m).
-    public var gradeStepMeters: Double
+    public var gradeStepMeters: Meters
 
     /// Options; the activity is taken from the file when nil (a ride when the file does not say).
-    public init(activity: TrackActivity? = nil, riderMassKg: Double = 75, bikeMassKg: Double = 9,
-                splitMeters: Double = 1000, gradeStepMeters: Double = 100) {
+    public init(activity: TrackActivity? = nil, riderMassKg: Kilograms = 75, bikeMassKg: Kilograms = 9,
+                splitMeters: Meters = 1000, gradeStepMeters: Meters = 100) {
         self.activity = activity; self.riderMassKg = riderMassKg; self.bikeMassKg = bikeMassKg
         self.splitMeters = splitMeters; self.gradeStepMeters = gradeStepMeters
     }

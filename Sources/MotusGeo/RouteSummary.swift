@@ -9,31 +9,31 @@ public struct RouteSummary: Sendable, Codable {
     /// Points with an elevation.
     public var pointsWithElevation: Int
     /// Geodesic length (m).
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
     /// Gain and loss under each rule, highest and lowest elevation.
     public var elevation: ElevationReport
     /// Net grade (%): (last elevation − first) / distance.
-    public var averageGradePercent: Double
+    public var averageGradePercent: Percent
     /// Gain / distance climbing (%), over the profile's uphill bins.
-    public var averageClimbGradePercent: Double
+    public var averageClimbGradePercent: Percent
     /// Steepest uphill bin of the profile (%).
-    public var maxGradePercent: Double
+    public var maxGradePercent: Percent
     /// Steepest downhill bin of the profile (%, negative).
-    public var minGradePercent: Double
+    public var minGradePercent: Percent
     /// The highest point with an elevation, nil without one.
     public var highestPoint: Landmark?
     /// The lowest point with an elevation, nil without one.
     public var lowestPoint: Landmark?
     /// Elevation of the first point with one (m).
-    public var startElevationMeters: Double
+    public var startElevationMeters: Meters
     /// Elevation of the last point with one (m).
-    public var endElevationMeters: Double
+    public var endElevationMeters: Meters
     /// Elevation and grade every `gradeStepMeters`.
     public var profile: ElevationProfile
     /// What the file itself says (BRouter's comment, a FIT session, TCX laps).
     public var reference: DeviceSummary
     /// Distance along the route at every point (m); NaN for points without a position.
-    public var cumulativeDistances: [Double]
+    public var cumulativeDistances: [Meters]
     /// Stretches of the route whose points have no elevation, in route order. The profile,
     /// the gain and the grades say nothing about them: a profile that stops before the end of
     /// the route stops at the first of these that reaches the end.
@@ -44,9 +44,9 @@ public struct RouteSummary: Sendable, Codable {
         /// Distance (m) of the last point with an elevation before the gap (the route's start
         /// when the gap opens it) and of the first one after it (the route's end when the gap
         /// closes it).
-        public var startMeters: Double
+        public var startMeters: Meters
         /// Distance (m) of the first point with an elevation after the gap.
-        public var endMeters: Double
+        public var endMeters: Meters
         /// Points without elevation in the gap.
         public var points: Int
     }
@@ -54,17 +54,17 @@ public struct RouteSummary: Sendable, Codable {
     /// A point of the route worth naming (the highest, the lowest).
     public struct Landmark: Sendable, Codable {
         /// Its elevation (m).
-        public var elevationMeters: Double
+        public var elevationMeters: Meters
         /// Its distance along the route (m).
-        public var distanceMeters: Double
+        public var distanceMeters: Meters
         /// Its latitude (degrees).
-        public var latitude: Double
+        public var latitude: Degrees
         /// Its longitude (degrees).
-        public var longitude: Double
+        public var longitude: Degrees
     }
 
     /// Summarises `t`: grades every `gradeStepMeters` (m), gain and loss under `climbRule`.
-    public init(track t: Track, gradeStepMeters: Double = 100, climbRule: ClimbRule = .standard) {
+    public init(track t: Track, gradeStepMeters: Meters = 100, climbRule: ClimbRule = .standard) {
         points = t.count
         reference = t.deviceSummary
         var cum = [Double](repeating: .nan, count: t.count)

@@ -22,19 +22,19 @@ public struct SessionComparison: Sendable {
         /// The mark: metres (by distance) or seconds (by time).
         public var at: Double
         /// A's elapsed time at the mark (s).
-        public var timeA: Double
+        public var timeA: Seconds
         /// B's elapsed time at the mark (s).
-        public var timeB: Double
+        public var timeB: Seconds
         /// A's distance at the mark (m).
-        public var distanceA: Double
+        public var distanceA: Meters
         /// B's distance at the mark (m).
-        public var distanceB: Double
+        public var distanceB: Meters
         /// "A", "B" or "tie".
         public var leader: String
         /// Positive when A leads.
-        public var gapSeconds: Double
+        public var gapSeconds: Seconds
         /// Positive when A leads.
-        public var gapMeters: Double
+        public var gapMeters: Meters
     }
 
     /// Distance or time.
@@ -50,7 +50,7 @@ public struct SessionComparison: Sendable {
     public var commonLength: Double
 
     /// `a`, `b`: cumulative distances (m) and elapsed times (s) per point, as in `TrackSummary`.
-    public init(a: (distances: [Double], times: [Double]), b: (distances: [Double], times: [Double]), axis: Axis = .distance, step: Double = 1000) {
+    public init(a: (distances: [Meters], times: [Seconds]), b: (distances: [Meters], times: [Seconds]), axis: Axis = .distance, step: Double = 1000) {
         self.axis = axis
         let ca = Curve(a.distances, a.times), cb = Curve(b.distances, b.times)
         marks = []
@@ -137,22 +137,22 @@ public struct RouteRanking: Sendable {
         /// True when it passed every checkpoint in order.
         public var finished: Bool
         /// Time from the start to the finish (s); nil when not finished.
-        public var timeSeconds: Double?
+        public var timeSeconds: Seconds?
         /// Behind the winner (s); nil when not finished.
-        public var behindSeconds: Double?
+        public var behindSeconds: Seconds?
         /// Checkpoints passed in order, and how many there are.
         public var checkpointsPassed: Int
         /// Checkpoints on the route.
         public var checkpoints: Int
     }
     /// The route's length (m).
-    public var routeLengthMeters: Double
+    public var routeLengthMeters: Meters
     /// Finishers by rank, then the others by how far they got.
     public var entries: [Entry]
 
     /// Ranks `sessions` on `route`: checkpoints every `checkpointSpacingMeters`, passed when a
     /// fix comes within `toleranceMeters`.
-    public init(route: Track, sessions: [(name: String, track: Track)], checkpointSpacingMeters: Double = 250, toleranceMeters: Double = 40) {
+    public init(route: Track, sessions: [(name: String, track: Track)], checkpointSpacingMeters: Meters = 250, toleranceMeters: Meters = 40) {
         // Checkpoints along the route.
         var cps: [(Double, Double)] = []
         var acc = 0.0, last = -1, total = 0.0

@@ -4,15 +4,15 @@ import MotusCore
 /// limit, or a jump from the last accepted fix that would need an impossible speed.
 public struct OutlierFilter: Sendable {
     /// Fixes whose horizontal accuracy (m) is worse than this are rejected (when reported).
-    public var maxHorizontalAccuracyMeters: Double = 50
+    public var maxHorizontalAccuracyMeters: Meters = 50
     /// Fixes implying a speed (m/s) above this from the last accepted fix are rejected.
-    public var maxSpeedMetersPerSecond: Double = 35
+    public var maxSpeedMetersPerSecond: MetersPerSecond = 35
     /// After this many rejections in a row the next fix is accepted anyway (the previous
     /// accepted fix was the wrong one, or the device really moved during a gap).
     public var maxConsecutiveRejections = 10
 
     /// A filter with these limits (m, m/s).
-    public init(maxHorizontalAccuracyMeters: Double = 50, maxSpeedMetersPerSecond: Double = 35) {
+    public init(maxHorizontalAccuracyMeters: Meters = 50, maxSpeedMetersPerSecond: MetersPerSecond = 35) {
         self.maxHorizontalAccuracyMeters = maxHorizontalAccuracyMeters; self.maxSpeedMetersPerSecond = maxSpeedMetersPerSecond
     }
 
@@ -21,7 +21,7 @@ public struct OutlierFilter: Sendable {
 
     /// Accepted flags, and for each accepted fix the geodesic distance (m) from the previous
     /// accepted fix (0 for the first and for the others), computed once for both uses.
-    public func acceptedWithSteps(_ t: Track) -> (accepted: [Bool], steps: [Double]) {
+    public func acceptedWithSteps(_ t: Track) -> (accepted: [Bool], steps: [Meters]) {
         var ok = [Bool](repeating: false, count: t.count)
         var steps = [Double](repeating: 0, count: t.count)
         var last = -1, rejectedRun = 0
@@ -55,23 +55,23 @@ public struct OutlierFilter: Sendable {
 /// filters with the same gains. O(n) time, 6 doubles stored per point and axis.
 public struct PositionSmoother: Sendable {
     /// White-acceleration spectral density (m²/s³): larger follows turns faster, smaller smooths more.
-    public var accelerationNoise: Double = 0.5
+    public var accelerationNoise: MetersSquaredPerSecondCubed = 0.5
     /// Position standard deviation (m) for fixes without a reported accuracy.
-    public var defaultAccuracyMeters: Double = 4
+    public var defaultAccuracyMeters: Meters = 4
 
     /// A smoother with this process noise (m²/s³) and default accuracy (m).
-    public init(accelerationNoise: Double = 0.5, defaultAccuracyMeters: Double = 4) {
+    public init(accelerationNoise: MetersSquaredPerSecondCubed = 0.5, defaultAccuracyMeters: Meters = 4) {
         self.accelerationNoise = accelerationNoise; self.defaultAccuracyMeters = defaultAccuracyMeters
     }
 
     /// The smoothed track, one value per input point.
     public struct Output: Sendable {
         /// Smoothed positions (degrees; NaN where the input had none or was rejected).
-        public var latitudes: [Double]
+        public var latitudes: [Degrees]
         /// Smoothed longitudes (degrees; NaN as for `latitudes`).
-        public var longitudes: [Double]
+        public var longitudes: [Degrees]
         /// Smoothed speed over ground (m/s; NaN where there was no fix).
-        public var speeds: [Double]
+        public var speeds: [MetersPerSecond]
     }
 
     /// Smooths the fixes where `use[i]` is true (all fixes with a position when nil).

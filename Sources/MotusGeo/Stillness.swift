@@ -8,16 +8,16 @@ import MotusCore
 /// phone in a pocket shows 0.5–3 m/s² while riding or running and under 0.05 m/s² at rest.
 public struct StillIntervalDetector: Sendable {
     /// Window length (s).
-    public var windowSeconds: Double = 2
+    public var windowSeconds: Seconds = 2
     /// Largest standard deviation of |a| (m/s²) of a still window.
-    public var thresholdMetersPerSecondSquared: Double = 0.15
+    public var thresholdMetersPerSecondSquared: MetersPerSecondSquared = 0.15
     /// A detector with this window (s) and threshold (m/s²).
-    public init(windowSeconds: Double = 2, thresholdMetersPerSecondSquared: Double = 0.15) {
+    public init(windowSeconds: Seconds = 2, thresholdMetersPerSecondSquared: MetersPerSecondSquared = 0.15) {
         self.windowSeconds = windowSeconds; self.thresholdMetersPerSecondSquared = thresholdMetersPerSecondSquared
     }
 
     /// Still intervals (s, on the stream's clock), adjacent windows merged.
-    public func stillIntervals(acceleration a: SensorStream) -> [ClosedRange<Double>] {
+    public func stillIntervals(acceleration a: SensorStream) -> [ClosedRange<Seconds>] {
         guard a.kind.width == 3, a.count > 1 else { return [] }
         var out: [ClosedRange<Double>] = []
         var start = a.times[0]

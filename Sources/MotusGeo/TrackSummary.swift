@@ -27,12 +27,12 @@ public struct TrackSettings: Sendable {
     /// Auto-pause: moving → stopped when the speed falls below `stopSpeed`, stopped → moving
     /// when it rises above `resumeSpeed` (hysteresis, so a speed hovering at one threshold
     /// does not flicker).
-    public var stopSpeed: Double
+    public var stopSpeed: MetersPerSecond
     /// Auto-pause: the speed (m/s) above which a stopped session moves again.
-    public var resumeSpeed: Double
+    public var resumeSpeed: MetersPerSecond
     /// An interval between two points longer than this is a pause unless the distance covered
     /// over it implies at least `resumeSpeed` (the device stopped recording, or lost the fix).
-    public var maxGapSeconds: Double = 30
+    public var maxGapSeconds: Seconds = 30
     /// Which fixes are rejected before anything else.
     public var outliers: OutlierFilter
     /// The Kalman smoother of the positions and the speed.
@@ -40,19 +40,19 @@ public struct TrackSettings: Sendable {
     /// How elevation gain is counted (a 5 m dead band by default).
     public var climbRule: ClimbRule = .standard
     /// Length of a split (m).
-    public var splitMeters: Double = 1000
+    public var splitMeters: Meters = 1000
     /// At most this many splits are listed (`TrackSummary.splitsNotListed` counts the rest), so
     /// the work stays bounded whatever `splitMeters` is against the distance.
     public var maxSplits = TrackSettings.defaultMaxSplits
     /// The default of `maxSplits`.
     public static let defaultMaxSplits = 10_000
     /// Distance step of the grade profile (m).
-    public var gradeStepMeters: Double = 100
+    public var gradeStepMeters: Meters = 100
     /// Masses and constants of the energy estimate.
     public var energy = EnergyModel()
     /// Times (s, on the track's clock) when an accelerometer said the device was still; those
     /// intervals count as stopped whatever the GPS speed says.
-    public var stillIntervals: [ClosedRange<Double>] = []
+    public var stillIntervals: [ClosedRange<Seconds>] = []
 
     /// The settings for `activity`: its auto-pause speeds and outlier limits.
     public init(activity: TrackActivity) {
@@ -70,19 +70,19 @@ public struct TrackSplit: Sendable, Equatable, Codable {
     /// 1 for the first split.
     public var index: Int
     /// Distance at the end of the split (m).
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
     /// Length of this split (m): `splitMeters`, or less for the last.
-    public var lengthMeters: Double
+    public var lengthMeters: Meters
     /// Elapsed time in the split (s), pauses included.
-    public var elapsedSeconds: Double
+    public var elapsedSeconds: Seconds
     /// Moving time in the split (s).
-    public var movingSeconds: Double
+    public var movingSeconds: Seconds
     /// Moving time per kilometre (s/km).
-    public var paceSecondsPerKm: Double
+    public var paceSecondsPerKm: SecondsPerKilometer
     /// Length ÷ moving time (m/s).
-    public var averageSpeedMetersPerSecond: Double
+    public var averageSpeedMetersPerSecond: MetersPerSecond
     /// Elevation gained in the split (m).
-    public var elevationGainMeters: Double
+    public var elevationGainMeters: Meters
 }
 
 /// An auto-pause detected by Motus.
@@ -97,9 +97,9 @@ public struct PauseEvent: Sendable, Equatable, Codable {
     /// Pause or resume.
     public var kind: Kind
     /// Seconds since the first point.
-    public var timeSeconds: Double
+    public var timeSeconds: Seconds
     /// Distance (m) at the event.
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
 }
 
 /// Elevation gain and loss under several rules, for the side-by-side figures.
@@ -113,12 +113,12 @@ public struct ElevationReport: Sendable, Equatable, Codable {
     /// BRouter's rule with a 10 m buffer.
     public var dipBuffer10m: ElevationGain
     /// Highest elevation (m); NaN without any.
-    public var highestMeters: Double
+    public var highestMeters: Meters
     /// Lowest elevation (m); NaN without any.
-    public var lowestMeters: Double
+    public var lowestMeters: Meters
 
     /// The report of `elevations` (m, NaN skipped), Motus' figure under `rule`.
-    public init(elevations: [Double], rule: ClimbRule = .standard) {
+    public init(elevations: [Meters], rule: ClimbRule = .standard) {
         motus = ElevationGain.compute(elevations, rule: rule)
         raw = ElevationGain.compute(elevations, rule: .raw)
         deadBand5m = ElevationGain.compute(elevations, rule: .deadBand(meters: 5))
@@ -139,19 +139,19 @@ public struct TrackSummary: Sendable {
     /// Fixes the outlier filter rejected.
     public var rejectedFixes: Int
     /// Distance from the positions (m): geodesic steps between accepted fixes while moving.
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
     /// Every geodesic step between accepted fixes, stops included (m): the raw path length.
-    public var pathLengthMeters: Double
+    public var pathLengthMeters: Meters
     /// Time spent moving (s).
-    public var movingTimeSeconds: Double
+    public var movingTimeSeconds: Seconds
     /// First to last point (s).
-    public var elapsedTimeSeconds: Double
+    public var elapsedTimeSeconds: Seconds
     /// Distance ÷ moving time (m/s).
-    public var averageSpeedMetersPerSecond: Double
+    public var averageSpeedMetersPerSecond: MetersPerSecond
     /// Highest 5-point running median of the moving speed (m/s).
-    public var maxSpeedMetersPerSecond: Double
+    public var maxSpeedMetersPerSecond: MetersPerSecond
     /// Moving time per km (s); NaN with no distance.
-    public var averagePaceSecondsPerKm: Double
+    public var averagePaceSecondsPerKm: SecondsPerKilometer
     /// Gain and loss under each rule, highest and lowest elevation.
     public var elevation: ElevationReport
     /// Elevation and grade every `gradeStepMeters`.
@@ -159,15 +159,15 @@ public struct TrackSummary: Sendable {
     /// Running steps from the cadence field (2 × strides), nil for rides or without cadence.
     public var steps: Double?
     /// Running cadence in steps per minute while moving, nil for rides or without cadence.
-    public var cadenceStepsPerMinute: Double?
+    public var cadenceStepsPerMinute: StepsPerMinute?
     /// Pedalling cadence (rpm) while moving and pedalling, nil for runs or without cadence.
-    public var cadenceRpm: Double?
+    public var cadenceRpm: CyclesPerMinute?
     /// Mean heart rate (beats per minute) while moving, nil without heart rate.
-    public var averageHeartRate: Double?
+    public var averageHeartRate: BeatsPerMinute?
     /// Mean power (W) while moving, nil without a power meter.
-    public var averagePowerWatts: Double?
+    public var averagePowerWatts: Watts?
     /// Energy spent (kcal), by `energyMethod`.
-    public var energyKcal: Double
+    public var energyKcal: Kilocalories
     /// The formula behind `energyKcal`.
     public var energyMethod: EnergyModel.Method
     /// The splits, the first `settings.maxSplits` of them.
@@ -179,14 +179,14 @@ public struct TrackSummary: Sendable {
     /// What the device itself reported, for comparison.
     public var device: DeviceSummary
     /// Cumulative distance (m) and elapsed time (s) at every point (for comparisons).
-    public var cumulativeDistances: [Double]
+    public var cumulativeDistances: [Meters]
     /// Elapsed time (s) at every point.
-    public var elapsedTimes: [Double]
+    public var elapsedTimes: [Seconds]
     /// Moving flag per interval ending at each point.
     public var moving: [Bool]
     /// Speed at every point (m/s): the device's where it reports one, else the smoothed
     /// estimate from the positions (the speed the auto-pause uses).
-    public var speedsMetersPerSecond: [Double]
+    public var speedsMetersPerSecond: [MetersPerSecond]
 
     /// Analyses a track. Every figure comes from the positions and elevations; the device's
     /// own totals are only carried along in `device` for comparison.

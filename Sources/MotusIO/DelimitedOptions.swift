@@ -29,7 +29,7 @@ public struct DelimitedOptions: Sendable, Equatable {
     /// `timestamp` in ms), else seconds.
     public var timeUnit: TimeUnit?
     /// Rows are equally spaced at this rate when there is no time column: row i is at i / rate s.
-    public var rateHz: Double?
+    public var rateHz: Hertz?
     /// The three columns (x, y, z) of acceleration including gravity; nil: found from the header.
     public var accelColumns: [ColumnRef]?
     /// The unit of the acceleration, gravity and user-acceleration columns; nil: the header cell's
@@ -71,7 +71,7 @@ public struct DelimitedOptions: Sendable, Equatable {
     public var coreMotionSign: Bool?
     /// How far back (s) a timestamp may step before reading stops with an error. Smaller
     /// steps back are kept and re-sorted by the resampler.
-    public var backwardsTolerance: Double = 1.0
+    public var backwardsTolerance: Seconds = 1.0
     /// What to do with a last line without a newline that looks cut (`LastLineRule`): an error
     /// (the default), or leave it out and say so. Applies to every format `RecordingLoader`
     /// reads, not only delimited text.

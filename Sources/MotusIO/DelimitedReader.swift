@@ -611,7 +611,7 @@ public struct DelimitedReader {
 
     /// Attitude quaternion from CoreMotion's roll, pitch, yaw (radians). CoreMotion's Euler
     /// angles compose as R = Rz(yaw) · Rx(pitch) · Ry(roll).
-    public static func coreMotionAttitude(roll: Double, pitch: Double, yaw: Double) -> Quaternion {
+    public static func coreMotionAttitude(roll: Radians, pitch: Radians, yaw: Radians) -> Quaternion {
         let qz = Quaternion(axis: Vector3(0, 0, 1), angle: yaw)
         let qx = Quaternion(axis: Vector3(1, 0, 0), angle: pitch)
         let qy = Quaternion(axis: Vector3(0, 1, 0), angle: roll)

@@ -92,7 +92,7 @@ public enum NativeFormat {
 /// what to do with a cut last line, and which stream kinds to read.
 public struct NativeReadOptions: Sendable {
     /// How far back (s) a stream's timestamp may step before it is an error.
-    public var backwardsTolerance: Double = 1.0
+    public var backwardsTolerance: Seconds = 1.0
     /// What to do with a last line that has no newline (a crash, or a recording still being
     /// written, leaves one): an error, or leave it out (`motus inspect` and live tails).
     public var incompleteLastLine: IncompleteLinePolicy = .error
@@ -106,11 +106,11 @@ public struct NativeReadOptions: Sendable {
     public var kinds: Set<StreamKind>? = nil
     /// Options with `backwardsTolerance` in seconds; `allowTruncatedTail` leaves out (true) or
     /// refuses (false) a last line without a newline.
-    public init(backwardsTolerance: Double = 1.0, allowTruncatedTail: Bool = false, kinds: Set<StreamKind>? = nil) {
+    public init(backwardsTolerance: Seconds = 1.0, allowTruncatedTail: Bool = false, kinds: Set<StreamKind>? = nil) {
         self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = allowTruncatedTail ? .drop : .error; self.kinds = kinds
     }
     /// Options with `backwardsTolerance` in seconds and a policy for a last line without a newline.
-    public init(backwardsTolerance: Double = 1.0, incompleteLastLine: IncompleteLinePolicy, kinds: Set<StreamKind>? = nil) {
+    public init(backwardsTolerance: Seconds = 1.0, incompleteLastLine: IncompleteLinePolicy, kinds: Set<StreamKind>? = nil) {
         self.backwardsTolerance = backwardsTolerance; self.incompleteLastLine = incompleteLastLine; self.kinds = kinds
     }
 }

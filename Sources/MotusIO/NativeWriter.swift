@@ -101,7 +101,7 @@ public final class NativeWriter: RecordingSink {
     /// Writes one sample line `NAME,T,V1,…`: time in s and values in SI units, each in the
     /// shortest form that reads back to the same double; a NaN value is an empty field (not
     /// reported). Flushes once 64 KiB are buffered. Precondition: the stream was declared.
-    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+    public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         precondition(declared[index], "declare a stream before its samples")
         write(names[index])
         buffer.append(UInt8(ascii: ","))

@@ -61,7 +61,7 @@ public struct PlausibilityFinding: Sendable, Equatable, CustomStringConvertible 
 /// The first stream of each kind is checked; a stream needs 50 samples (the rate: 50 intervals).
 public struct PlausibilityCheck {
     /// The rate the user declared (Hz), checked against the timestamps; nil: none declared.
-    public var declaredRateHz: Double?
+    public var declaredRateHz: Hertz?
     /// True when the file is Motus's own format, whose values are SI by definition: the
     /// advice then is to convert its source again with the unit flag.
     public var native: Bool
@@ -87,7 +87,7 @@ public struct PlausibilityCheck {
 
     /// A check with nothing seen yet; `declaredRateHz` in Hz (nil: none declared), `native` for
     /// Motus's own format.
-    public init(declaredRateHz: Double? = nil, native: Bool = false) {
+    public init(declaredRateHz: Hertz? = nil, native: Bool = false) {
         self.declaredRateHz = declaredRateHz
         self.native = native
     }
@@ -95,7 +95,7 @@ public struct PlausibilityCheck {
     /// One sample of a stream of `kind` at `time`, values in SI units in `kind.columns` order.
     /// Only the first stream of each kind should be passed (`firstOfKind`).
     @inline(__always)
-    public mutating func add(kind: StreamKind, time: Double, value: (Int) -> Double) {
+    public mutating func add(kind: StreamKind, time: Seconds, value: (Int) -> Double) {
         switch kind {
         case .acceleration: acceleration.add(value(0), value(1), value(2))
         case .gravity: gravity.add(value(0), value(1), value(2))

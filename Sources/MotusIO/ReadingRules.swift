@@ -22,18 +22,18 @@ import MotusCore
 /// - a native recording declares at most `maxStreams` streams.
 public enum ReadingRules {
     /// How far (s) a sample's time may lie from its stream's first sample.
-    public static let maxTimeSpanSeconds = 1e10
+    public static let maxTimeSpanSeconds: Seconds = 1e10
     /// Streams a native recording may declare.
     public static let maxStreams = 4096
 
     /// True when `t` lies within `maxTimeSpanSeconds` of `first` (false for NaN).
     @inlinable @inline(__always)
-    public static func timeFits(_ t: Double, first: Double) -> Bool {
+    public static func timeFits(_ t: Seconds, first: Seconds) -> Bool {
         abs(t - first) <= maxTimeSpanSeconds
     }
 
     /// The error for a time too far from its stream's first sample (both in seconds).
-    public static func timeError(at location: SourceLocation, found: String, time: Double, first: Double) -> InputError {
+    public static func timeError(at location: SourceLocation, found: String, time: Seconds, first: Seconds) -> InputError {
         InputError(.badValue, at: location, found: found,
                    expected: "a time within 1e10 s of the stream's first sample (\(first) s); this is \(time - first) s from it")
     }

@@ -189,7 +189,7 @@ public final class RecordingCSVWriter: RecordingWriter {
 
     /// Writes one sample row: kind, stream, `time_s` (s) and the values (SI) in their kind's
     /// columns; a NaN value is an empty cell.
-    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+    public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         out.append(kinds[index].rawValue + "," + names[index] + ",")
         out.append(number: time)
         var cells = [Double](repeating: .nan, count: Self.valueColumns.count)
@@ -274,7 +274,7 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
 
     /// Writes one `{"type":"sample","stream":…,"t":…,"v":[…]}` line: time in s, values in SI units;
     /// a value that is NaN or infinite is `null`.
-    public func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+    public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         out.append(prefixes[index])
         number(time)
         out.append(",\"v\":[")

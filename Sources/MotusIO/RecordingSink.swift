@@ -68,7 +68,7 @@ public struct RecordingBuilder: RecordingSink {
     }
     /// Appends one sample (time in s, values in SI units) to stream `index`'s arrays.
     @inline(__always)
-    public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+    public mutating func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         let k = order[index]
         columns[k].times.append(time)
         for v in values { columns[k].values.append(v) }

@@ -9,24 +9,24 @@ public struct StreamSummary: Sendable, Equatable, Codable {
     /// Samples read.
     public var samples: Int
     /// The time of the first sample read (s, the stream's clock); 0 without samples.
-    public var firstTime: Double
+    public var firstTime: Seconds
     /// The latest time of any sample (s, the stream's clock); 0 without samples.
-    public var lastTime: Double
+    public var lastTime: Seconds
     /// Rate from the median sampling interval (Hz); 0 with fewer than two samples.
-    public var rateHz: Double
+    public var rateHz: Hertz
     /// Median sampling interval (s), to within 0.5 % (from a log-spaced histogram); 0 with
     /// fewer than two samples.
-    public var medianIntervalS: Double
+    public var medianIntervalS: Seconds
     /// Standard deviation of the sampling intervals (s), equal and backward steps left out.
-    public var jitterStdS: Double
+    public var jitterStdS: Seconds
     /// 99th percentile of the sampling intervals (s), to within 0.5 %.
-    public var p99IntervalS: Double
+    public var p99IntervalS: Seconds
     /// Intervals longer than 3 × the median (and longer than 50 ms): where data are missing.
     public var gaps: Int
     /// The longest of those gaps (s); 0 without gaps.
-    public var largestGapS: Double
+    public var largestGapS: Seconds
     /// Time the gaps leave uncovered (s): each gap's length less one median interval, summed.
-    public var missingTimeS: Double
+    public var missingTimeS: Seconds
     /// Rows with the same time as the row before.
     public var duplicates: Int
     /// Rows with a time earlier than the row before.
@@ -35,7 +35,7 @@ public struct StreamSummary: Sendable, Equatable, Codable {
     /// (m/s², rad/s, µT, Pa …); 0 for attitude.
     public var meanMagnitude: Double
     /// `lastTime − firstTime` (s); 0 with fewer than two samples.
-    public var durationS: Double { samples > 1 ? lastTime - firstTime : 0 }
+    public var durationS: Seconds { samples > 1 ? lastTime - firstTime : 0 }
 }
 
 /// A recording's summary: metadata, streams, labels and events.
@@ -47,7 +47,7 @@ public struct RecordingSummary: Sendable, Equatable {
     /// One summary per stream, in order of declaration.
     public var streams: [StreamSummary]
     /// Total seconds and segment count per label, in order of first appearance.
-    public var labels: [(label: String, seconds: Double, segments: Int)]
+    public var labels: [(label: String, seconds: Seconds, segments: Int)]
     /// Count per event kind.
     public var events: [(kind: String, count: Int)]
     /// The last line, when it had no newline, looked cut and was left out.
@@ -62,7 +62,7 @@ public struct RecordingSummary: Sendable, Equatable {
 
     /// From the earliest first time to the latest last time over the streams with samples
     /// (s; streams on different clocks make this meaningless); nil when no stream has one.
-    public var timeRange: ClosedRange<Double>? {
+    public var timeRange: ClosedRange<Seconds>? {
         let s = streams.filter { $0.samples > 0 }
         guard let lo = s.map(\.firstTime).min(), let hi = s.map(\.lastTime).max() else { return nil }
         return lo...hi
@@ -152,7 +152,7 @@ public struct SummarySink: RecordingSink {
         accs.append(Acc(name: name, kind: kind))
     }
     /// Counts one sample (time in s, values in SI units) into its stream's statistics.
-    public mutating func sample(stream index: Int, time: Double, values: UnsafeBufferPointer<Double>) {
+    public mutating func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         let i = order[index]
         accs[i].n += 1
         if accs[i].first.isNaN { accs[i].first = time }

@@ -8,18 +8,18 @@ public struct SampleBatch: Sendable {
     /// Which source sent the batch (`RecordingSession.registerSource`).
     public var source: Int
     /// Laptop receive time, seconds since the Unix epoch.
-    public var receivedAt: Double
+    public var receivedAt: Seconds
     /// Each sample's stream kind, in the order appended.
     public private(set) var kinds: [StreamKind] = []
     /// Each sample's time (s, on its source's clock).
-    public private(set) var times: [Double] = []
+    public private(set) var times: [Seconds] = []
     /// Start of each sample's values in `values` (widths follow from `kinds`).
     public private(set) var offsets: [Int] = []
     /// Every sample's values one after another, in SI units (`values(of:)` gives one sample's).
     public private(set) var values: [Double] = []
 
     /// An empty batch from `source`, received at `receivedAt` (seconds since the Unix epoch).
-    public init(source: Int = 0, receivedAt: Double = 0) { self.source = source; self.receivedAt = receivedAt }
+    public init(source: Int = 0, receivedAt: Seconds = 0) { self.source = source; self.receivedAt = receivedAt }
 
     /// The number of samples held.
     @inlinable public var count: Int { times.count }
@@ -34,7 +34,7 @@ public struct SampleBatch: Sendable {
 
     /// Appends a sample of a three-value kind (acceleration, rotation rate, magnetic field …) at
     /// `time` (s), its values in SI units. Precondition: `kind.width == 3`.
-    public mutating func append(_ kind: StreamKind, time: Double, _ v0: Double, _ v1: Double, _ v2: Double) {
+    public mutating func append(_ kind: StreamKind, time: Seconds, _ v0: Double, _ v1: Double, _ v2: Double) {
         precondition(kind.width == 3)
         kinds.append(kind); times.append(time); offsets.append(values.count)
         values.append(v0); values.append(v1); values.append(v2)
@@ -42,7 +42,7 @@ public struct SampleBatch: Sendable {
 
     /// Appends a sample of any kind at `time` (s), its values in SI units in the kind's order.
     /// Precondition: `v.count == kind.width`.
-    public mutating func append(_ kind: StreamKind, time: Double, values v: some Collection<Double>) {
+    public mutating func append(_ kind: StreamKind, time: Seconds, values v: some Collection<Double>) {
         precondition(v.count == kind.width)
         kinds.append(kind); times.append(time); offsets.append(values.count)
         values.append(contentsOf: v)
@@ -60,7 +60,7 @@ public struct SampleBatch: Sendable {
     }
 
     /// True when every value the kind requires is finite (a native file accepts nothing else).
-    public static func isValid(_ kind: StreamKind, time: Double, _ v: some Collection<Double>) -> Bool {
+    public static func isValid(_ kind: StreamKind, time: Seconds, _ v: some Collection<Double>) -> Bool {
         guard time.isFinite else { return false }
         for (c, x) in v.enumerated() where !x.isFinite {
             if !(x.isNaN && kind.allowsMissing(component: c)) { return false }

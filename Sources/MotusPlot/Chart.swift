@@ -13,7 +13,7 @@ public struct LineSeries: Sendable {
     /// Largest x step drawn as a line (nil: any); wider steps are gaps.
     public var maxGap: Double?
     /// Stroke width (px).
-    public var width: Double
+    public var width: Pixels
     /// Draw the line dashed (a reference or a second scale beside a solid series).
     public var dashed: Bool
     /// Draw as steps: each value holds until the next x (a value per bin, such as a grade).
@@ -22,7 +22,7 @@ public struct LineSeries: Sendable {
     public var filled: Bool
 
     /// A line series; see the properties for each argument. `xs` and `ys` pair by index.
-    public init(name: String, color: String, xs: [Double], ys: [Double], maxGap: Double? = nil, width: Double = 1.2,
+    public init(name: String, color: String, xs: [Double], ys: [Double], maxGap: Double? = nil, width: Pixels = 1.2,
                 dashed: Bool = false, stepped: Bool = false, filled: Bool = false) {
         self.name = name; self.color = color; self.xs = xs; self.ys = ys; self.maxGap = maxGap
         self.width = width; self.dashed = dashed; self.stepped = stepped; self.filled = filled
@@ -93,7 +93,7 @@ public struct Panel: Sendable {
     /// The y axis title with its unit, e.g. "|acceleration| (m/s²)".
     public var yLabel: String
     /// The plot area's height (px), legend rows not included.
-    public var height: Double
+    public var height: Pixels
     /// Fixed y range; nil: from the visible data.
     public var yRange: ClosedRange<Double>?
     /// Stretch the automatic y range to include 0.
@@ -106,7 +106,7 @@ public struct Panel: Sendable {
     public var marks: [MarkSeries]
 
     /// A panel; see the properties for each argument. `height` is in pixels.
-    public init(yLabel: String, height: Double = 170, yRange: ClosedRange<Double>? = nil, includeZero: Bool = false,
+    public init(yLabel: String, height: Pixels = 170, yRange: ClosedRange<Double>? = nil, includeZero: Bool = false,
                 lines: [LineSeries] = [], spans: [SpanSeries] = [], marks: [MarkSeries] = []) {
         self.yLabel = yLabel; self.height = height; self.yRange = yRange; self.includeZero = includeZero
         self.lines = lines; self.spans = spans; self.marks = marks
@@ -124,12 +124,12 @@ public struct Chart: Sendable {
     /// Fixed x range; nil: from the data of every panel.
     public var xRange: ClosedRange<Double>?
     /// The picture's width (px); its height follows from the panels.
-    public var width: Double
+    public var width: Pixels
     /// Top to bottom; the x tick labels are under the last.
     public var panels: [Panel]
 
     /// A chart; see the properties for each argument. `width` is in pixels.
-    public init(title: String, notes: [String] = [], xLabel: String, xRange: ClosedRange<Double>? = nil, width: Double = 960,
+    public init(title: String, notes: [String] = [], xLabel: String, xRange: ClosedRange<Double>? = nil, width: Pixels = 960,
                 panels: [Panel] = []) {
         self.title = title; self.notes = notes; self.xLabel = xLabel; self.xRange = xRange; self.width = width; self.panels = panels
     }

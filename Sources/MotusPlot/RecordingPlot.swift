@@ -15,7 +15,7 @@ public enum RecordingPlot {
         public var result: SessionResult
         /// Times (s, recording clock) at which `SessionSnapshot.movingProbability` was read,
         /// one every `probabilityInterval` seconds of input.
-        public var probabilityTimes: [Double]
+        public var probabilityTimes: [Seconds]
         /// The probability of moving (0…1) at each of `probabilityTimes`.
         public var probabilities: [Double]
     }
@@ -24,7 +24,7 @@ public enum RecordingPlot {
     /// through `SessionRun.push`, then `finish()`. The probability of moving is read from the
     /// session's snapshot between samples, which changes nothing in the run.
     public static func trace(_ recording: Recording, settings: SessionSettings = .default, model: MotionModel? = .shipped,
-                             probabilityInterval: Double = 0.1) throws(StreamingClassifier.Failure) -> SessionTrace {
+                             probabilityInterval: Seconds = 0.1) throws(StreamingClassifier.Failure) -> SessionTrace {
         var run = SessionRun(try MotionSession(settings: settings, model: model))
         var pt: [Double] = [], pv: [Double] = []
         var last = -Double.infinity
@@ -41,7 +41,7 @@ public enum RecordingPlot {
 
     /// The chart. Times are shown in seconds from the recording's first sample; `from` and
     /// `to` (s, on that scale) zoom in, the session still having run over the whole recording.
-    public static func chart(_ recording: Recording, trace: SessionTrace, name: String, from: Double? = nil, to: Double? = nil) -> Chart {
+    public static func chart(_ recording: Recording, trace: SessionTrace, name: String, from: Seconds? = nil, to: Seconds? = nil) -> Chart {
         let t0 = recording.timeRange?.lowerBound ?? trace.result.startTime
         let end = (recording.timeRange?.upperBound ?? t0) - t0
         let lo = max(from ?? 0, 0), hi = min(to ?? end, end)
@@ -155,7 +155,7 @@ public enum RecordingPlot {
     /// The tilt: the angle (°) between the device's z axis (out of the screen) and up, from
     /// the recording's gravity stream or, without one, from the attitude filter (acceleration
     /// with the rotation rate at the same times) or the low-pass gravity (acceleration alone).
-    public static func tilt(_ recording: Recording) -> (times: [Double], degrees: [Double], source: String)? {
+    public static func tilt(_ recording: Recording) -> (times: [Seconds], degrees: [Degrees], source: String)? {
         let times: [Double], g: [Double], source: String
         if let grav = recording.stream(.gravity), !grav.isEmpty {
             times = grav.times; g = grav.values; source = "tilt (device gravity)"

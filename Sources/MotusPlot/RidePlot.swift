@@ -42,7 +42,7 @@ func breaking(_ xs: [Double], _ ys: [Double], at breaks: [Int]) -> (xs: [Double]
 /// without a value) drawn as a gap and named in the legend.
 public enum RidePlot {
     /// The chart of a summarised ride or run; `name` is its title (the file name).
-    public static func chart(_ ride: RideSummary, name: String, maxGapSeconds: Double = 30) -> Chart {
+    public static func chart(_ ride: RideSummary, name: String, maxGapSeconds: Seconds = 30) -> Chart {
         let t = ride.track, s = ride.summary
         let xs = s.cumulativeDistances.map { $0 / 1000 }
         // Time gaps: the line stops and the stretch is hatched.

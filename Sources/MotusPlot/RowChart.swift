@@ -40,11 +40,11 @@ public struct RowChart: Sendable {
     /// Stretch the automatic value range to include 0 (bars start from zero).
     public var includeZero: Bool
     /// The picture's width (px); its height follows from the rows.
-    public var width: Double
+    public var width: Pixels
 
     /// A row chart; see the properties for each argument. `width` is in pixels.
     public init(title: String, notes: [String] = [], xLabel: String, rows: [String], series: [Series], rowNotes: [String] = [],
-                xRange: ClosedRange<Double>? = nil, includeZero: Bool = true, width: Double = 960) {
+                xRange: ClosedRange<Double>? = nil, includeZero: Bool = true, width: Pixels = 960) {
         self.title = title; self.notes = notes; self.xLabel = xLabel; self.rows = rows; self.series = series
         self.rowNotes = rowNotes; self.xRange = xRange; self.includeZero = includeZero; self.width = width
     }
@@ -149,11 +149,11 @@ public struct MatrixChart: Sendable {
     /// `counts[row][column]`.
     public var counts: [[Int]]
     /// The picture's width; nil: as narrow as the table and notes allow. The table is centred.
-    public var width: Double?
+    public var width: Pixels?
 
     /// A matrix chart; see the properties for each argument. `counts` is square, one row and one
     /// column per label.
-    public init(title: String, notes: [String] = [], rowTitle: String, columnTitle: String, labels: [String], counts: [[Int]], width: Double? = nil) {
+    public init(title: String, notes: [String] = [], rowTitle: String, columnTitle: String, labels: [String], counts: [[Int]], width: Pixels? = nil) {
         self.title = title; self.notes = notes; self.rowTitle = rowTitle; self.columnTitle = columnTitle
         self.labels = labels; self.counts = counts; self.width = width
     }

@@ -1,3 +1,5 @@
+import MotusCore
+
 /// An SVG document written element by element.
 ///
 /// Every number is written with a fixed count of decimals and attributes in a fixed order, so
@@ -6,16 +8,16 @@
 /// or label can be shown without breaking the document.
 public struct SVGDocument: Sendable {
     /// The width in px (user units).
-    public let width: Double
+    public let width: Pixels
     /// The height in px (user units).
-    public let height: Double
+    public let height: Pixels
     /// Put before every id this document defines (clip paths, patterns), so that documents
     /// stacked into one figure do not share ids.
     public let idPrefix: String
     var parts: [String] = []
 
     /// An empty document of that size.
-    public init(width: Double, height: Double, idPrefix: String = "") {
+    public init(width: Pixels, height: Pixels, idPrefix: String = "") {
         self.width = width; self.height = height; self.idPrefix = idPrefix
     }
 
@@ -23,7 +25,7 @@ public struct SVGDocument: Sendable {
     public func ref(_ name: String) -> String { "url(#\(idPrefix)\(name))" }
 
     /// A straight line.
-    public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width: Double = 1,
+    public mutating func line(_ x1: Pixels, _ y1: Pixels, _ x2: Pixels, _ y2: Pixels, stroke: String, width: Pixels = 1,
                               dash: String? = nil, cls: String? = nil) {
         var s = "<line\(Self.cls(cls)) x1=\"\(num(x1))\" y1=\"\(num(y1))\" x2=\"\(num(x2))\" y2=\"\(num(y2))\" stroke=\"\(stroke)\""
         if width != 1 { s += " stroke-width=\"\(num(width))\"" }
@@ -32,7 +34,7 @@ public struct SVGDocument: Sendable {
     }
 
     /// A rectangle; `fill` "none" for an outline.
-    public mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, opacity: Double? = nil,
+    public mutating func rect(_ x: Pixels, _ y: Pixels, _ w: Pixels, _ h: Pixels, fill: String, opacity: Double? = nil,
                               stroke: String? = nil, cls: String? = nil, title: String? = nil) {
         var s = "<rect\(Self.cls(cls)) x=\"\(num(x))\" y=\"\(num(y))\" width=\"\(num(max(w, 0)))\" height=\"\(num(max(h, 0)))\" fill=\"\(fill)\""
         if let opacity { s += " fill-opacity=\"\(num(opacity, 3))\"" }
@@ -41,7 +43,7 @@ public struct SVGDocument: Sendable {
     }
 
     /// A path from its `d` data (see `PathData`).
-    public mutating func path(_ d: String, stroke: String, width: Double = 1, fill: String = "none", dash: String? = nil,
+    public mutating func path(_ d: String, stroke: String, width: Pixels = 1, fill: String = "none", dash: String? = nil,
                               cls: String? = nil) {
         guard !d.isEmpty else { return }
         var s = "<path\(Self.cls(cls)) d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\""
@@ -51,7 +53,7 @@ public struct SVGDocument: Sendable {
     }
 
     /// A small circle (a point in a scatter).
-    public mutating func circle(_ x: Double, _ y: Double, r: Double, fill: String, stroke: String? = nil, cls: String? = nil) {
+    public mutating func circle(_ x: Pixels, _ y: Pixels, r: Pixels, fill: String, stroke: String? = nil, cls: String? = nil) {
         var s = "<circle\(Self.cls(cls)) cx=\"\(num(x))\" cy=\"\(num(y))\" r=\"\(num(r))\" fill=\"\(fill)\""
         if let stroke { s += " stroke=\"\(stroke)\"" }
         parts.append(s + "/>")
@@ -68,8 +70,8 @@ public struct SVGDocument: Sendable {
     }
 
     /// One line of text at (x, y), the baseline; `rotate` in degrees about (x, y).
-    public mutating func text(_ x: Double, _ y: Double, _ string: String, anchor: Anchor = .start, size: Double = 12,
-                              fill: String = "#000000", bold: Bool = false, rotate: Double = 0, cls: String? = nil) {
+    public mutating func text(_ x: Pixels, _ y: Pixels, _ string: String, anchor: Anchor = .start, size: Pixels = 12,
+                              fill: String = "#000000", bold: Bool = false, rotate: Degrees = 0, cls: String? = nil) {
         var s = "<text\(Self.cls(cls)) x=\"\(num(x))\" y=\"\(num(y))\""
         if anchor != .start { s += " text-anchor=\"\(anchor.rawValue)\"" }
         if size != 12 { s += " font-size=\"\(num(size))\"" }
@@ -92,7 +94,7 @@ public struct SVGDocument: Sendable {
     public mutating func end() { parts.append("</g>") }
 
     /// A rectangular clip path named `id`, for groups that must not draw outside a plot area.
-    public mutating func clipRect(id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double) {
+    public mutating func clipRect(id: String, _ x: Pixels, _ y: Pixels, _ w: Pixels, _ h: Pixels) {
         parts.append("<clipPath id=\"\(idPrefix)\(id)\"><rect x=\"\(num(x))\" y=\"\(num(y))\" width=\"\(num(w))\" height=\"\(num(h))\"/></clipPath>")
     }
 
@@ -137,12 +139,12 @@ public struct PathData: Sendable {
     /// Empty path data.
     public init() {}
     /// Starts a new piece at (x, y).
-    public mutating func move(_ x: Double, _ y: Double) {
+    public mutating func move(_ x: Pixels, _ y: Pixels) {
         if !text.isEmpty { text += " " }
         text += "M\(num(x)),\(num(y))"; open = true
     }
     /// Continues the piece to (x, y), or starts one when none is open.
-    public mutating func lineTo(_ x: Double, _ y: Double) {
+    public mutating func lineTo(_ x: Pixels, _ y: Pixels) {
         guard open else { move(x, y); return }
         text += " L\(num(x)),\(num(y))"
     }

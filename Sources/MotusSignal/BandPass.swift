@@ -16,7 +16,7 @@ public struct BiquadCascade: Sendable, Hashable {
     /// one zero at DC and one at Nyquist and unit gain at the band's centre, so the cascade is
     /// −3 dB at `lowHz` and `highHz` and exactly 1 at the centre. Precondition: order ≥ 1,
     /// 0 < low < high < rate / 2.
-    public static func butterworthBandPass(order: Int, lowHz: Double, highHz: Double, sampleRateHz fs: Double) -> BiquadCascade {
+    public static func butterworthBandPass(order: Int, lowHz: Hertz, highHz: Hertz, sampleRateHz fs: Hertz) -> BiquadCascade {
         precondition(order >= 1, "order must be at least 1")
         precondition(lowHz > 0 && lowHz < highHz && highHz < fs / 2, "need 0 < low < high < rate / 2")
         let (k, wl) = Biquad.warp(lowHz, fs)
@@ -68,7 +68,7 @@ public struct BiquadCascade: Sendable, Hashable {
     }
 
     /// Magnitude of the cascade's response at `frequencyHz`.
-    public func magnitude(atHz f: Double, sampleRateHz fs: Double) -> Double {
+    public func magnitude(atHz f: Hertz, sampleRateHz fs: Hertz) -> Double {
         sections.reduce(1) { $0 * $1.magnitude(atHz: f, sampleRateHz: fs) }
     }
 

@@ -132,7 +132,7 @@ public struct FirstOrderLowPass: Sendable {
     }
 
     /// Cutoff (−3 dB of the analog prototype) in Hz at sample rate in Hz.
-    public init(cutoffHz: Double, sampleRateHz: Double) {
+    public init(cutoffHz: Hertz, sampleRateHz: Hertz) {
         let (rc, dt) = rcAndDt(cutoffHz, sampleRateHz)
         self.init(alpha: dt / (rc + dt))
     }
@@ -175,7 +175,7 @@ public struct FirstOrderHighPass: Sendable {
     }
 
     /// The RC high-pass with this cutoff (Hz) at this sample rate (Hz).
-    public init(cutoffHz: Double, sampleRateHz: Double) {
+    public init(cutoffHz: Hertz, sampleRateHz: Hertz) {
         let (rc, dt) = rcAndDt(cutoffHz, sampleRateHz)
         self.init(alpha: rc / (rc + dt))
     }
@@ -222,7 +222,7 @@ public struct Biquad: Sendable, Hashable {
 
     /// 2nd-order Butterworth low-pass (bilinear transform with the cutoff pre-warped, so the
     /// gain is exactly −3 dB at `cutoffHz`; unity at DC). Precondition: 0 < cutoff < rate / 2.
-    public static func butterworthLowPass(cutoffHz: Double, sampleRateHz: Double) -> Biquad {
+    public static func butterworthLowPass(cutoffHz: Hertz, sampleRateHz: Hertz) -> Biquad {
         let (k, wc) = warp(cutoffHz, sampleRateHz)
         let r2 = 2.0.squareRoot()
         let a0 = k * k + r2 * k * wc + wc * wc
@@ -231,7 +231,7 @@ public struct Biquad: Sendable, Hashable {
     }
 
     /// 2nd-order Butterworth high-pass, −3 dB at `cutoffHz`, unity at Nyquist.
-    public static func butterworthHighPass(cutoffHz: Double, sampleRateHz: Double) -> Biquad {
+    public static func butterworthHighPass(cutoffHz: Hertz, sampleRateHz: Hertz) -> Biquad {
         let (k, wc) = warp(cutoffHz, sampleRateHz)
         let r2 = 2.0.squareRoot()
         let a0 = k * k + r2 * k * wc + wc * wc
@@ -242,7 +242,7 @@ public struct Biquad: Sendable, Hashable {
     /// Band-pass from the first-order Butterworth prototype (low-pass to band-pass transform,
     /// then bilinear with both edges pre-warped): unity gain at the centre sqrt(ωl·ωh), exactly
     /// −3 dB at `lowHz` and `highHz`. Precondition: 0 < low < high < rate / 2.
-    public static func butterworthBandPass(lowHz: Double, highHz: Double, sampleRateHz: Double) -> Biquad {
+    public static func butterworthBandPass(lowHz: Hertz, highHz: Hertz, sampleRateHz: Hertz) -> Biquad {
         precondition(lowHz < highHz, "lowHz must be below highHz")
         let (k, wl) = warp(lowHz, sampleRateHz)
         let (_, wh) = warp(highHz, sampleRateHz)
@@ -311,7 +311,7 @@ public struct Biquad: Sendable, Hashable {
     }
 
     /// Complex gain magnitude at `frequencyHz` for sample rate `sampleRateHz`.
-    public func magnitude(atHz f: Double, sampleRateHz fs: Double) -> Double {
+    public func magnitude(atHz f: Hertz, sampleRateHz fs: Hertz) -> Double {
         let w = 2 * Double.pi * f / fs
         let c1 = Math.cos(w), s1 = Math.sin(w), c2 = Math.cos(2 * w), s2 = Math.sin(2 * w)
         let nr = b0 + b1 * c1 + b2 * c2, ni = -(b1 * s1 + b2 * s2)

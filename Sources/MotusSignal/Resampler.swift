@@ -28,10 +28,10 @@ public enum Interpolation: Sendable, Hashable {
 /// rate put identical `Double` times at identical indices and line up exactly.
 public struct ResamplerSettings: Sendable, Hashable {
     /// Output rate in Hz. Precondition: finite and > 0.
-    public var rateHz: Double
+    public var rateHz: Hertz
     /// Time of grid point 0 on the stream clock, seconds. Default 0: grid times are exact
     /// multiples of 1/rate, so streams on one clock align without agreeing on anything else.
-    public var originSeconds: Double
+    public var originSeconds: Seconds
     /// No value is interpolated across an interval between samples longer than this
     /// (seconds): the output splits into segments there. Default 0.1 s. It bridges the
     /// holes real walking data has (IPOL loses at most 6 packets in a row while walking,
@@ -40,13 +40,13 @@ public struct ResamplerSettings: Sendable, Hashable {
     /// 0.3–0.6 s features the step counter looks at. Longer losses (IPOL's 0.34 s) split.
     /// For slow streams (location at 1 Hz, step counter, pressure) pass a few periods of
     /// the source, e.g. 2.5 / nominal rate, or `.infinity` to never split.
-    public var maxGapSeconds: Double
+    public var maxGapSeconds: Seconds
     /// nil: `Interpolation.natural(for:)` of the stream's kind.
     public var interpolation: Interpolation?
 
     /// Settings; traps on a rate that is not finite and positive, a non-finite origin or a
     /// non-positive gap (programming errors, not input).
-    public init(rateHz: Double, originSeconds: Double = 0, maxGapSeconds: Double = 0.1, interpolation: Interpolation? = nil) {
+    public init(rateHz: Hertz, originSeconds: Seconds = 0, maxGapSeconds: Seconds = 0.1, interpolation: Interpolation? = nil) {
         precondition(rateHz.isFinite && rateHz > 0, "rateHz must be finite and > 0")
         precondition(originSeconds.isFinite, "originSeconds must be finite")
         precondition(maxGapSeconds > 0, "maxGapSeconds must be > 0")
@@ -55,10 +55,10 @@ public struct ResamplerSettings: Sendable, Hashable {
     }
 
     /// Time of grid point `k`, seconds.
-    @inlinable public func time(_ k: Int) -> Double { originSeconds + Double(k) / rateHz }
+    @inlinable public func time(_ k: Int) -> Seconds { originSeconds + Double(k) / rateHz }
 
     /// Smallest `k` with `time(k) >= t`.
-    @inlinable public func firstIndex(atOrAfter t: Double) -> Int {
+    @inlinable public func firstIndex(atOrAfter t: Seconds) -> Int {
         var k = Int(((t - originSeconds) * rateHz).rounded(.up))
         while time(k) < t { k += 1 }
         while time(k - 1) >= t { k -= 1 }
@@ -66,7 +66,7 @@ public struct ResamplerSettings: Sendable, Hashable {
     }
 
     /// Largest `k` with `time(k) <= t`.
-    @inlinable public func lastIndex(atOrBefore t: Double) -> Int {
+    @inlinable public func lastIndex(atOrBefore t: Seconds) -> Int {
         var k = Int(((t - originSeconds) * rateHz).rounded(.down))
         while time(k) > t { k -= 1 }
         while time(k + 1) <= t { k += 1 }
@@ -79,9 +79,9 @@ public struct ResamplerSettings: Sendable, Hashable {
 /// source stream.
 public struct ResampledSegment: Sendable, Equatable {
     /// Output rate (Hz).
-    public var rateHz: Double
+    public var rateHz: Hertz
     /// Origin of the grid (s, source clock).
-    public var originSeconds: Double
+    public var originSeconds: Seconds
     /// Grid index of the first sample (see `ResamplerSettings.time(_:)`).
     public var firstIndex: Int
     /// Values per sample.
@@ -90,7 +90,7 @@ public struct ResampledSegment: Sendable, Equatable {
     public var values: [Double]
 
     /// A segment; `values.count` must be a multiple of `width`.
-    public init(rateHz: Double, originSeconds: Double, firstIndex: Int, width: Int, values: [Double]) {
+    public init(rateHz: Hertz, originSeconds: Seconds, firstIndex: Int, width: Int, values: [Double]) {
         precondition(width > 0 && values.count % width == 0)
         self.rateHz = rateHz; self.originSeconds = originSeconds; self.firstIndex = firstIndex; self.width = width; self.values = values
     }
@@ -100,13 +100,13 @@ public struct ResampledSegment: Sendable, Equatable {
     /// One past the grid index of the last sample.
     @inlinable public var endIndex: Int { firstIndex + count }
     /// Time of the first sample, seconds on the source clock.
-    @inlinable public var start: Double { time(0) }
+    @inlinable public var start: Seconds { time(0) }
     /// Time of sample `i`: `origin + (firstIndex + i) / rate`.
-    @inlinable public func time(_ i: Int) -> Double { originSeconds + Double(firstIndex + i) / rateHz }
+    @inlinable public func time(_ i: Int) -> Seconds { originSeconds + Double(firstIndex + i) / rateHz }
     /// Component `c` of sample `i`.
     @inlinable public func value(_ i: Int, _ c: Int) -> Double { values[i * width + c] }
     /// Duration covered, seconds: `(count − 1) / rate`.
-    public var duration: Double { count > 1 ? Double(count - 1) / rateHz : 0 }
+    public var duration: Seconds { count > 1 ? Double(count - 1) / rateHz : 0 }
 }
 
 /// Resamples one sample at a time onto the fixed grid of `ResamplerSettings`: push a sample,
@@ -175,7 +175,7 @@ public struct StreamingResampler: Sendable {
     /// Pushes one sample (`width` values) at `time` seconds; returns `outputCount`.
     /// Outputs of the previous push are no longer available afterwards.
     @discardableResult
-    public mutating func push(time t: Double, _ sample: UnsafeBufferPointer<Double>) -> Int {
+    public mutating func push(time t: Seconds, _ sample: UnsafeBufferPointer<Double>) -> Int {
         precondition(sample.count >= width)
         outputCount = 0; outputStartsSegment = false
         guard t.isFinite, !hasSample || t > hiTime else { rejected += 1; return 0 }
@@ -205,7 +205,7 @@ public struct StreamingResampler: Sendable {
 
     /// Pushes sample `index` of a flat value array (`values[index * width ..< (index + 1) * width]`).
     @discardableResult
-    public mutating func push(time t: Double, values: [Double], index: Int) -> Int {
+    public mutating func push(time t: Seconds, values: [Double], index: Int) -> Int {
         values.withUnsafeBufferPointer { p in
             push(time: t, UnsafeBufferPointer(rebasing: p[(index * width)..<((index + 1) * width)]))
         }
@@ -213,7 +213,7 @@ public struct StreamingResampler: Sendable {
 
     /// Pushes a three-axis sample (width 3).
     @discardableResult
-    public mutating func push(time t: Double, _ v: Vector3) -> Int {
+    public mutating func push(time t: Seconds, _ v: Vector3) -> Int {
         precondition(width == 3)
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 3) { p in
             p[0] = v.x; p[1] = v.y; p[2] = v.z
@@ -223,7 +223,7 @@ public struct StreamingResampler: Sendable {
 
     /// Pushes a quaternion sample (width 4, w first).
     @discardableResult
-    public mutating func push(time t: Double, _ q: Quaternion) -> Int {
+    public mutating func push(time t: Seconds, _ q: Quaternion) -> Int {
         precondition(width == 4)
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 4) { p in
             p[0] = q.w; p[1] = q.x; p[2] = q.y; p[3] = q.z
@@ -234,7 +234,7 @@ public struct StreamingResampler: Sendable {
     /// Grid index of output `j` (0 ≤ j < outputCount) of the last push.
     @inlinable public func outputIndex(_ j: Int) -> Int { outputFirstIndex + j }
     /// Time of output `j` of the last push, seconds.
-    @inlinable public func outputTime(_ j: Int) -> Double { settings.time(outputFirstIndex + j) }
+    @inlinable public func outputTime(_ j: Int) -> Seconds { settings.time(outputFirstIndex + j) }
 
     /// Writes the `width` values of output `j` of the last push to `out[0..<width]`.
     public func output(_ j: Int, into out: UnsafeMutableBufferPointer<Double>) {
@@ -292,7 +292,7 @@ public enum Resampler {
     /// Resamples `times`/`values` (width values per sample, strictly increasing finite
     /// times; anything else is skipped as in `StreamingResampler`). Returns the contiguous
     /// fixed-rate segments in time order, none empty. O(n + outputs) time.
-    public static func resample(times: [Double], values: [Double], width: Int, settings: ResamplerSettings,
+    public static func resample(times: [Seconds], values: [Double], width: Int, settings: ResamplerSettings,
                                 interpolation: Interpolation = .linear) -> [ResampledSegment] {
         precondition(values.count == times.count * width)
         var r = StreamingResampler(width: width, settings: settings, interpolation: interpolation)
@@ -324,7 +324,7 @@ public enum Resampler {
 
     /// Resamples `stream`, interpolating as `settings.interpolation` says or naturally for its
     /// kind (`Interpolation.natural(for:)`). `offsetSeconds` is added to every timestamp first.
-    public static func resample(_ stream: SensorStream, settings: ResamplerSettings, offsetSeconds: Double = 0) -> [ResampledSegment] {
+    public static func resample(_ stream: SensorStream, settings: ResamplerSettings, offsetSeconds: Seconds = 0) -> [ResampledSegment] {
         let times = offsetSeconds == 0 ? stream.times : stream.times.map { $0 + offsetSeconds }
         return resample(times: times, values: stream.values, width: stream.width, settings: settings,
                         interpolation: settings.interpolation ?? .natural(for: stream.kind))

@@ -23,12 +23,12 @@ public struct SignalError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 0-based index of the sample in arrival order.
     public var sampleIndex: Int
     /// Timestamp of the offending sample (seconds, stream clock).
-    public var time: Double
+    public var time: Seconds
     /// What was expected, for people: e.g. "a time ≥ 12.345 s (tolerance 0.05 s)".
     public var expected: String
 
     /// An error about sample `sampleIndex` (arrival order) of `stream` at `time` (s).
-    public init(_ reason: Reason, stream: String, sampleIndex: Int, time: Double, expected: String) {
+    public init(_ reason: Reason, stream: String, sampleIndex: Int, time: Seconds, expected: String) {
         self.reason = reason; self.stream = stream; self.sampleIndex = sampleIndex; self.time = time; self.expected = expected
     }
 

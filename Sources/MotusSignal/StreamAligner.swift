@@ -17,9 +17,9 @@ public struct AlignedChannel: Sendable, Equatable {
 /// A stretch of the common fixed-rate timeline where every stream has a value.
 public struct AlignedSegment: Sendable, Equatable {
     /// The common rate (Hz).
-    public var rateHz: Double
+    public var rateHz: Hertz
     /// Origin of the grid (s, reference clock).
-    public var originSeconds: Double
+    public var originSeconds: Seconds
     /// Grid index of the first sample (time = origin + index / rate on the reference clock).
     public var firstIndex: Int
     /// Grid samples in the segment.
@@ -29,9 +29,9 @@ public struct AlignedSegment: Sendable, Equatable {
     /// One past the grid index of the last sample.
     @inlinable public var endIndex: Int { firstIndex + count }
     /// Time (s) of grid sample `i` of the segment.
-    @inlinable public func time(_ i: Int) -> Double { originSeconds + Double(firstIndex + i) / rateHz }
+    @inlinable public func time(_ i: Int) -> Seconds { originSeconds + Double(firstIndex + i) / rateHz }
     /// Time (s) of the first sample.
-    @inlinable public var start: Double { time(0) }
+    @inlinable public var start: Seconds { time(0) }
 }
 
 /// Puts several streams onto one fixed-rate clock.
@@ -44,7 +44,7 @@ public enum StreamAligner {
     ///
     /// Streams must be cleaned (finite, strictly increasing times). O(total samples +
     /// outputs × streams). Returns segments in time order; empty when the streams never overlap.
-    public static func align(_ streams: [SensorStream], offsetsSeconds: [Double] = [], settings: ResamplerSettings) -> [AlignedSegment] {
+    public static func align(_ streams: [SensorStream], offsetsSeconds: [Seconds] = [], settings: ResamplerSettings) -> [AlignedSegment] {
         precondition(offsetsSeconds.isEmpty || offsetsSeconds.count == streams.count, "one offset per stream")
         guard !streams.isEmpty else { return [] }
         let per: [[ResampledSegment]] = streams.indices.map { s in
@@ -92,7 +92,7 @@ public enum StreamAligner {
 public struct ClockOffsetEstimate: Sendable, Hashable {
     /// Seconds to **add** to the other stream's timestamps to put it on the reference clock
     /// (pass it as that stream's entry in `StreamAligner.align(offsetsSeconds:)`).
-    public var offsetSeconds: Double
+    public var offsetSeconds: Seconds
     /// Pearson correlation of the derived signals at the best integer lag, in [−1, 1].
     public var correlation: Double
     /// Grid samples compared at the best lag.
@@ -122,9 +122,9 @@ public enum ClockOffsetEstimator {
     /// - Complexity: O(n × lags), n = grid points of the common span, lags = 2 × maxLag × rate + 1.
     /// - Precision: the sub-sample refinement is good to a small fraction of 1/rateHz when the
     ///   signal has content near the rate; the resampling grid sets the floor.
-    public static func estimate(reference: SensorStream, other: SensorStream, rateHz: Double = 100,
-                                maxLagSeconds: Double = 1, signal: DerivedSignal = .magnitude,
-                                maxGapSeconds: Double = 0.1, minOverlapSeconds: Double = 2) -> ClockOffsetEstimate? {
+    public static func estimate(reference: SensorStream, other: SensorStream, rateHz: Hertz = 100,
+                                maxLagSeconds: Seconds = 1, signal: DerivedSignal = .magnitude,
+                                maxGapSeconds: Seconds = 0.1, minOverlapSeconds: Seconds = 2) -> ClockOffsetEstimate? {
         let settings = ResamplerSettings(rateHz: rateHz, originSeconds: 0, maxGapSeconds: maxGapSeconds)
         guard let (x0, x) = dense(reference, settings, signal), let (y0, y) = dense(other, settings, signal) else { return nil }
         let maxLag = Int((maxLagSeconds * rateHz).rounded(.down))

@@ -25,7 +25,7 @@ public struct CleaningPolicy: Sendable, Hashable {
     /// `SignalError.timeBackwards`. Default 0.05 s: Android batches events from FIFO and may
     /// deliver a few milliseconds out of order; anything larger is a clock reset or a
     /// concatenation error, not jitter.
-    public var reorderToleranceSeconds: Double
+    public var reorderToleranceSeconds: Seconds
     /// What to do with samples whose timestamp equals the previous one's.
     public var duplicates: Duplicates
     /// What to do with a NaN or infinite timestamp.
@@ -40,7 +40,7 @@ public struct CleaningPolicy: Sendable, Hashable {
     public var gapPolicy: GapPolicy
 
     /// A policy; defaults as on each property.
-    public init(reorderToleranceSeconds: Double = 0.05, duplicates: Duplicates = .keepFirst,
+    public init(reorderToleranceSeconds: Seconds = 0.05, duplicates: Duplicates = .keepFirst,
                 nonFiniteTimes: NonFinite = .drop, nonFiniteValues: NonFinite = .drop,
                 dropRepeatedValues: Bool = false, gapPolicy: GapPolicy = GapPolicy()) {
         self.reorderToleranceSeconds = reorderToleranceSeconds; self.duplicates = duplicates
@@ -66,7 +66,7 @@ public struct CleaningReport: Sendable, Hashable {
     /// Samples that arrived after a later timestamp (within tolerance) and were moved back.
     public var reordered: Int
     /// Largest step back in time among reordered samples, seconds (0 when none).
-    public var maxBackstepSeconds: Double
+    public var maxBackstepSeconds: Seconds
     /// Samples with the same timestamp as the one before (after sorting).
     public var duplicateTimestamps: Int
     /// Of those, removed from the output (all of them: dropped or merged into the first).

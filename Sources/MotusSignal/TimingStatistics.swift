@@ -12,12 +12,12 @@ public struct GapPolicy: Sendable, Hashable {
     /// Multiple of the median interval above which an interval is a gap; nil: not used.
     public var factor: Double?
     /// Interval in seconds above which an interval is a gap; nil: not used.
-    public var maxSeconds: Double?
+    public var maxSeconds: Seconds?
     /// A gap is an interval above `factor` × the median, or above `maxSeconds` (s).
-    public init(factor: Double? = 2.5, maxSeconds: Double? = nil) { self.factor = factor; self.maxSeconds = maxSeconds }
+    public init(factor: Double? = 2.5, maxSeconds: Seconds? = nil) { self.factor = factor; self.maxSeconds = maxSeconds }
 
     /// Whether interval `dt` (s) is a gap given the stream's median interval (s).
-    @inlinable public func isGap(_ dt: Double, medianInterval: Double) -> Bool {
+    @inlinable public func isGap(_ dt: Seconds, medianInterval: Seconds) -> Bool {
         if let f = factor, dt > f * medianInterval { return true }
         if let m = maxSeconds, dt > m { return true }
         return false
@@ -29,15 +29,15 @@ public struct Gap: Sendable, Hashable {
     /// Index of the sample just before the gap (in the stream analysed).
     public var startIndex: Int
     /// Time of the sample before the gap (s, stream clock).
-    public var start: Double
+    public var start: Seconds
     /// Time of the sample after the gap (s, stream clock).
-    public var end: Double
+    public var end: Seconds
     /// `end - start`, seconds.
-    public var duration: Double { end - start }
+    public var duration: Seconds { end - start }
     /// Samples that would have been there on the median clock: `round(duration / median) − 1`.
     public var missingSamples: Int
     /// A gap after sample `startIndex`, from `start` to `end` (s).
-    public init(startIndex: Int, start: Double, end: Double, missingSamples: Int) {
+    public init(startIndex: Int, start: Seconds, end: Seconds, missingSamples: Int) {
         self.startIndex = startIndex; self.start = start; self.end = end; self.missingSamples = missingSamples
     }
 }
@@ -51,28 +51,28 @@ public struct TimingStatistics: Sendable, Hashable {
     /// Number of samples.
     public var count: Int
     /// Last minus first timestamp (0 for fewer than two samples).
-    public var duration: Double
+    public var duration: Seconds
     /// Median interval; the stream's "real" period. NaN with fewer than two samples.
-    public var medianInterval: Double
+    public var medianInterval: Seconds
     /// Mean interval = duration / (count − 1).
-    public var meanInterval: Double
+    public var meanInterval: Seconds
     /// 1 / median interval: the measured rate, robust to gaps and repeats.
-    public var medianRateHz: Double { 1 / medianInterval }
+    public var medianRateHz: Hertz { 1 / medianInterval }
     /// (count − 1) / duration: counts every sample, so bursts of repeats raise it.
-    public var meanRateHz: Double { 1 / meanInterval }
+    public var meanRateHz: Hertz { 1 / meanInterval }
     /// Smallest and largest interval.
-    public var minInterval: Double
+    public var minInterval: Seconds
     /// Largest interval (s).
-    public var maxInterval: Double
+    public var maxInterval: Seconds
     /// Standard deviation (population formula) of the intervals that lose no sample
     /// (≤ 1.5 × median and not a gap): timing noise, not losses.
-    public var jitterStd: Double
+    public var jitterStd: Seconds
     /// 99th percentile of |interval − median| over the same intervals: the jitter tail.
-    public var jitterP99: Double
+    public var jitterP99: Seconds
     /// 1st and 99th percentiles of all intervals.
-    public var intervalP01: Double
+    public var intervalP01: Seconds
     /// 99th percentile of all intervals (s).
-    public var intervalP99: Double
+    public var intervalP99: Seconds
     /// Intervals ≤ 0 (duplicate or backwards timestamps).
     public var nonPositiveIntervals: Int
     /// Every interval the gap policy flags, in time order.
@@ -81,10 +81,10 @@ public struct TimingStatistics: Sendable, Hashable {
     /// samples on a regular clock (equals the lost-packet count for IPOL's counter clock).
     public var missingSamplesEstimate: Int
     /// Total time inside gaps, seconds.
-    public var gapSeconds: Double { gaps.reduce(0) { $0 + $1.duration } }
+    public var gapSeconds: Seconds { gaps.reduce(0) { $0 + $1.duration } }
 
     /// Measures `times`. O(n log n) time (one sort of the intervals), O(n) memory.
-    public init(times: [Double], gapPolicy: GapPolicy = GapPolicy()) {
+    public init(times: [Seconds], gapPolicy: GapPolicy = GapPolicy()) {
         let n = times.count
         count = n
         guard n >= 2 else {

@@ -1,3 +1,5 @@
+import MotusCore
+
 /// Turns samples at any rate, regular or not, into a regular grid: output `k` is the mean
 /// over the cell `(t₀ + (k−1)·T, t₀ + k·T]` of the straight-line interpolation between input
 /// samples, stamped at the cell's end. For inputs faster than the grid this is a box
@@ -13,9 +15,9 @@
 /// O(1) per input plus O(1) per emitted cell, no allocation.
 public struct CellAverager: Sendable {
     /// Cell length in seconds.
-    public let period: Double
+    public let period: Seconds
     /// Longest input gap (s) bridged by interpolation.
-    public let maximumGap: Double
+    public let maximumGap: Seconds
     @usableFromInline var prevT = 0.0, prevV = 0.0
     @usableFromInline var cellEnd = 0.0
     @usableFromInline var origin = 0.0      // t₀: the first sample of the current grid
@@ -24,12 +26,12 @@ public struct CellAverager: Sendable {
     @usableFromInline var started = false
     /// Two times closer than this (s) are one instant: far below any sample period, far above
     /// the rounding of a clock in Unix seconds. `MotionPolicy` uses the same value.
-    public static let tolerance = 1e-6
+    public static let tolerance: Seconds = 1e-6
     /// Number of times the grid was restarted after a long gap.
     public private(set) var restarts = 0
 
     /// Precondition: `rateHz > 0`, `maximumGap > 0`.
-    public init(rateHz: Double, maximumGap: Double = 1.0) {
+    public init(rateHz: Hertz, maximumGap: Seconds = 1.0) {
         precondition(rateHz > 0 && maximumGap > 0, "rate and maximum gap must be > 0")
         period = 1 / rateHz
         self.maximumGap = maximumGap
@@ -40,7 +42,7 @@ public struct CellAverager: Sendable {
 
     /// Feeds one input sample and calls `emit(time, value)` for every cell it completes (0, 1
     /// or several). `emit` is non-escaping, so no closure context is allocated.
-    public mutating func push(time t: Double, value v: Double, emit: (Double, Double) -> Void) {
+    public mutating func push(time t: Seconds, value v: Double, emit: (Double, Double) -> Void) {
         if !started || t - prevT > maximumGap {
             if started { restarts += 1 }
             started = true

@@ -5,11 +5,11 @@ public struct WalkEvidence: Sendable, Hashable {
     /// The pedometer has confirmed regular steps and has not given up on them.
     public var isWalking: Bool
     /// Time of the pedometer's latest step (s).
-    public var lastStepTime: Double
+    public var lastStepTime: Seconds
     /// The pedometer's current step interval (s).
-    public var stepInterval: Double
+    public var stepInterval: Seconds
     /// Evidence from the pedometer's `isWalking`, `lastStepTime` (s) and `stepInterval` (s).
-    public init(isWalking: Bool, lastStepTime: Double, stepInterval: Double) {
+    public init(isWalking: Bool, lastStepTime: Seconds, stepInterval: Seconds) {
         self.isWalking = isWalking; self.lastStepTime = lastStepTime; self.stepInterval = stepInterval
     }
     /// No walk: not walking, no step yet.
@@ -42,7 +42,7 @@ public struct MotionPolicy: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Stillness must last this long (s) before a pause is decided: long enough to ignore
         /// the quiet moment between two slow steps' impacts.
-        public var minimumStillSeconds: Double = 0.3
+        public var minimumStillSeconds: Seconds = 0.3
         /// Weight of the newest window in the smoothed p(moving): one window alone cannot flip
         /// the state, two agreeing windows can.
         public var probabilitySmoothing: Double = 0.6
@@ -59,30 +59,30 @@ public struct MotionPolicy: Sendable {
         /// On foot, a classifier pause also needs the stillness window's |a| std at most this
         /// (m/s²): a slow, shuffling walk the pedometer cannot confirm still shakes the phone
         /// more than standing does.
-        public var classifierPauseMaximumStd: Double = 0.4
+        public var classifierPauseMaximumStd: MetersPerSecondSquared = 0.4
         /// While the smoothed p(moving) is at least this, a stillness whose |a| std is above
         /// `guardedStillStd` does not pause (a phone held steady in a runner's hand).
         public var guardProbability: Double = 0.9
         /// Stillness below this std (m/s²) pauses even against the classifier: no carried
         /// phone is that quiet.
-        public var guardedStillStd: Double = 0.08
+        public var guardedStillStd: MetersPerSecondSquared = 0.08
         /// A resume from steps is dated at the motion onset (end of stillness) when that came
         /// at most this long (s) before the first step (the push-off precedes the first impact).
-        public var resumeOnsetLookback: Double = 0.6
+        public var resumeOnsetLookback: Seconds = 0.6
         /// Step candidates in a row (regular, while the body moves) that resume provisionally,
         /// before the pedometer confirms a walk; 0 turns the early resume off. Two is the
         /// fewest that show a rhythm.
         public var earlyResumeSteps: Int = 2
         /// Longest interval (s) between those candidates (60 steps/min): the first steps of a
         /// walk come faster than the shifts of weight of someone standing.
-        public var earlyResumeMaximumInterval: Double = 1.0
+        public var earlyResumeMaximumInterval: Seconds = 1.0
         /// Smallest |a| std (m/s²) over the stillness window when resuming early: the body
         /// moves like a walk's steps, not like someone shifting their weight while standing.
-        public var earlyResumeMinimumStd: Double = 1.0
+        public var earlyResumeMinimumStd: MetersPerSecondSquared = 1.0
         /// A provisional resume not confirmed this long (s) after it was decided is retracted:
         /// the pedometer confirms a real walk within about five steps, the classifier within
         /// `classifierConfirmWindows` windows.
-        public var earlyResumeTimeout: Double = 4.0
+        public var earlyResumeTimeout: Seconds = 4.0
         /// Windows in a row above `enterProbability` that confirm a provisional resume: its
         /// steps already vouch for a walk, so fewer than a resume without steps needs. A short
         /// walk into a turn (weak, irregular impacts) may never give the pedometer its five
@@ -92,16 +92,16 @@ public struct MotionPolicy: Sendable {
         /// latest, whichever is longer) after the last step: slow walkers are quiet between steps.
         public var stepDueFactor: Double = 2.0
         /// Ride: speed (m/s) at or above which a ride is moving (a slow cyclist).
-        public var rideStartSpeed: Double = 2.0
+        public var rideStartSpeed: MetersPerSecond = 2.0
         /// Ride: speed (m/s) at or below which a ride is stopped (walking the bike counts as
         /// stopped).
-        public var rideStopSpeed: Double = 0.8
+        public var rideStopSpeed: MetersPerSecond = 0.8
         /// Ride: how long (s) the speed must stay beyond a threshold (GPS speed noise).
-        public var rideSpeedSeconds: Double = 2.0
+        public var rideSpeedSeconds: Seconds = 2.0
         /// Ride: the classifier resumes after this many windows (no step evidence to wait for).
         public var rideClassifierWindows: Int = 2
         /// Ride: a speed older than this (s) is unknown, and the classifier decides.
-        public var speedValiditySeconds: Double = 5.0
+        public var speedValiditySeconds: Seconds = 5.0
         /// The defaults, as given on each property.
         public init() {}
         /// The defaults (the same as `init()`).
@@ -113,20 +113,20 @@ public struct MotionPolicy: Sendable {
         /// On foot or a ride: which evidence resumes and pauses.
         public var mode: SessionMode
         /// Frame period (s).
-        public var framePeriod: Double
+        public var framePeriod: Seconds
         /// The stillness test's window (s).
-        public var stillnessWindowSeconds: Double
+        public var stillnessWindowSeconds: Seconds
         /// The classifier's window and hop (s), from the model.
-        public var windowSeconds: Double
+        public var windowSeconds: Seconds
         /// The classifier's hop: time between the starts of consecutive windows (s).
-        public var hopSeconds: Double
+        public var hopSeconds: Seconds
         /// Longest step interval that still counts as walking (s), from the pedometer.
-        public var maximumStepInterval: Double
+        public var maximumStepInterval: Seconds
         /// Time after the last step (s) that the pedometer keeps walking, from the pedometer.
-        public var stopTimeout: Double
+        public var stopTimeout: Seconds
         /// The surroundings; all times in seconds.
-        public init(mode: SessionMode, framePeriod: Double, stillnessWindowSeconds: Double, windowSeconds: Double, hopSeconds: Double,
-                    maximumStepInterval: Double, stopTimeout: Double) {
+        public init(mode: SessionMode, framePeriod: Seconds, stillnessWindowSeconds: Seconds, windowSeconds: Seconds, hopSeconds: Seconds,
+                    maximumStepInterval: Seconds, stopTimeout: Seconds) {
             self.mode = mode; self.framePeriod = framePeriod; self.stillnessWindowSeconds = stillnessWindowSeconds
             self.windowSeconds = windowSeconds; self.hopSeconds = hopSeconds
             self.maximumStepInterval = maximumStepInterval; self.stopTimeout = stopTimeout
@@ -138,7 +138,7 @@ public struct MotionPolicy: Sendable {
     /// with a large origin (Unix seconds carry about 2·10⁻⁷ s of rounding) the same duration
     /// comes out a hair above or below it, and a decision would move by a frame. Far below any
     /// sample period, far above that rounding. The same value as the pedometer grid's.
-    public static let tolerance = CellAverager.tolerance
+    public static let tolerance: Seconds = CellAverager.tolerance
 
     /// The thresholds and delays this policy decides with.
     public let settings: Settings
@@ -160,11 +160,11 @@ public struct MotionPolicy: Sendable {
     /// Latest smoothed p(moving) (NaN before the first window).
     public private(set) var smoothedProbability = Double.nan
     /// Latest speed (m/s) and its time (s).
-    public private(set) var lastSpeed = Double.nan
+    public private(set) var lastSpeed: MetersPerSecond = .nan
     /// Time of `lastSpeed` (s; −∞ before the first speed).
-    public private(set) var lastSpeedTime = -Double.infinity
+    public private(set) var lastSpeedTime: Seconds = -.infinity
     /// Time of the latest counted step (s).
-    public private(set) var lastStepTime = -Double.infinity
+    public private(set) var lastStepTime: Seconds = -.infinity
     private var lastStepInterval = 0.0
 
     /// A policy in the still state.
@@ -175,7 +175,7 @@ public struct MotionPolicy: Sendable {
     /// Step candidates that resume early: `earlyResumeSteps`, one fewer after a change of
     /// posture (`postureChange` finite): standing up and then a step show a walk beginning as
     /// well as two steps do. 0 when the early resume is off.
-    public func earlyResumeCandidates(postureChange: Double) -> Int {
+    public func earlyResumeCandidates(postureChange: Seconds) -> Int {
         let n = settings.earlyResumeSteps
         return n > 1 && postureChange.isFinite ? n - 1 : n
     }
@@ -186,14 +186,14 @@ public struct MotionPolicy: Sendable {
     public var isConfirmingRideStart: Bool { !speedAboveSince.isNaN }
 
     /// Moving time up to `t` (s).
-    public func movingTime(at t: Double) -> Double {
+    public func movingTime(at t: Seconds) -> Seconds {
         movingAccumulated + (state == .moving ? Swift.max(0, t - movingSince) : 0)
     }
 
     // MARK: Evidence
 
     /// A step was counted (by the pedometer or the platform step counter) at `time`.
-    public mutating func stepCounted(at time: Double) {
+    public mutating func stepCounted(at time: Seconds) {
         let dt = time - lastStepTime
         lastStepInterval = dt <= context.maximumStepInterval + Self.tolerance ? dt : 0
         lastStepTime = time
@@ -202,7 +202,7 @@ public struct MotionPolicy: Sendable {
     /// The pedometer confirmed a walk whose earliest newly credited step is at `firstStep` (the
     /// earliest after `postureChange`, the time the body left its resting posture, when it did:
     /// NaN otherwise).
-    public mutating func stepsConfirmed(firstStep: Double, postureChange: Double = .nan, at t: Double, events: inout EventQueue) {
+    public mutating func stepsConfirmed(firstStep: Seconds, postureChange: Seconds = .nan, at t: Seconds, events: inout EventQueue) {
         provisionalSince = .nan   // confirmed (or already moving)
         if state == .still {
             resume(at: walkStart(firstStep: firstStep, postureChange: postureChange), decidedAt: t, cause: .steps, events: &events)
@@ -215,8 +215,8 @@ public struct MotionPolicy: Sendable {
     /// time the body left its resting posture since the last stillness (NaN when it has not).
     /// While still, the session counts only the candidates after that change: the push of
     /// standing up is not a step.
-    public mutating func stepCandidates(count n: Int, earliest: Double, newest: Double, motionStd: Double, postureChange: Double = .nan,
-                                        at t: Double, events: inout EventQueue) {
+    public mutating func stepCandidates(count n: Int, earliest: Seconds, newest: Seconds, motionStd: MetersPerSecondSquared, postureChange: Seconds = .nan,
+                                        at t: Seconds, events: inout EventQueue) {
         let need = earlyResumeCandidates(postureChange: postureChange)
         if state == .still {
             guard need > 0, n >= need else { return }
@@ -242,7 +242,7 @@ public struct MotionPolicy: Sendable {
     /// One frame on the fixed grid at `t`: whether the stillness test passes and its |a| std
     /// (m/s²), the classifier's p(moving) when this frame completed a window (NaN otherwise),
     /// and the pedometer's walk.
-    public mutating func frame(at t: Double, still: Bool, accelerationStd: Double, windowProbability p: Double,
+    public mutating func frame(at t: Seconds, still: Bool, accelerationStd: MetersPerSecondSquared, windowProbability p: Double,
                                walk: WalkEvidence, events: inout EventQueue) {
         if still {
             if stillSince.isNaN { stillSince = t; stillWindowStart = t - context.stillnessWindowSeconds }
@@ -269,7 +269,7 @@ public struct MotionPolicy: Sendable {
 
     /// A speed (m/s) at `t`, from the location stream. Returns true when it resumed a ride.
     @discardableResult
-    public mutating func speed(_ v: Double, at t: Double, events: inout EventQueue) -> Bool {
+    public mutating func speed(_ v: MetersPerSecond, at t: Seconds, events: inout EventQueue) -> Bool {
         lastSpeed = v; lastSpeedTime = t
         guard context.mode == .ride else { return false }
         if v >= settings.rideStartSpeed {
@@ -292,12 +292,12 @@ public struct MotionPolicy: Sendable {
     }
 
     /// A platform step counter reported steps from `t0` on, with no accelerometer to confirm a walk.
-    public mutating func stepCounterSteps(from t0: Double, at t: Double, events: inout EventQueue) {
+    public mutating func stepCounterSteps(from t0: Seconds, at t: Seconds, events: inout EventQueue) {
         if state == .still { resume(at: t0, decidedAt: t, cause: .stepCounter, events: &events) }
     }
 
     /// The input ended: an unconfirmed provisional resume is retracted.
-    public mutating func finish(at t: Double, events: inout EventQueue) {
+    public mutating func finish(at t: Seconds, events: inout EventQueue) {
         retract(decidedAt: t, events: &events)
     }
 

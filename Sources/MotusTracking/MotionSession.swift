@@ -56,9 +56,9 @@ public struct MotionSession: Sendable {
 
     // Clock.
     /// Time of the first sample (s, input clock); NaN before it.
-    public private(set) var startTime = Double.nan
+    public private(set) var startTime: Seconds = .nan
     /// Time of the latest sample (s, input clock); NaN before the first.
-    public private(set) var now = Double.nan
+    public private(set) var now: Seconds = .nan
 
     /// A session with the shipped moving/still model.
     public init(settings: SessionSettings = .default) {
@@ -115,7 +115,7 @@ public struct MotionSession: Sendable {
     }
 
     /// Magnetic field (µT, device frame). Gives the snapshot a compass heading.
-    public mutating func pushMagneticField(_ m: Vector3, time: Double) {
+    public mutating func pushMagneticField(_ m: Vector3, time: Seconds) {
         touch(time)
         guard m.isFinite, m != .zero else { return }
         latestField = m
@@ -129,14 +129,14 @@ public struct MotionSession: Sendable {
     }
 
     /// Rotation rate (rad/s).
-    public mutating func pushRotationRate(_ w: Vector3, time: Double) {
+    public mutating func pushRotationRate(_ w: Vector3, time: Seconds) {
         guard w.isFinite else { return }
         frames.pushRotationRate(w, time: time)
         touch(time)
     }
 
     /// Gravity in the device frame, pointing up (m/s²), e.g. CoreMotion's (sign converted).
-    public mutating func pushGravity(_ g: Vector3, time: Double) {
+    public mutating func pushGravity(_ g: Vector3, time: Seconds) {
         guard g.isFinite else { return }
         frames.pushGravity(g, time: time)
         touch(time)
@@ -144,19 +144,19 @@ public struct MotionSession: Sendable {
 
     /// User acceleration (gravity removed, m/s²). Drives the session with the latest gravity
     /// until a raw acceleration sample is seen.
-    public mutating func pushUserAcceleration(_ u: Vector3, time: Double) {
+    public mutating func pushUserAcceleration(_ u: Vector3, time: Seconds) {
         if frames.pushUserAcceleration(u, time: time) { drive() } else { touch(time) }
     }
 
     /// CoreMotion-style device motion in one call (m/s², m/s², rad/s).
-    public mutating func pushDeviceMotion(userAcceleration u: Vector3, gravity g: Vector3, rotationRate w: Vector3, time: Double) {
+    public mutating func pushDeviceMotion(userAcceleration u: Vector3, gravity g: Vector3, rotationRate w: Vector3, time: Seconds) {
         pushRotationRate(w, time: time)
         pushGravity(g, time: time)
         pushUserAcceleration(u, time: time)
     }
 
     /// Raw acceleration, gravity included (m/s², Android sign: +9.81 up at rest).
-    public mutating func pushAcceleration(_ a: Vector3, time: Double) {
+    public mutating func pushAcceleration(_ a: Vector3, time: Seconds) {
         if frames.pushAcceleration(a, time: time) { drive() }
     }
 
@@ -311,7 +311,7 @@ public struct MotionSession: Sendable {
 
     /// Calibrates the stride from a known distance covered by the steps so far: the model is
     /// scaled so that the distance becomes `knownDistanceMeters`.
-    public mutating func calibrate(knownDistanceMeters: Double) {
+    public mutating func calibrate(knownDistanceMeters: Meters) {
         odometer.calibrate(knownDistanceMeters: knownDistanceMeters)
     }
 
@@ -348,13 +348,13 @@ public struct MotionSession: Sendable {
     /// Steps counted so far.
     public var steps: Int { odometer.steps }
     /// Distance covered so far (m).
-    public var distanceMeters: Double { odometer.distanceMeters }
+    public var distanceMeters: Meters { odometer.distanceMeters }
 
     /// Moving time up to `t` (s).
-    public func movingTime(at t: Double) -> Double { policy.movingTime(at: t) }
+    public func movingTime(at t: Seconds) -> Seconds { policy.movingTime(at: t) }
 
     /// Pace over the last `currentPaceSeconds` of distance updates (s/km), NaN when undefined.
-    public var currentPace: Double { policy.state == .moving ? odometer.currentPace(now: now) : .nan }
+    public var currentPace: SecondsPerKilometer { policy.state == .moving ? odometer.currentPace(now: now) : .nan }
 
     /// The live figures now.
     public var snapshot: SessionSnapshot {

@@ -11,12 +11,12 @@ public struct Odometer: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Window of the current pace (s of distance updates): long enough to average over a
         /// few strides' length variation, short enough to follow a change of pace.
-        public var currentPaceSeconds: Double = 10
+        public var currentPaceSeconds: Seconds = 10
         /// Location fixes less accurate than this (m) are not used.
-        public var maximumLocationAccuracy: Double = 30
+        public var maximumLocationAccuracy: Meters = 30
         /// GPS distance (m) needed before the stride is calibrated from GPS: over shorter
         /// stretches the GPS error is a large part of the distance.
-        public var minimumGPSCalibrationMeters: Double = 50
+        public var minimumGPSCalibrationMeters: Meters = 50
         /// The defaults, as given on each property.
         public init() {}
     }
@@ -24,21 +24,21 @@ public struct Odometer: Sendable {
     /// Pace window and GPS calibration limits.
     public let settings: Settings
     /// Metres per split (0: no splits) and the goal (m).
-    public let splitMeters: Double
+    public let splitMeters: Meters
     /// The goal distance (m), nil without one.
-    public let goalMeters: Double?
+    public let goalMeters: Meters?
 
     /// Steps added so far.
     public private(set) var steps = 0
     /// Distance so far (m): steps through the (calibrated) stride model, or ride distance.
-    public private(set) var distanceMeters = 0.0
+    public private(set) var distanceMeters: Meters = 0
     private var stride: StrideModel
     /// The current stride scale (1 = uncalibrated model).
     public private(set) var strideScale = 1.0
     /// True once the stride has been calibrated from GPS.
     public private(set) var isGPSCalibrated = false
     /// Peak-to-peak |a| of the latest step (m/s²), for the step length.
-    public internal(set) var lastPeakToPeak = 9.5
+    public internal(set) var lastPeakToPeak: MetersPerSecondSquared = 9.5
     private var gpsMeters = 0.0, stepMetersSinceGPS = 0.0
 
     // Pace ring: (time, distance) at each distance update.
@@ -54,7 +54,7 @@ public struct Odometer: Sendable {
     private var goalDone = false
 
     /// An odometer at zero; `splitMeters` 0 turns splits off, `goalMeters` nil means no goal.
-    public init(settings: Settings = Settings(), stride: StrideModel, splitMeters: Double, goalMeters: Double?) {
+    public init(settings: Settings = Settings(), stride: StrideModel, splitMeters: Meters, goalMeters: Meters?) {
         self.settings = settings; self.stride = stride; self.splitMeters = splitMeters; self.goalMeters = goalMeters
         paceTime = [Double](repeating: 0, count: Self.paceCapacity)
         paceDist = [Double](repeating: 0, count: Self.paceCapacity)
@@ -62,16 +62,16 @@ public struct Odometer: Sendable {
     }
 
     /// The session started at `t` (the first split's elapsed time counts from here).
-    public mutating func start(at t: Double) { if splitStartTime.isNaN { splitStartTime = t } }
+    public mutating func start(at t: Seconds) { if splitStartTime.isNaN { splitStartTime = t } }
 
     /// Length of one step (m) for a step of `peakToPeak` at `cadence`, calibration included.
-    public func stepLength(peakToPeak: Double, cadence: Double) -> Double {
+    public func stepLength(peakToPeak: MetersPerSecondSquared, cadence: StepsPerMinute) -> Meters {
         stride.stepLength(peakToPeak: peakToPeak, cadence: cadence) * strideScale
     }
 
     /// Counts a step: a `step` event, and its length added to the distance.
     /// `movingTime` is the session's moving time at the step (for splits and the goal).
-    public mutating func addStep(_ s: StepEvent, cadence: Double, movingTime: Double, events: inout EventQueue) {
+    public mutating func addStep(_ s: StepEvent, cadence: StepsPerMinute, movingTime: Seconds, events: inout EventQueue) {
         steps += 1
         lastPeakToPeak = s.peakToPeak
         events.emit(.step(s))
@@ -81,7 +81,7 @@ public struct Odometer: Sendable {
     }
 
     /// Adds distance (m) covered by `time`; emits the splits and the goal it completes.
-    public mutating func addDistance(_ d: Double, time t: Double, movingTime mt: Double, events: inout EventQueue) {
+    public mutating func addDistance(_ d: Meters, time t: Seconds, movingTime mt: Seconds, events: inout EventQueue) {
         distanceMeters += d
         paceTime[paceHead] = t; paceDist[paceHead] = distanceMeters
         paceHead += 1
@@ -104,7 +104,7 @@ public struct Odometer: Sendable {
 
     /// GPS distance `d` (m) walked while moving: once `minimumGPSCalibrationMeters` are
     /// covered, the stride is scaled so that the steps over the same stretch give the GPS distance.
-    public mutating func gpsDistanceWalked(_ d: Double) {
+    public mutating func gpsDistanceWalked(_ d: Meters) {
         gpsMeters += d
         if gpsMeters >= settings.minimumGPSCalibrationMeters && stepMetersSinceGPS > 0 {
             let s = gpsMeters / stepMetersSinceGPS
@@ -114,7 +114,7 @@ public struct Odometer: Sendable {
     }
 
     /// Scales the stride so that the distance so far becomes `knownDistanceMeters`.
-    public mutating func calibrate(knownDistanceMeters: Double) {
+    public mutating func calibrate(knownDistanceMeters: Meters) {
         guard distanceMeters > 0, knownDistanceMeters > 0 else { return }
         strideScale *= knownDistanceMeters / distanceMeters
         distanceMeters = knownDistanceMeters
@@ -122,7 +122,7 @@ public struct Odometer: Sendable {
 
     /// Pace over the last `currentPaceSeconds` of distance updates (s/km) at time `now`, NaN when
     /// undefined (fewer than two updates, or none in the last `max(3, currentPaceSeconds / 2)` s).
-    public func currentPace(now: Double) -> Double {
+    public func currentPace(now: Seconds) -> SecondsPerKilometer {
         guard paceCount >= 2 else { return .nan }
         var newest = paceHead - 1
         if newest < 0 { newest += paceTime.count }

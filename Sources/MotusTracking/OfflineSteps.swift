@@ -41,25 +41,25 @@ public enum OfflineStepDetector {
     /// The detector's settings (units in the names' doc comments: s, Hz).
     public struct Settings: Sendable, Hashable, Codable {
         /// Cut-off (Hz) of the zero-phase low-pass that estimates gravity's direction.
-        public var gravityCutoffHz: Double = 0.3
+        public var gravityCutoffHz: Hertz = 0.3
         /// Rate (Hz) of the grid the vertical acceleration is resampled to.
-        public var gridRateHz: Double = 100
+        public var gridRateHz: Hertz = 100
         /// Band (Hz) of the 4th-order zero-phase Butterworth band-pass on the vertical acceleration.
-        public var bandLowHz: Double = 1
+        public var bandLowHz: Hertz = 1
         /// Upper edge (Hz) of that band.
-        public var bandHighHz: Double = 5
+        public var bandHighHz: Hertz = 5
         /// Shortest time (s) between two peaks (of two closer ones the higher stays).
-        public var minimumPeakSpacingSeconds: Double = 0.3
+        public var minimumPeakSpacingSeconds: Seconds = 0.3
         /// A peak's prominence must reach this fraction of the filtered signal's standard deviation.
         public var prominenceFraction: Double = 1
         /// A walking bout ends where neither detector finds a step for this long (s).
-        public var boutGapSeconds: Double = 2
+        public var boutGapSeconds: Seconds = 2
         /// An interval counts as irregular when it is more than this factor from the bout's median.
         public var irregularityRatio: Double = 1.5
         /// A detector needs at least this many intervals in a bout to be judged regular there.
         public var minimumIntervals: Int = 4
         /// Cut-off (Hz) of the low-pass of |a| whose range between steps is a step's peak-to-peak.
-        public var peakToPeakCutoffHz: Double = 3
+        public var peakToPeakCutoffHz: Hertz = 3
 
         /// The defaults.
         public init() {}

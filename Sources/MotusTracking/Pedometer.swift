@@ -6,14 +6,14 @@ import MotusSignal
 public struct StepEvent: Sendable, Hashable, Codable {
     /// Time of the step's acceleration peak (s, on the input clock). For a step filled into
     /// a gap (see `Pedometer.Settings.maximumFilledGap`), a time spread evenly over the gap.
-    public var time: Double
+    public var time: Seconds
     /// Peak-to-trough of the low-passed acceleration magnitude around this step (m/s²), the
     /// input of Weinberg's stride model; for a filled step, the mean of its two neighbours'.
-    public var peakToPeak: Double
+    public var peakToPeak: MetersPerSecondSquared
     /// True for a step credited without its own peak (filled into a gap of weak impacts).
     public var filled: Bool
     /// A step at `time` (s) with its `peakToPeak` (m/s²).
-    @inlinable public init(time: Double, peakToPeak: Double, filled: Bool = false) {
+    @inlinable public init(time: Seconds, peakToPeak: MetersPerSecondSquared, filled: Bool = false) {
         self.time = time; self.peakToPeak = peakToPeak; self.filled = filled
     }
 }
@@ -45,24 +45,24 @@ public struct Pedometer: Sendable {
     /// What an app may tune; units on each property (Hz, s, m/s²).
     public struct Settings: Sendable, Hashable, Codable {
         /// Internal grid rate (Hz).
-        public var internalRateHz: Double = 50
+        public var internalRateHz: Hertz = 50
         /// Band of step frequencies kept (Hz).
-        public var bandLowHz: Double = 0.5
+        public var bandLowHz: Hertz = 0.5
         /// Upper edge of the band (Hz).
-        public var bandHighHz: Double = 3.0
+        public var bandHighHz: Hertz = 3.0
         /// Hysteresis as a fraction of the running RMS of the band-passed magnitude.
         public var hysteresisFraction: Double = 0.35
         /// Hysteresis floor (m/s²): smaller oscillations are never steps.
-        public var minimumHysteresis: Double = 0.15
+        public var minimumHysteresis: MetersPerSecondSquared = 0.15
         /// Time constant of the running RMS (s).
-        public var rmsTimeConstant: Double = 1.5
+        public var rmsTimeConstant: Seconds = 1.5
         /// Shortest step interval (s): 4 steps/s, a sprint.
-        public var minimumStepInterval: Double = 0.25
+        public var minimumStepInterval: Seconds = 0.25
         /// Longest step interval that still counts as walking (s).
-        public var maximumStepInterval: Double = 2.0
+        public var maximumStepInterval: Seconds = 2.0
         /// Longest interval (s) in a run that starts walking (40 steps/min): slower regular
         /// jolts are not taken for the start of a walk.
-        public var maximumConfirmationInterval: Double = 1.5
+        public var maximumConfirmationInterval: Seconds = 1.5
         /// Candidates in a row needed to start counting.
         public var confirmationSteps: Int = 5
         /// Each interval of the confirming run must lie within [median / r, median × r].
@@ -70,15 +70,15 @@ public struct Pedometer: Sendable {
         /// While walking, candidates closer than this fraction of the step interval are merged.
         public var minimumIntervalFraction: Double = 0.5
         /// Walking stops after this long (s) without a step (or 2.5 step intervals if longer).
-        public var stopTimeout: Double = 2.0
+        public var stopTimeout: Seconds = 2.0
         /// A gap of at least this many step intervals may be filled.
         public var gapFactor: Double = 1.6
         /// Longest gap (s) filled with steps; 0 turns gap filling off (the default).
-        public var maximumFilledGap: Double = 0
+        public var maximumFilledGap: Seconds = 0
         /// The gap's RMS must reach this fraction of the walking RMS to be filled.
         public var gapMotionFraction: Double = 0.15
         /// Input gaps longer than this (s) restart the internal grid.
-        public var maximumInputGap: Double = 1.0
+        public var maximumInputGap: Seconds = 1.0
         /// The defaults, as given on each property.
         public init() {}
         /// The defaults (the same as `init()`).
@@ -94,11 +94,11 @@ public struct Pedometer: Sendable {
     /// True while steps are being counted as they come.
     public private(set) var isWalking = false
     /// Current step interval estimate (s), from the intervals counted while walking.
-    public private(set) var stepInterval = 0.55
+    public private(set) var stepInterval: Seconds = 0.55
     /// Cadence in steps per minute while walking, 0 when still.
-    public var cadence: Double { isWalking ? 60 / stepInterval : 0 }
+    public var cadence: StepsPerMinute { isWalking ? 60 / stepInterval : 0 }
     /// Time of the last counted step (s, on the input clock), −∞ before the first.
-    public var lastStepTime: Double { lastStep + origin }
+    public var lastStepTime: Seconds { lastStep + origin }
 
     /// The input clock's origin: the first sample's time. Everything inside runs on times
     /// relative to it, so the grid, the intervals and the timeouts are computed on small
@@ -167,7 +167,7 @@ public struct Pedometer: Sendable {
     /// walking; several when walking is confirmed or a gap is filled). Read them with
     /// `recentStep(_:)`.
     @discardableResult
-    public mutating func update(acceleration a: Vector3, time: Double) -> Int {
+    public mutating func update(acceleration a: Vector3, time: Seconds) -> Int {
         let before = steps
         let m = a.norm
         guard m.isFinite, time.isFinite else { return 0 }

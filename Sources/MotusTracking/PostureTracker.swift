@@ -18,15 +18,15 @@ public struct PostureTracker: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Time constant (s) of the low-pass on the gravity direction: long enough to average
         /// the rocking of a stride's impacts, short enough to follow standing up (about 1 s).
-        public var timeConstant: Double = 0.25
+        public var timeConstant: Seconds = 0.25
         /// Angle (degrees) from the rest posture that counts as a new posture: more than a
         /// trunk or thigh rocks about its mean while walking, less than sitting to standing
         /// turns a thigh, hip or wrist (60–90°).
-        public var changeDegrees: Double = 40
+        public var changeDegrees: Degrees = 40
         /// Angle (degrees) from the rest posture beyond which, until `changeDegrees` is passed,
         /// the posture is in transit: the body is turning into a new posture, and motion in
         /// the meantime (the push of standing up) is not yet a walk.
-        public var transitDegrees: Double = 20
+        public var transitDegrees: Degrees = 20
         /// The defaults, as given on each property.
         public init() {}
         /// The defaults (the same as `init()`).
@@ -47,10 +47,10 @@ public struct PostureTracker: Sendable {
     public private(set) var restDirection = Vector3.zero
     /// When the smoothed direction first lay more than `changeDegrees` from `restDirection`
     /// since the latest still frame (s); NaN while it has not.
-    public private(set) var changedAt = Double.nan
+    public private(set) var changedAt: Seconds = .nan
 
     /// A tracker for frames at `rateHz` (Hz).
-    public init(rateHz: Double, settings: Settings = .default) {
+    public init(rateHz: Hertz, settings: Settings = .default) {
         precondition(rateHz > 0 && settings.timeConstant > 0, "rate and time constant must be > 0")
         self.settings = settings
         alpha = 1 - Math.exp(-1 / (settings.timeConstant * rateHz))
@@ -65,7 +65,7 @@ public struct PostureTracker: Sendable {
 
     /// One frame at `time` (s): its gravity (m/s², device frame; `.zero` when unknown, then the
     /// acceleration's direction is used) and whether the stillness test passed on it.
-    public mutating func update(gravity g: Vector3, acceleration a: Vector3, still: Bool, time: Double) {
+    public mutating func update(gravity g: Vector3, acceleration a: Vector3, still: Bool, time: Seconds) {
         let v = g == .zero ? a : g
         let n = v.norm
         guard n > 0, n.isFinite else { return }

@@ -12,9 +12,9 @@ public struct SessionResult: Sendable {
     /// The moving/still changes (also among `events`).
     public var stateChanges: [(state: MotionState, change: StateChange)]
     /// Step times (s) of every counted step, in order.
-    public var stepTimes: [Double]
+    public var stepTimes: [Seconds]
     /// Time of the first sample (s).
-    public var startTime: Double
+    public var startTime: Seconds
     /// Samples pushed.
     public var samples: Int
     /// Events dropped by a full queue (0 in a batch run, which reads after every sample).
@@ -153,7 +153,7 @@ public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
     let snapshotInterval: Double
 
     /// The session over `samples`; an update at least every `snapshotInterval` seconds of input time.
-    public init(_ samples: Base, session: MotionSession, snapshotInterval: Double = 1) {
+    public init(_ samples: Base, session: MotionSession, snapshotInterval: Seconds = 1) {
         base = samples; self.session = session; self.snapshotInterval = snapshotInterval
     }
 

@@ -5,13 +5,13 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     /// On foot (steps, stride, pace) or a ride (no steps; speed from location when present).
     public var mode: SessionMode = .foot
     /// The person's height (m); 1.70 when unknown. Gives the default stride model.
-    public var heightMeters: Double? = nil
+    public var heightMeters: Meters? = nil
     /// Step-length model; nil = Weinberg with `k` from the height (`StrideModel.weinbergK`).
     public var strideModel: StrideModel? = nil
     /// Distance of each split (m); 0 turns splits off.
-    public var splitMeters: Double = 1000
+    public var splitMeters: Meters = 1000
     /// Goal distance (m), for the "goal reached" event and the remaining time.
-    public var goalMeters: Double? = nil
+    public var goalMeters: Meters? = nil
     /// Resume provisionally on a walk's first steps (cause `firstSteps`, retracted with no
     /// moving time when the pedometer does not confirm a walk). Off: resume only on the
     /// pedometer's confirmation (about five steps) or the classifier, for an app that must
@@ -33,7 +33,7 @@ public struct SessionSettings: Sendable, Hashable, Codable {
     public static let `default` = SessionSettings()
 
     /// The height used when none is given (m).
-    public static let defaultHeightMeters = 1.70
+    public static let defaultHeightMeters: Meters = 1.70
     /// The stride model these settings give.
     public var effectiveStrideModel: StrideModel {
         strideModel ?? .weinberg(k: StrideModel.weinbergK(heightMeters: heightMeters ?? Self.defaultHeightMeters))
@@ -43,7 +43,7 @@ public struct SessionSettings: Sendable, Hashable, Codable {
 /// The session's internal tuning, by part (see each part's settings for units and reasons).
 public struct SessionTuning: Sendable, Hashable, Codable {
     /// Frame rate without a model (Hz); with a model, frames come at the model's rate.
-    public var frameRateHz: Double = 50
+    public var frameRateHz: Hertz = 50
     /// The fast stillness test on the frames.
     public var stillness = StillnessDetector.Settings()
     /// The change-of-posture test on the frames (standing up before a walk).

@@ -44,18 +44,18 @@ public enum StateChangeCause: String, Sendable, Hashable, Codable {
 public struct StateChange: Sendable, Hashable, Codable {
     /// When the change happened, as far as the session can tell (s, input clock): for a
     /// resume from steps, the first step's time; for a pause, when the motion ended.
-    public var time: Double
+    public var time: Seconds
     /// When the session decided it (s): the time of the sample that triggered the decision.
     /// `decidedAt − time` is the decision latency.
-    public var decidedAt: Double
+    public var decidedAt: Seconds
     /// What decided the change.
     public var cause: StateChangeCause
     /// A change at `time`, decided at `decidedAt` (both s, input clock).
-    @inlinable public init(time: Double, decidedAt: Double, cause: StateChangeCause) {
+    @inlinable public init(time: Seconds, decidedAt: Seconds, cause: StateChangeCause) {
         self.time = time; self.decidedAt = decidedAt; self.cause = cause
     }
     /// Decision latency (s).
-    @inlinable public var latency: Double { decidedAt - time }
+    @inlinable public var latency: Seconds { decidedAt - time }
 }
 
 /// A completed split.
@@ -64,20 +64,20 @@ public struct Split: Sendable, Hashable, Codable {
     /// 1 for the first split.
     public var index: Int
     /// Cumulative distance at the end of the split (m).
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
     /// Time the split was completed (s, input clock).
-    public var time: Double
+    public var time: Seconds
     /// Moving time spent in this split (s).
-    public var movingTimeSeconds: Double
+    public var movingTimeSeconds: Seconds
     /// Elapsed time spent in this split (s).
-    public var elapsedTimeSeconds: Double
+    public var elapsedTimeSeconds: Seconds
     /// Moving time per kilometre over the split (s/km).
-    public var paceSecondsPerKm: Double
+    public var paceSecondsPerKm: SecondsPerKilometer
     /// Steps in this split (0 in ride mode).
     public var steps: Int
     /// A split; units as on each property.
-    public init(index: Int, distanceMeters: Double, time: Double, movingTimeSeconds: Double, elapsedTimeSeconds: Double,
-                paceSecondsPerKm: Double, steps: Int) {
+    public init(index: Int, distanceMeters: Meters, time: Seconds, movingTimeSeconds: Seconds, elapsedTimeSeconds: Seconds,
+                paceSecondsPerKm: SecondsPerKilometer, steps: Int) {
         self.index = index; self.distanceMeters = distanceMeters; self.time = time; self.movingTimeSeconds = movingTimeSeconds
         self.elapsedTimeSeconds = elapsedTimeSeconds; self.paceSecondsPerKm = paceSecondsPerKm; self.steps = steps
     }
@@ -95,10 +95,10 @@ public enum SessionEvent: Sendable, Hashable {
     /// A split completed (every `SessionSettings.splitMeters`).
     case split(Split)
     /// The goal distance was reached: (time s, distance m, moving time s).
-    case goalReached(time: Double, distanceMeters: Double, movingTimeSeconds: Double)
+    case goalReached(time: Seconds, distanceMeters: Meters, movingTimeSeconds: Seconds)
 
     /// The event's time (s, input clock).
-    public var time: Double {
+    public var time: Seconds {
         switch self {
         case .resumed(let c), .paused(let c): c.time
         case .step(let s): s.time
@@ -124,39 +124,39 @@ public enum SessionEvent: Sendable, Hashable {
 @frozen
 public struct SessionSnapshot: Sendable, Hashable, Codable {
     /// Time of the latest sample (s, input clock).
-    public var time: Double
+    public var time: Seconds
     /// Moving or still now.
     public var state: MotionState
     /// Steps counted since the start (the platform counter's when one is pushed).
     public var steps: Int
     /// Steps per minute while moving on foot, 0 otherwise.
-    public var cadenceStepsPerMinute: Double
+    public var cadenceStepsPerMinute: StepsPerMinute
     /// Distance covered while moving (m): steps × stride on foot, location fixes on a ride.
-    public var distanceMeters: Double
+    public var distanceMeters: Meters
     /// Pace over the last `SessionSettings.currentPaceSeconds` of movement (s/km).
-    public var currentPaceSecondsPerKm: Double
+    public var currentPaceSecondsPerKm: SecondsPerKilometer
     /// Moving time / distance (s/km).
-    public var averagePaceSecondsPerKm: Double
+    public var averagePaceSecondsPerKm: SecondsPerKilometer
     /// Current speed (m/s): 1000 / current pace, or the location speed in ride mode.
-    public var speedMetersPerSecond: Double
+    public var speedMetersPerSecond: MetersPerSecond
     /// Time spent moving since the start (s).
-    public var movingTimeSeconds: Double
+    public var movingTimeSeconds: Seconds
     /// Time since the first sample (s), pauses included.
-    public var elapsedTimeSeconds: Double
+    public var elapsedTimeSeconds: Seconds
     /// Time to the goal distance at the current pace (s); NaN without a goal or a pace, 0 once reached.
-    public var remainingTimeSeconds: Double
+    public var remainingTimeSeconds: Seconds
     /// Latest smoothed probability of moving from the classifier (NaN without one).
     public var movingProbability: Double
     /// Length of one step (m) the stride model currently gives (calibration included).
-    public var stepLengthMeters: Double
+    public var stepLengthMeters: Meters
     /// Compass heading (degrees clockwise from magnetic north, 0 to 360) of the device's +y
     /// axis (a phone's top edge) on the horizontal; nil without a magnetometer (or while that
     /// axis points straight up or down).
-    public var headingDegrees: Double? = nil
+    public var headingDegrees: Degrees? = nil
 }
 
 /// Formats a pace in s/km as "m:ss /km" ("-" when undefined).
-public func formatPace(_ secondsPerKm: Double) -> String {
+public func formatPace(_ secondsPerKm: SecondsPerKilometer) -> String {
     guard secondsPerKm.isFinite, secondsPerKm > 0, secondsPerKm < 360_000 else { return "-" }
     let total = Int(secondsPerKm.rounded())
     let s = total % 60

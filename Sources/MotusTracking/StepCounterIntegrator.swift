@@ -14,13 +14,13 @@ public struct StepCounterIntegrator: Sendable, Hashable {
     /// Steps since the first reading.
     public private(set) var steps: Double = 0
     /// Cumulative distance since the first reading (m), when the platform reports one.
-    public private(set) var distanceMeters: Double?
+    public private(set) var distanceMeters: Meters?
     /// Resets seen (count went down).
     public private(set) var resets = 0
     /// Readings ignored (time backwards, non-finite or negative count).
     public private(set) var rejected = 0
     /// Time of the last accepted reading (−∞ before the first).
-    public private(set) var lastTime = -Double.infinity
+    public private(set) var lastTime: Seconds = -.infinity
     var lastRaw = Double.nan
     var lastRawDistance = Double.nan
 

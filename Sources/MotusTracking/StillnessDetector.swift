@@ -14,11 +14,11 @@ public struct StillnessDetector: Sendable {
     /// The window and thresholds; units on each property.
     public struct Settings: Sendable, Hashable, Codable {
         /// Window length (s).
-        public var windowSeconds: Double = 0.5
+        public var windowSeconds: Seconds = 0.5
         /// Largest standard deviation of |a| (m/s²) for a still window.
-        public var maximumAccelerationStd: Double = 0.2
+        public var maximumAccelerationStd: MetersPerSecondSquared = 0.2
         /// Largest mean |ω| (rad/s) for a still window (ignored without a gyroscope).
-        public var maximumRotationRate: Double = 0.5
+        public var maximumRotationRate: RadiansPerSecond = 0.5
         /// The defaults, as given on each property.
         public init() {}
         /// The defaults (the same as `init()`).
@@ -33,14 +33,14 @@ public struct StillnessDetector: Sendable {
     var filled = 0
     var sum = 0.0, sumSq = 0.0, gyroSum = 0.0
     /// Standard deviation of |a| over the current window (m/s²).
-    public private(set) var accelerationStd = Double.infinity
+    public private(set) var accelerationStd: MetersPerSecondSquared = .infinity
     /// Mean |ω| over the current window (rad/s).
-    public private(set) var meanRotationRate = 0.0
+    public private(set) var meanRotationRate: RadiansPerSecond = 0
     /// True when the latest full window is still.
     public private(set) var isStill = false
 
     /// A detector for frames at `rateHz` (Hz); it reports still only after one full window.
-    public init(rateHz: Double, settings: Settings = .default) {
+    public init(rateHz: Hertz, settings: Settings = .default) {
         precondition(rateHz > 0 && settings.windowSeconds > 0, "rate and window must be > 0")
         self.settings = settings
         let n = Swift.max(2, Int((settings.windowSeconds * rateHz).rounded()))
@@ -59,7 +59,7 @@ public struct StillnessDetector: Sendable {
 
     /// Adds one frame: |a| (m/s²) and |ω| (rad/s, 0 without a gyroscope). Returns `isStill`.
     @discardableResult
-    public mutating func push(accelerationMagnitude m: Double, rotationRateMagnitude w: Double) -> Bool {
+    public mutating func push(accelerationMagnitude m: MetersPerSecondSquared, rotationRateMagnitude w: RadiansPerSecond) -> Bool {
         let n = acc.count
         let x = m - Units.standardGravity      // centred: small squares, no cancellation
         if filled == n {

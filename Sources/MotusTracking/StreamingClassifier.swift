@@ -28,11 +28,11 @@ public struct StreamingClassifier: Sendable {
     /// The model run.
     public let model: MotionModel
     /// Frame rate the model expects (Hz).
-    public var rateHz: Double { model.features.rateHz }
+    public var rateHz: Hertz { model.features.rateHz }
     /// Window length (s).
-    public var windowSeconds: Double { Double(model.features.windowLength) / model.features.rateHz }
+    public var windowSeconds: Seconds { Double(model.features.windowLength) / model.features.rateHz }
     /// Time between the starts of consecutive windows (s).
-    public var hopSeconds: Double { Double(model.features.hopLength) / model.features.rateHz }
+    public var hopSeconds: Seconds { Double(model.features.hopLength) / model.features.rateHz }
     /// True when the model reads the rotation rate.
     public var requiresRotationRate: Bool { model.features.requiresRotationRate }
 

@@ -5,15 +5,15 @@ public enum StrideModel: Sendable, Hashable, Codable {
     /// From height alone: `factor × height`, scaled by `(cadence / referenceCadence)^exponent`
     /// so faster steps are longer. `factor` 0.415 is the usual walking rule of thumb (step
     /// ≈ 0.415 × height at about 110 steps/min).
-    case height(heightMeters: Double, factor: Double = 0.415, referenceCadence: Double = 110, exponent: Double = 0.5)
+    case height(heightMeters: Meters, factor: Double = 0.415, referenceCadence: StepsPerMinute = 110, exponent: Double = 0.5)
     /// Weinberg (2002): `k × (amax − amin)^¼` per step, with `amax − amin` the peak-to-trough
     /// of the low-passed acceleration magnitude (m/s²) over the step.
     case weinberg(k: Double)
     /// A constant step length (m), e.g. from a calibration.
-    case fixed(stepMeters: Double)
+    case fixed(stepMeters: Meters)
 
     /// Length of one step (m), given its peak-to-trough (m/s²) and the cadence (steps/min).
-    public func stepLength(peakToPeak: Double, cadence: Double) -> Double {
+    public func stepLength(peakToPeak: MetersPerSecondSquared, cadence: StepsPerMinute) -> Meters {
         switch self {
         case let .height(h, f, ref, e):
             let c = cadence > 0 && cadence.isFinite ? Swift.min(Swift.max(cadence, 50), 200) : ref
@@ -30,7 +30,7 @@ public enum StrideModel: Sendable, Hashable, Codable {
     /// calibration). The default reference, 9.5 m/s², was chosen on the IPOL lower-back
     /// trials (the only data here with a known distance): leave-one-subject-out median
     /// |distance error| 5.9 %. It depends on where the phone is carried; calibrate when you can.
-    public static func weinbergK(heightMeters h: Double, referencePeakToPeak: Double = 9.5) -> Double {
+    public static func weinbergK(heightMeters h: Meters, referencePeakToPeak: MetersPerSecondSquared = 9.5) -> Double {
         0.415 * h / Math.pow(referencePeakToPeak, 0.25)
     }
 }
@@ -39,7 +39,7 @@ public enum StrideModel: Sendable, Hashable, Codable {
 public enum StrideEstimator {
     /// Σ step lengths over `steps` (m). Cadence per step is from the interval to the previous
     /// step (the median interval for the first, or for intervals outside 0.25–2 s).
-    public static func distance(_ steps: [StepEvent], model: StrideModel) -> Double {
+    public static func distance(_ steps: [StepEvent], model: StrideModel) -> Meters {
         guard !steps.isEmpty else { return 0 }
         let med = medianInterval(steps)
         var d = 0.0
@@ -52,7 +52,7 @@ public enum StrideEstimator {
     }
 
     /// Median step interval (s) of consecutive steps, 0.55 s when there are fewer than two.
-    public static func medianInterval(_ steps: [StepEvent]) -> Double {
+    public static func medianInterval(_ steps: [StepEvent]) -> Seconds {
         guard steps.count > 1 else { return 0.55 }
         var d = (1..<steps.count).map { steps[$0].time - steps[$0 - 1].time }.filter { $0 > 0.25 && $0 < 2 }
         guard !d.isEmpty else { return 0.55 }
@@ -63,7 +63,7 @@ public enum StrideEstimator {
     /// Calibrates a model from a walk of known length: the same model family, scaled so that
     /// `distance(steps, model)` equals `knownDistanceMeters`. GPS calibration is the same call
     /// with the GPS track length over the same steps.
-    public static func calibrate(_ model: StrideModel, steps: [StepEvent], knownDistanceMeters: Double) -> StrideModel {
+    public static func calibrate(_ model: StrideModel, steps: [StepEvent], knownDistanceMeters: Meters) -> StrideModel {
         let d = distance(steps, model: model)
         guard d > 0, knownDistanceMeters > 0 else { return model }
         let s = knownDistanceMeters / d

@@ -34,15 +34,15 @@ public struct UserAccelerationOnlyInput: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Time constant (s) of the covariance: a few steps, so that the axis follows a
         /// change of carry but not each stride.
-        public var timeConstant: Double = 2
+        public var timeConstant: Seconds = 2
         /// Time constant (s) of the third moment that picks the sign of the axis: longer than
         /// the covariance's, so that the sign turns only when the motion's shape does.
-        public var signTimeConstant: Double = 4
+        public var signTimeConstant: Seconds = 4
         /// The axis moves only while the root-mean-square user acceleration (m/s², the
         /// square root of the covariance's trace) is at least this: above sensor noise and
         /// fidgeting, below the slowest walk's bounce. At rest the axis stays where the last
         /// motion left it.
-        public var minimumMotionRMS: Double = 0.3
+        public var minimumMotionRMS: MetersPerSecondSquared = 0.3
         /// The defaults, as given on each property.
         public init() {}
         /// The defaults (the same as `init()`).
@@ -81,7 +81,7 @@ public struct UserAccelerationOnlyInput: Sendable {
     /// The acceleration (m/s², gravity along `axis` included) for one user-acceleration sample
     /// `u` (m/s²) at `time` (s). A sample that is not finite passes unchanged (the session
     /// rejects it).
-    public mutating func acceleration(userAcceleration u: Vector3, time: Double) -> Vector3 {
+    public mutating func acceleration(userAcceleration u: Vector3, time: Seconds) -> Vector3 {
         guard u.isFinite, time.isFinite else { return u }
         // The first sample, a gap in time or time going back weighs as one time constant.
         let dt = lastTime.isNaN || !(time > lastTime) ? settings.timeConstant : time - lastTime

@@ -46,7 +46,7 @@ public enum DatasetImporter {
     /// number of samples; otherwise the file is removed and the import fails naming the source.
     /// A dataset entry set aside when listing (a file missing) fails the import with the
     /// reader's error naming the missing file, rather than being left out.
-    public static func run(source: String, format: Format, out: String, rateHz: Double? = nil,
+    public static func run(source: String, format: Format, out: String, rateHz: Hertz? = nil,
                            progress: (String, Recording) -> Void = { _, _ in }) throws -> Report {
         try makeFolders(out)
         var report = Report()

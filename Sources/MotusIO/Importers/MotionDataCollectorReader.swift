@@ -10,14 +10,14 @@ import MotusCore
 /// before the first motion update and is stale.
 public enum MotionDataCollectorReader {
     /// The app's polling rate (Hz): its timer fires every 0.1 s. Row i is placed at i / rate s.
-    public static let nominalRateHz = 10.0
+    public static let nominalRateHz: Hertz = 10.0
 
     /// Reads one MotionDataCollector CSV file at `path` as a recording whose rows are `rateHz`
     /// apart (Hz), the stale first row left out, with one label segment `label` over the whole
     /// recording when it is given (the folder's name, when importing a folder).
     /// Throws `InputError` for what the delimited reader refuses (a cell that is not a number, a
     /// missing CoreMotion column), and `.emptyFile` when the file has fewer than two data rows.
-    public static func read(path: String, label: String?, rateHz: Double = nominalRateHz) throws(InputError) -> Recording {
+    public static func read(path: String, label: String?, rateHz: Hertz = nominalRateHz) throws(InputError) -> Recording {
         var o = DelimitedOptions()
         o.rateHz = rateHz
         var r = try DelimitedReader(path: path, options: o).read()

@@ -280,7 +280,7 @@ public enum IPOLReader {
 
     /// XSens Euler angles (degrees) to a quaternion: `R = Rz(yaw)·Ry(pitch)·Rx(roll)`, sensor
     /// frame to the local earth frame (ENU in these exports), i.e. `q = qz ⊗ qy ⊗ qx`.
-    public static func xsensAttitude(rollDegrees: Double, pitchDegrees: Double, yawDegrees: Double) -> Quaternion {
+    public static func xsensAttitude(rollDegrees: Degrees, pitchDegrees: Degrees, yawDegrees: Degrees) -> Quaternion {
         let r = rollDegrees * Math.radiansPerDegree, p = pitchDegrees * Math.radiansPerDegree, y = yawDegrees * Math.radiansPerDegree
         let cr = Math.cos(r / 2), sr = Math.sin(r / 2)
         let cp = Math.cos(p / 2), sp = Math.sin(p / 2)

@@ -5,11 +5,11 @@ public struct MotionSenseSubject: Sendable, Hashable {
     /// The `N` of `sub_N.csv`.
     public var code: Int
     /// Weight (kg), as the file gives it.
-    public var weightKg: Double
+    public var weightKg: Kilograms
     /// Height (m); the file gives centimetres.
-    public var heightMeters: Double
+    public var heightMeters: Meters
     /// Age in years, as the file gives it.
-    public var age: Double
+    public var age: Years
     /// "female" (0 in the file) or "male" (1).
     public var gender: String
 }
@@ -40,7 +40,7 @@ public struct MotionSenseSubject: Sendable, Hashable {
 /// A `B_…`/`C_…` file read on its own gives a recording with one stream, `acc` or `gyro`.
 public enum MotionSenseReader {
     /// The dataset's sampling rate (Hz): row i of a file is at i / 50 s.
-    public static let nominalRateHz = 50.0
+    public static let nominalRateHz: Hertz = 50.0
     /// The activity codes that start the trial folders' names, in the dataset's order.
     public static let activityCodes = ["dws", "ups", "wlk", "jog", "sit", "std"]
     /// Activity code → its name in words ("wlk" → "walking").
@@ -63,7 +63,7 @@ public enum MotionSenseReader {
     /// `q = q_z(yaw) ⊗ q_x(pitch) ⊗ q_y(roll)`, rotating device-frame vectors into the reference
     /// frame (z up), as `Quaternion` documents. Check: the device-frame gravity (CoreMotion,
     /// pointing down) equals `q.inverseRotate((0, 0, −1))`; tests verify it on every file.
-    public static func attitude(roll: Double, pitch: Double, yaw: Double) -> Quaternion {
+    public static func attitude(roll: Radians, pitch: Radians, yaw: Radians) -> Quaternion {
         let cr = Math.cos(roll / 2), sr = Math.sin(roll / 2)
         let cp = Math.cos(pitch / 2), sp = Math.sin(pitch / 2)
         let cy = Math.cos(yaw / 2), sy = Math.sin(yaw / 2)

@@ -61,13 +61,13 @@ public enum SPSWHARReader {
         /// The subject's id, `sXX`.
         public var id: String
         /// Age in years, as the file gives it.
-        public var age: Double
+        public var age: Years
         /// "male" or "female".
         public var gender: String
         /// Height (m); the file gives centimetres.
-        public var heightMeters: Double
+        public var heightMeters: Meters
         /// Weight (kg), as the file gives it.
-        public var weightKg: Double
+        public var weightKg: Kilograms
         /// "right" or "left".
         public var dominantHand: String
         /// How many executions of the task the subject did.

@@ -56,7 +56,7 @@ public enum WISDMReader {
     ]
 
     /// The rate both datasets were recorded at (Hz).
-    public static let nominalRateHz = 20.0
+    public static let nominalRateHz: Hertz = 20.0
 
     /// What a 2019 file name says: subject, sensor and device.
     public struct FileName: Sendable, Hashable {

@@ -50,7 +50,7 @@ import MotusCore
 /// the segment directions, step counts per foot and `NSteps` when it disagrees.
 public enum WeAllWalkReader {
     /// The phones' sampling rate (Hz), as the dataset states it.
-    public static let nominalRateHz = 25.0
+    public static let nominalRateHz: Hertz = 25.0
     /// Fields per row of a sensor file.
     public static let columnCount = 41
     /// CoreMotion g (gravity pointing down) to Motus m/s² (pointing up).

@@ -13,7 +13,7 @@ import MotusCore
 /// verified. One pass over the bytes, no allocation per message.
 public enum FITReader {
     /// Seconds from the Unix epoch to the FIT epoch, 1989-12-31 00:00:00 UTC.
-    public static let fitEpochOffset = 631_065_600.0
+    public static let fitEpochOffset: Seconds = 631_065_600.0
 
     /// True when the bytes start like a FIT file (header size 12 or 14 and `.FIT` at byte 8).
     public static func looksLikeFIT(_ head: some Collection<UInt8>) -> Bool {

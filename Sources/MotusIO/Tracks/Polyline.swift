@@ -5,7 +5,7 @@ import MotusCore
 /// Precision 5 is Google's; OSRM and Valhalla emit precision 6.
 public enum Polyline {
     /// Decodes `text` into (latitude, longitude) pairs in degrees.
-    public static func decode(_ text: String, precision: Int = 5, file: String = "<polyline>") throws(InputError) -> [(latitude: Double, longitude: Double)] {
+    public static func decode(_ text: String, precision: Int = 5, file: String = "<polyline>") throws(InputError) -> [(latitude: Degrees, longitude: Degrees)] {
         let ints = try decodeIntegers(Array(text.utf8), file: file)
         let factor = power10(precision)
         var out: [(latitude: Double, longitude: Double)] = []
@@ -61,7 +61,7 @@ public enum Polyline {
     }
 
     /// Encodes (latitude, longitude) pairs in degrees.
-    public static func encode(_ points: [(latitude: Double, longitude: Double)], precision: Int = 5) -> String {
+    public static func encode(_ points: [(latitude: Degrees, longitude: Degrees)], precision: Int = 5) -> String {
         let factor = power10(precision)
         return encodeIntegers(points.map { (Int64(($0.latitude * factor).rounded()), Int64(($0.longitude * factor).rounded())) })
     }

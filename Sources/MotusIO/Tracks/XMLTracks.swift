@@ -238,7 +238,7 @@ public enum ISOTime {
     /// Seconds since the Unix epoch (UTC) for an ISO 8601 time `YYYY-MM-DDThh:mm:ss` (a space
     /// for the `T` also read) with an optional fraction and `Z` or `±hh:mm` offset (none: UTC);
     /// nil for any other text or an impossible date or time.
-    public static func parse(_ s: String) -> Double? {
+    public static func parse(_ s: String) -> Seconds? {
         let b = Array(s.utf8)
         guard b.count >= 19, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32, b[13] == 58, b[16] == 58 else { return nil }
         func num(_ from: Int, _ len: Int) -> Int? {
