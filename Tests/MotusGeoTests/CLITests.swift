@@ -108,7 +108,7 @@ enum GeoCLI {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bytes = try Data(contentsOf: URL(fileURLWithPath: TrackData.path(TrackData.fenix)))
-        FileManager.default.createFile(atPath: dir + "/cut.fit", contents: bytes.prefix(5000))
+        _ = FileManager.default.createFile(atPath: dir + "/cut.fit", contents: bytes.prefix(5000))
         let r = try GeoCLI.run(["ride", dir + "/cut.fit"])
         #expect(r.status == 1)
         #expect(r.err.hasPrefix("motus: \(dir)/cut.fit: found 'end of file at byte 5000'"))
