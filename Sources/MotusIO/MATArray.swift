@@ -106,6 +106,8 @@ public struct MATArray: Sendable, Equatable {
     /// objects such as MATLAB's `string`, `table`, `timetable`): only name, class and
     /// dimensions are known.
     public var isDecoded: Bool
+    /// Opaque objects: the type system (`MCOS` for MATLAB's classes, `java`, …).
+    public var typeSystem: String?
     /// int64/uint64 values too large to be exact as `Double` (beyond ±2^53), rounded to the
     /// nearest `Double`.
     public var inexactIntegers: Int
@@ -115,12 +117,12 @@ public struct MATArray: Sendable, Equatable {
     public init(name: String, arrayClass: Class, dimensions: [Int], isLogical: Bool = false, isComplex: Bool = false,
                 isGlobal: Bool = false, values: [Double] = [], imaginary: [Double] = [], text: String? = nil,
                 fieldNames: [String] = [], elements: [MATArray] = [], className: String? = nil, isDecoded: Bool = true,
-                inexactIntegers: Int = 0) {
+                inexactIntegers: Int = 0, typeSystem: String? = nil) {
         self.name = name; self.arrayClass = arrayClass; self.dimensions = dimensions
         self.isLogical = isLogical; self.isComplex = isComplex; self.isGlobal = isGlobal
         self.values = values; self.imaginary = imaginary; self.text = text
         self.fieldNames = fieldNames; self.elements = elements; self.className = className
-        self.isDecoded = isDecoded; self.inexactIntegers = inexactIntegers
+        self.isDecoded = isDecoded; self.inexactIntegers = inexactIntegers; self.typeSystem = typeSystem
     }
 
     /// Number of elements: the product of the dimensions.
