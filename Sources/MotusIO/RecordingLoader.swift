@@ -4,8 +4,10 @@ import MotusCore
 /// 1. the native format (first line `#motus,1`);
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
-///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold), or a
-///    phyphox export folder (`PhyphoxExport`, its sensor files merged into one recording);
+///    BROAD `.mat` trial), a phyphox export folder (`PhyphoxExport`, its sensor files merged
+///    into one recording), or a MATLAB Mobile sensor log (`MATLABMobileReader`, recognised by
+///    its MAT-file header and timetable names); other `.mat` files are refused with the
+///    variables they hold;
 /// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
 ///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
@@ -49,6 +51,9 @@ public enum RecordingLoader {
         }
         if DatasetLocator.isDirectory(path) {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a recording file (or an Oxford walk folder)")
+        }
+        if options.isEmpty && MATLABMobileReader.isLog(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try MATLABMobileReader.read(path: path) }
         }
         if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
         return try DelimitedReader(path: path, options: options).read()
@@ -110,6 +115,11 @@ public enum RecordingLoader {
         }
         if options.isEmpty, let probe = DatasetFormat.probe(path: path), !probe.isDataset || probe.format == .wisdm && !DatasetLocator.isDirectory(path) {
             let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try probe.format.readRecording(path: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
+        }
+        if options.isEmpty && !DatasetLocator.isDirectory(path) && MATLABMobileReader.isLog(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try MATLABMobileReader.read(path: path) }
             RecordingBuilder.replay(r, into: &sink)
             return nil
         }
