@@ -40,7 +40,10 @@ public struct MATArray: Sendable, Equatable {
         case uint64
         /// A function handle (class 16); not decoded.
         case functionHandle = "function_handle"
-        /// An opaque object (class 17), such as MATLAB's `string`, `table`, `timetable`; not decoded.
+        /// An opaque object (class 17), such as MATLAB's `string`, `table`, `timetable`. A
+        /// MATLAB (MCOS) object read from the subsystem data has `className`, the object
+        /// array's dimensions, and its saved properties as `fieldNames` and `elements` (as a
+        /// struct's); others are not decoded.
         case opaque
         /// A class number this reader does not know.
         case unknown
@@ -100,10 +103,10 @@ public struct MATArray: Sendable, Equatable {
     /// Cell arrays: the cells, column-major. Struct and object arrays: the field values,
     /// element by element (element `e`, field `f` at `e * fieldNames.count + f`).
     public var elements: [MATArray]
-    /// Object arrays: the class name.
+    /// Object and opaque arrays: the class name (`timetable`, `datetime`, …).
     public var className: String?
-    /// False for the classes this reader does not decode (sparse, function handles, opaque
-    /// objects such as MATLAB's `string`, `table`, `timetable`): only name, class and
+    /// False for the arrays this reader does not decode (sparse, function handles, opaque
+    /// objects whose contents were not found in the subsystem data): only name, class and
     /// dimensions are known.
     public var isDecoded: Bool
     /// Opaque objects: the type system (`MCOS` for MATLAB's classes, `java`, …).

@@ -15,9 +15,13 @@ import MotusCore
 /// (4-byte) format; `miCOMPRESSED` elements (zlib, decoded by `Inflate`); `miMATRIX` arrays
 /// of the numeric classes (converted to `Double` from whatever type they are stored in),
 /// logical, char (UTF-8, UTF-16, UTF-32 or 8-bit → `String`), cell, struct and object (fields
-/// read). Complex arrays keep both parts. Sparse arrays, function handles and opaque objects
-/// (MATLAB's `string`, `table`, `timetable`, …, which live in the file's subsystem data) are
-/// not decoded: they are listed in `skipped` and left out of `variables`.
+/// read). Complex arrays keep both parts. MATLAB objects (MCOS: `timetable`, `datetime`,
+/// `duration`, `table`, `string`, user classes) stored as top-level variables are decoded from
+/// the file's subsystem data (`MATSubsystem`) into `.opaque` arrays whose fields are the
+/// objects' saved properties; `timetable(_:)`, `datetime(_:)` and `duration(_:)` read the
+/// common ones further. Sparse arrays, function handles, objects of other type systems, MCOS
+/// enumerations and objects nested in plain structs or cells are not decoded: they are listed
+/// in `skipped` and left out of `variables`.
 ///
 /// Errors are `InputError`s at the byte offset where the problem is
 /// (`SourceLocation.byteOffset`). Inside a compressed element the location is the element's
