@@ -289,6 +289,8 @@ struct MATSubsystem {
     /// or nil when `a` is not one.
     static func reference(_ a: MATArray) -> (ids: [Int], dims: [Int], classID: Int)? {
         guard a.arrayClass == .uint32, !a.isComplex, a.values.count >= 5, a.values[0] == referenceMarker else { return nil }
+        // A uint32 array may have been stored as another type: only whole numbers in range count.
+        guard a.values.allSatisfy({ $0 >= 0 && $0 <= 4_294_967_295 && $0 == $0.rounded() }) else { return nil }
         let v = a.values
         let ndims = Int(v[1])
         guard ndims >= 2, ndims <= v.count - 2 else { return nil }

@@ -24,7 +24,7 @@ public struct MATDateTime: Sendable, Equatable {
     /// Seconds since 1970-01-01 00:00 (see the type's note on time zones), each value the
     /// sum of its two parts.
     public var seconds: [Double] {
-        (0..<milliseconds.count).map { milliseconds[$0] / 1000 + remainderMilliseconds[$0] / 1000 }
+        (0..<milliseconds.count).map { milliseconds[$0] / 1000 + ($0 < remainderMilliseconds.count ? remainderMilliseconds[$0] / 1000 : 0) }
     }
 
     /// A datetime with these parts; `remainderMilliseconds` empty means zeros.

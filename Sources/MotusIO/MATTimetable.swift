@@ -132,6 +132,14 @@ public struct MATTimetable: Sendable, Equatable {
         let times = try field("rowTimes")
         let tc = context.inside("rowTimes")
         if times.arrayClass == .structure {
+            // Implied row times are made here, one per row: unless a variable holds that many
+            // values, nothing in the file backs numRows (variables may be empty, or N×0), so a
+            // damaged count could ask for gigabytes.
+            let rows = rowCount
+            guard rows <= MATTimetable.maxUnbackedImpliedRows || variables.contains(where: { $0.count >= rows }) else {
+                throw tc.fail(found: "\(rows) rows, no variable holding as many values",
+                              expected: "at most \(MATTimetable.maxUnbackedImpliedRows) rows implied by a time step")
+            }
             let (rt, reg) = try MATTimetable.implied(times, rows: rowCount, tc)
             rowTimes = rt; regularity = reg
         } else {
@@ -142,6 +150,9 @@ public struct MATTimetable: Sendable, Equatable {
             throw tc.fail(found: "\(rowTimes.count) row times", expected: "\(rowCount) (numRows)")
         }
     }
+
+    /// Most rows whose times a timetable may imply when no variable holds as many values (2^24).
+    static let maxUnbackedImpliedRows = 1 << 24
 
     /// Row times saved one by one: a datetime or duration object.
     static func explicit(_ t: MATArray, _ c: MATContext) throws(InputError) -> RowTimes {
@@ -186,7 +197,7 @@ public struct MATTimetable: Sendable, Equatable {
         case .datetime(let o):
             guard o.milliseconds.count == 1 else { throw oc.fail(found: "\(o.milliseconds.count) values", expected: "one first row time") }
             let ms = (0..<rows).map { o.milliseconds[0] + stepMs($0) }
-            return (.datetime(MATDateTime(milliseconds: ms, remainderMilliseconds: [Double](repeating: o.remainderMilliseconds[0], count: rows),
+            return (.datetime(MATDateTime(milliseconds: ms, remainderMilliseconds: [Double](repeating: o.remainderMilliseconds.first ?? 0, count: rows),
                                           timeZone: o.timeZone, format: o.format)), regularity)
         case .duration(let o):
             guard o.milliseconds.count == 1 else { throw oc.fail(found: "\(o.milliseconds.count) values", expected: "one first row time") }
