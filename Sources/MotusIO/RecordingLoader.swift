@@ -141,7 +141,7 @@ public enum RecordingLoader {
 
     /// The recordings under `path`: the file itself; a phyphox export folder (one recording);
     /// every recording of a dataset folder Motus knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
-    /// and licences left out), sorted. A folder with none (empty, or only other files) is an
+    /// and licences left out) and its MATLAB Mobile logs (`.mat` files `MATLABMobileReader.isLog` takes), sorted. A folder with none (empty, or only other files) is an
     /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
         if path == "-" || InputSpool.needsSpooling(path) { return [path] }
@@ -151,7 +151,7 @@ public enum RecordingLoader {
             let held = names.isEmpty ? "an empty folder" : "\(names.count) \(names.count == 1 ? "entry" : "entries"), no recording"
             let listing = names.isEmpty ? "" : "; it holds " + names.sorted().prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: held,
-                             expected: "recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows" + listing)
+                             expected: "recordings (.motus, .csv, .txt or .json files or MATLAB Mobile .mat logs, in it or in its subfolders) or a dataset folder Motus knows" + listing)
         }
         return found
     }
@@ -179,6 +179,10 @@ public enum RecordingLoader {
             }
             let lower = name.lowercased()
             let ext = lower.split(separator: ".").last.map(String.init) ?? ""
+            if ext == "mat" {
+                if MATLABMobileReader.isLog(p) { out.append(p) }
+                continue
+            }
             guard ["motus", "csv", "txt", "json"].contains(ext), !GroundTruthInput.isSidecar(lower), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
             out.append(p)
         }

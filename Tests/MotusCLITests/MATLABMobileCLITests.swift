@@ -16,4 +16,12 @@ import MotusIO
         let notices = r.stderr.split(separator: "\n").filter { $0.contains("left out") }
         #expect(notices == ["motus: \(log): left out: Orientation (30 rows of azimuth, pitch and roll in degrees: their rotation order is not documented, so no attitude is made from them)"])
     }
+
+    /// A folder of logs (as MATLAB Drive's MobileSensorData) lists them; `make_sample.py`
+    /// beside the log is not a recording.
+    @Test func aFolderOfLogsListsThem() throws {
+        let r = try CLI.run(["inspect", "Tests/HandWritten/matlab-mobile"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("source: MATLAB Mobile sensorlog_20260101_120000.mat") && !r.stdout.contains("make_sample"))
+    }
 }
