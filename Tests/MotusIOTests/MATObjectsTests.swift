@@ -6,7 +6,8 @@ import MotusCore
 /// MATLAB objects (MCOS: timetable, datetime, duration) in files written by MATLAB itself:
 /// the test files of the PyPI package mat-io 1.0.2 (`datasets/mat-io/`, BSD-3-Clause), made
 /// by the generator scripts named below. Each expected value is what the generator asks
-/// MATLAB for (mat-io's own reader gives the same numbers).
+/// MATLAB for; mat-io's own reader gives the same numbers (`Tests/HandWritten/matlab-mobile/matio_values.py`
+/// prints them).
 @Suite("MATLAB objects in MAT-files")
 struct MATObjectsTests {
     static let folder = TestFiles.packageRoot + "/datasets/mat-io/"
