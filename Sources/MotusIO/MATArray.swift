@@ -98,10 +98,11 @@ public struct MATArray: Sendable, Equatable {
     public var imaginary: [Double]
     /// Char arrays: the text. A char matrix of several rows gives its rows joined by "\n".
     public var text: String?
-    /// Struct and object arrays: the field names in file order.
+    /// Struct, object and decoded opaque arrays: the field (property) names in file order.
     public var fieldNames: [String]
-    /// Cell arrays: the cells, column-major. Struct and object arrays: the field values,
-    /// element by element (element `e`, field `f` at `e * fieldNames.count + f`).
+    /// Cell arrays: the cells, column-major. Struct, object and decoded opaque arrays: the
+    /// field values, element by element (element `e`, field `f` at `e * fieldNames.count + f`);
+    /// an opaque array not decoded holds its metadata (for MCOS objects, the reference).
     public var elements: [MATArray]
     /// Object and opaque arrays: the class name (`timetable`, `datetime`, …).
     public var className: String?
