@@ -35,6 +35,21 @@ def head_bytes(path, n):
         return f.read(n)
 
 
+def mat_uncompressed(m):
+    """A little-endian Level-5 MAT-file with its miCOMPRESSED elements stored plainly."""
+    out, at = bytearray(m[:128]), 128
+    while at + 8 <= len(m):
+        typ, size = struct.unpack_from("<II", m, at)
+        if typ == 15:
+            out += zlib.decompress(m[at + 8:at + 8 + size])
+            at += 8 + size
+        else:
+            n = 8 + (size + 7) // 8 * 8
+            out += m[at:at + n]
+            at += n
+    return bytes(out)
+
+
 class Corpus:
     def __init__(self, out):
         self.out = out
@@ -371,6 +386,18 @@ def main():
             c.add("fuzz-mat", name, m)
             c.add("fuzz-broad", name, m)
     c.add("fuzz-mat", "empty", mat_file([]))
+    # MAT-files with MATLAB objects (timetables, datetimes): the MATLAB-written files from
+    # mat-io and the MATLAB Mobile layout sample, compressed as shipped and stored plainly
+    # (so that mutations reach the subsystem bytes, not the zlib stream around them).
+    mats = sorted(glob.glob(os.path.join(ROOT, "datasets", "mat-io", "*.mat")))
+    mats += sorted(glob.glob(os.path.join(ROOT, "Tests", "HandWritten", "matlab-mobile", "*.mat")))
+    for p in mats:
+        with open(p, "rb") as f:
+            m = f.read()
+        base = os.path.basename(p)[:-4]
+        for suffix, data in (("-z", m), ("", mat_uncompressed(m))):
+            c.add("fuzz-mat", base + suffix, data)
+            c.add("fuzz-matmobile", base + suffix, data)
     text = NATIVE * 3
     for lvl in (0, 1, 6, 9):
         c.add("fuzz-inflate", "zlib-%d" % lvl, zlib.compress(text, lvl))

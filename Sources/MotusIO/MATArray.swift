@@ -40,7 +40,10 @@ public struct MATArray: Sendable, Equatable {
         case uint64
         /// A function handle (class 16); not decoded.
         case functionHandle = "function_handle"
-        /// An opaque object (class 17), such as MATLAB's `string`, `table`, `timetable`; not decoded.
+        /// An opaque object (class 17), such as MATLAB's `string`, `table`, `timetable`. A
+        /// MATLAB (MCOS) object read from the subsystem data has `className`, the object
+        /// array's dimensions, and its saved properties as `fieldNames` and `elements` (as a
+        /// struct's); others are not decoded.
         case opaque
         /// A class number this reader does not know.
         case unknown
@@ -95,17 +98,20 @@ public struct MATArray: Sendable, Equatable {
     public var imaginary: [Double]
     /// Char arrays: the text. A char matrix of several rows gives its rows joined by "\n".
     public var text: String?
-    /// Struct and object arrays: the field names in file order.
+    /// Struct, object and decoded opaque arrays: the field (property) names in file order.
     public var fieldNames: [String]
-    /// Cell arrays: the cells, column-major. Struct and object arrays: the field values,
-    /// element by element (element `e`, field `f` at `e * fieldNames.count + f`).
+    /// Cell arrays: the cells, column-major. Struct, object and decoded opaque arrays: the
+    /// field values, element by element (element `e`, field `f` at `e * fieldNames.count + f`);
+    /// an opaque array not decoded holds its metadata (for MCOS objects, the reference).
     public var elements: [MATArray]
-    /// Object arrays: the class name.
+    /// Object and opaque arrays: the class name (`timetable`, `datetime`, …).
     public var className: String?
-    /// False for the classes this reader does not decode (sparse, function handles, opaque
-    /// objects such as MATLAB's `string`, `table`, `timetable`): only name, class and
+    /// False for the arrays this reader does not decode (sparse, function handles, opaque
+    /// objects whose contents were not found in the subsystem data): only name, class and
     /// dimensions are known.
     public var isDecoded: Bool
+    /// Opaque objects: the type system (`MCOS` for MATLAB's classes, `java`, …).
+    public var typeSystem: String?
     /// int64/uint64 values too large to be exact as `Double` (beyond ±2^53), rounded to the
     /// nearest `Double`.
     public var inexactIntegers: Int
@@ -115,12 +121,12 @@ public struct MATArray: Sendable, Equatable {
     public init(name: String, arrayClass: Class, dimensions: [Int], isLogical: Bool = false, isComplex: Bool = false,
                 isGlobal: Bool = false, values: [Double] = [], imaginary: [Double] = [], text: String? = nil,
                 fieldNames: [String] = [], elements: [MATArray] = [], className: String? = nil, isDecoded: Bool = true,
-                inexactIntegers: Int = 0) {
+                inexactIntegers: Int = 0, typeSystem: String? = nil) {
         self.name = name; self.arrayClass = arrayClass; self.dimensions = dimensions
         self.isLogical = isLogical; self.isComplex = isComplex; self.isGlobal = isGlobal
         self.values = values; self.imaginary = imaginary; self.text = text
         self.fieldNames = fieldNames; self.elements = elements; self.className = className
-        self.isDecoded = isDecoded; self.inexactIntegers = inexactIntegers
+        self.isDecoded = isDecoded; self.inexactIntegers = inexactIntegers; self.typeSystem = typeSystem
     }
 
     /// Number of elements: the product of the dimensions.

@@ -15,9 +15,13 @@ import MotusCore
 /// (4-byte) format; `miCOMPRESSED` elements (zlib, decoded by `Inflate`); `miMATRIX` arrays
 /// of the numeric classes (converted to `Double` from whatever type they are stored in),
 /// logical, char (UTF-8, UTF-16, UTF-32 or 8-bit → `String`), cell, struct and object (fields
-/// read). Complex arrays keep both parts. Sparse arrays, function handles and opaque objects
-/// (MATLAB's `string`, `table`, `timetable`, …, which live in the file's subsystem data) are
-/// not decoded: they are listed in `skipped` and left out of `variables`.
+/// read). Complex arrays keep both parts. MATLAB objects (MCOS: `timetable`, `datetime`,
+/// `duration`, `table`, `string`, user classes) stored as top-level variables are decoded from
+/// the file's subsystem data (`MATSubsystem`) into `.opaque` arrays whose fields are the
+/// objects' saved properties; `timetable(_:)`, `datetime(_:)` and `duration(_:)` read the
+/// common ones further. Sparse arrays, function handles, objects of other type systems, MCOS
+/// enumerations and objects nested in plain structs or cells are not decoded: they are listed
+/// in `skipped` and left out of `variables`.
 ///
 /// Errors are `InputError`s at the byte offset where the problem is
 /// (`SourceLocation.byteOffset`). Inside a compressed element the location is the element's
@@ -59,6 +63,14 @@ public struct MATFile: Sendable {
     public var names: [String]
     /// Arrays found but not decoded, top-level or nested.
     public var skipped: [MATSkipped]
+    /// Byte offset of each variable's element (its `miCOMPRESSED` element when compressed),
+    /// for errors about what a variable holds.
+    public var offsets: [String: Int] = [:]
+
+    /// Opaque variables waiting for the subsystem data, with their element offsets.
+    var pending: [(name: String, array: MATArray, offset: Int)] = []
+    /// The subsystem data (objects' contents) and where it sits, once found.
+    var subsystem: (bytes: [UInt8], compressedAt: Int?, base: Int)? = nil
 
     /// The decoded variable `name`; nil when the file has none by that name, or it was
     /// skipped (not decoded, or left out by `Options.only`).
@@ -81,6 +93,10 @@ public struct MATFile: Sendable {
                 let tag = try parser.tag(at: offset, end: p.count)
                 switch tag.type {
                 case MATType.matrix:
+                    if let r = parser.subsystemData(tag) {
+                        if result.subsystem == nil { result.subsystem = (Array(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(p)[r])), nil, r.lowerBound) }
+                        break
+                    }
                     try add(try parser.matrix(tag, name: nil), &result, at: offset, parser: parser, options: options)
                 case MATType.compressed:
                     try readCompressed(tag, at: offset, bytes: UnsafeRawBufferPointer(p), header: header, file: file,
@@ -93,7 +109,38 @@ public struct MATFile: Sendable {
                 offset = tag.next
             }
         }
+        try resolveObjects(&result)
         return result
+    }
+
+    /// Puts the opaque variables waiting in `pending` into `variables` with their objects'
+    /// properties from the subsystem data (`MATSubsystem`); those it cannot decode (other type
+    /// systems, enumerations) go to `skipped`.
+    static func resolveObjects(_ result: inout MATFile) throws(InputError) {
+        defer { result.pending = []; result.subsystem = nil }
+        guard !result.pending.isEmpty else { return }
+        var table: MATSubsystem? = nil
+        for (name, array, offset) in result.pending {
+            guard array.typeSystem == "MCOS", let meta = array.elements.first, let ref = MATSubsystem.reference(meta) else {
+                result.skipped.append(MATSkipped(name: name, arrayClass: array.arrayClass, dimensions: array.dimensions))
+                continue
+            }
+            if table == nil {
+                guard let s = result.subsystem else {
+                    throw InputError(.badValue, at: .byteOffset(offset, in: result.path), found: "'\(name)', \(array.className ?? "an object") \(ref.ids.count == 1 ? "object \(ref.ids[0])" : "\(ref.ids.count) objects")",
+                                     expected: "the subsystem data holding its contents (an unnamed uint8 array after the variables)")
+                }
+                table = try MATSubsystem(bytes: s.bytes, file: result.path, compressedAt: s.compressedAt, base: s.base)
+            }
+            guard let t = table else { continue }
+            let v = try t.resolve(array, at: offset)
+            guard result.variables[name] == nil else {
+                throw InputError(.badValue, at: .byteOffset(offset, in: result.path), found: "a second variable '\(name)'", expected: "unique variable names")
+            }
+            result.variables[name] = v
+            result.names.append(name)
+            result.offsets[name] = offset
+        }
     }
 
     /// Names of the variables in the file at `path`, in file order, read without decoding the
@@ -152,6 +199,10 @@ public struct MATFile: Sendable {
     static func add(_ array: MATArray, _ result: inout MATFile, at offset: Int, parser: MATParser, options: Options) throws(InputError) {
         if array.name.isEmpty { return }   // subsystem data (objects' contents), not a variable
         if let only = options.only, !only.contains(array.name) { return }
+        if array.arrayClass == .opaque {
+            result.pending.append((array.name, array, offset))
+            return
+        }
         if !array.isDecoded {
             result.skipped.append(MATSkipped(name: array.name, arrayClass: array.arrayClass, dimensions: array.dimensions))
             return
@@ -161,6 +212,7 @@ public struct MATFile: Sendable {
         }
         result.variables[array.name] = array
         result.names.append(array.name)
+        result.offsets[array.name] = offset
         result.skipped += parser.skipped
     }
 
@@ -170,7 +222,7 @@ public struct MATFile: Sendable {
         // The first bytes give the inner element's declared size (the output limit) and, when
         // only some variables are wanted, its name.
         let prefix = try Inflate.zlibPrefix(Array(data.prefix(4096)), count: 1024, file: file, baseOffset: tag.data)
-        if let only = options.only, let name = MATParser.peekName(prefix, bigEndian: header.bigEndian), !only.contains(name) {
+        if let only = options.only, let name = MATParser.peekName(prefix, bigEndian: header.bigEndian), !name.isEmpty, !only.contains(name) {
             return
         }
         guard prefix.count >= 8 else {
@@ -194,6 +246,11 @@ public struct MATFile: Sendable {
                 let t = try parser.tag(at: at, end: p.count)
                 guard t.type == MATType.matrix else {
                     throw parser.fail(.badValue, at: at, found: "data type \(t.type)", expected: "a compressed variable (miMATRIX, type 14)")
+                }
+                if let r = parser.subsystemData(t) {
+                    if result.subsystem == nil { result.subsystem = (Array(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(p)[r])), offset, r.lowerBound) }
+                    at = t.next
+                    continue
                 }
                 try add(try parser.matrix(t, name: nil), &result, at: offset, parser: parser, options: options)
                 parser.skipped.removeAll()

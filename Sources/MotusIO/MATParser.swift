@@ -99,7 +99,7 @@ struct MATParser {
     func fail(_ reason: InputError.Reason, at offset: Int, found: String, expected: String) -> InputError {
         if let c = compressedAt {
             return InputError(reason, at: .byteOffset(c, in: file), found: found,
-                              expected: expected + " (at byte \(offset) of the element compressed at byte \(c), decompressed)")
+                              expected: expected + " (at byte \(base + offset) of the element compressed at byte \(c), decompressed)")
         }
         return InputError(reason, at: .byteOffset(base + offset, in: file), found: found, expected: expected)
     }
@@ -173,13 +173,15 @@ struct MATParser {
         let isComplex = flags & 0x800 != 0, isGlobal = flags & 0x400 != 0, isLogical = flags & 0x200 != 0
         var at = ft.next
 
-        if cls == .opaque || cls == .unknown {
-            // Opaque objects have no dimensions element: their name comes next.
+        if cls == .unknown {
+            // A class this reader does not know: its name, when it comes next as for opaque
+            // objects, is all that is taken.
             let nt = try tag(at: at, end: end)
             var name = ""
             if nt.type == MATType.int8 || nt.type == MATType.uint8 || nt.type == MATType.utf8 { name = try ascii(nt, "an array name") }
             return placeholder(name: name, path: path, cls: cls, dims: [])
         }
+        if cls == .opaque { return try opaque(at: at, end: end, path: path) }
 
         let dt = try tag(at: at, end: end)
         guard dt.type == MATType.int32, dt.size % 4 == 0, dt.size >= 8 else {
@@ -288,6 +290,48 @@ struct MATParser {
             // Sparse arrays and function handles: known, not decoded.
             return placeholder(name: name, path: path, cls: cls, dims: dims)
         }
+    }
+
+    /// An opaque object (class 17): no dimensions element; the array name, the type system
+    /// (`MCOS` for MATLAB's classes), the class name, then the object's metadata as an array
+    /// (for MCOS objects a uint32 reference into the subsystem data, see `MATSubsystem`).
+    /// Returned undecoded, the metadata as its one element, until `MATSubsystem` resolves it.
+    mutating func opaque(at start: Int, end: Int, path: String?) throws(InputError) -> MATArray {
+        var at = start
+        func text(_ what: String) throws(InputError) -> String {
+            let t = try tag(at: at, end: end)
+            guard t.type == MATType.int8 || t.type == MATType.uint8 || t.type == MATType.utf8 else {
+                throw fail(.badValue, at: at, found: MATType.name(t.type), expected: "\(what) of an opaque object (miINT8)")
+            }
+            let s = try ascii(t, what)
+            at = t.next
+            return s
+        }
+        let name = try text("the array name")
+        let label = path ?? name
+        let typeSystem = try text("the type system of '\(label)'")
+        let className = try text("the class name of '\(label)'")
+        let mt = try tag(at: at, end: end)
+        guard mt.type == MATType.matrix else {
+            throw fail(.badValue, at: at, found: MATType.name(mt.type), expected: "the metadata of object '\(label)' (miMATRIX)")
+        }
+        depth += 1
+        let metadata = try matrix(mt, name: "\(label) (metadata)")
+        depth -= 1
+        if let path { skipped.append(MATSkipped(name: path, arrayClass: .opaque, dimensions: [])) }
+        return MATArray(name: name, arrayClass: .opaque, dimensions: [], elements: [metadata], className: className,
+                        isDecoded: false, typeSystem: typeSystem)
+    }
+
+    /// The data range of the unnamed uint8 array `t` (the subsystem data: the contents of the
+    /// file's objects); nil when `t` is another array.
+    func subsystemData(_ t: Tag) -> Range<Int>? {
+        let end = t.data + t.size
+        guard t.type == MATType.matrix, t.size > 0, let ft = try? tag(at: t.data, end: end), ft.type == MATType.uint32, ft.size == 8,
+              u32(ft.data) & 0xFF == 9, let dt = try? tag(at: ft.next, end: end), dt.type == MATType.int32,
+              let nt = try? tag(at: dt.next, end: end), nt.size == 0, let vt = try? tag(at: nt.next, end: end),
+              vt.type == MATType.uint8 else { return nil }
+        return vt.data..<(vt.data + vt.size)
     }
 
     mutating func placeholder(name: String, path: String?, cls: MATArray.Class, dims: [Int]) -> MATArray {

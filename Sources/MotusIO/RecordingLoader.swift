@@ -4,8 +4,10 @@ import MotusCore
 /// 1. the native format (first line `#motus,1`);
 /// 2. with no delimited-text flags given, a dataset format Motus knows (MotionSense CSV, an
 ///    Oxford walk folder or its files, an IPOL `_lb.txt` or its JSON, an mPower JSON file, a
-///    BROAD `.mat` trial; other `.mat` files are refused with the variables they hold), or a
-///    phyphox export folder (`PhyphoxExport`, its sensor files merged into one recording);
+///    BROAD `.mat` trial), a phyphox export folder (`PhyphoxExport`, its sensor files merged
+///    into one recording), or a MATLAB Mobile sensor log (`MATLABMobileReader`, recognised by
+///    its MAT-file header and timetable names); other `.mat` files are refused with the
+///    variables they hold;
 /// 3. delimited text, mapped by `DelimitedOptions`, by the layout file beside it
 ///    (`DelimitedLayout`: the same flags, written once) or by a header Motus recognises.
 public enum RecordingLoader {
@@ -49,6 +51,9 @@ public enum RecordingLoader {
         }
         if DatasetLocator.isDirectory(path) {
             throw InputError(.unreadable, at: SourceLocation(file: path), found: "a folder", expected: "a recording file (or an Oxford walk folder)")
+        }
+        if options.isEmpty && MATLABMobileReader.isLog(path) {
+            return try ReadingPolicy.with(options.incompleteLastLine) { () throws(InputError) -> Recording in try MATLABMobileReader.read(path: path) }
         }
         if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
         return try DelimitedReader(path: path, options: options).read()
@@ -113,6 +118,11 @@ public enum RecordingLoader {
             RecordingBuilder.replay(r, into: &sink)
             return nil
         }
+        if options.isEmpty && !DatasetLocator.isDirectory(path) && MATLABMobileReader.isLog(path) {
+            let r = try ReadingPolicy.with(policy) { () throws(InputError) -> Recording in try MATLABMobileReader.read(path: path) }
+            RecordingBuilder.replay(r, into: &sink)
+            return nil
+        }
         if path.lowercased().hasSuffix(".mat") { throw BROADDataset.notATrial(path) }
         var o = options
         o.incompleteLastLine = policy
@@ -131,7 +141,7 @@ public enum RecordingLoader {
 
     /// The recordings under `path`: the file itself; a phyphox export folder (one recording);
     /// every recording of a dataset folder Motus knows; or, for any other folder, its `.motus`, `.csv`, `.txt` and `.json` files (READMEs
-    /// and licences left out), sorted. A folder with none (empty, or only other files) is an
+    /// and licences left out) and its MATLAB Mobile logs (`.mat` files `MATLABMobileReader.isLog` takes), sorted. A folder with none (empty, or only other files) is an
     /// error naming what it holds.
     public static func recordings(under path: String) throws(InputError) -> [String] {
         if path == "-" || InputSpool.needsSpooling(path) { return [path] }
@@ -141,7 +151,7 @@ public enum RecordingLoader {
             let held = names.isEmpty ? "an empty folder" : "\(names.count) \(names.count == 1 ? "entry" : "entries"), no recording"
             let listing = names.isEmpty ? "" : "; it holds " + names.sorted().prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
             throw InputError(.emptyFile, at: SourceLocation(file: path), found: held,
-                             expected: "recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows" + listing)
+                             expected: "recordings (.motus, .csv, .txt or .json files or MATLAB Mobile .mat logs, in it or in its subfolders) or a dataset folder Motus knows" + listing)
         }
         return found
     }
@@ -169,6 +179,10 @@ public enum RecordingLoader {
             }
             let lower = name.lowercased()
             let ext = lower.split(separator: ".").last.map(String.init) ?? ""
+            if ext == "mat" {
+                if MATLABMobileReader.isLog(p) { out.append(p) }
+                continue
+            }
             guard ["motus", "csv", "txt", "json"].contains(ext), !GroundTruthInput.isSidecar(lower), !lower.hasPrefix("readme"), !lower.hasPrefix("license"), !lower.hasPrefix("licence") else { continue }
             out.append(p)
         }

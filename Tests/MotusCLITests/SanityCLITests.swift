@@ -64,7 +64,7 @@ import MotusIO
             let r = try CLI.run([command, empty])
             #expect(r.status == 1, "\(command)")
             #expect(r.stdout.isEmpty)
-            #expect(r.stderr == "motus: \(empty): found 'an empty folder', expected recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows\n", "\(command)")
+            #expect(r.stderr == "motus: \(empty): found 'an empty folder', expected recordings (.motus, .csv, .txt or .json files or MATLAB Mobile .mat logs, in it or in its subfolders) or a dataset folder Motus knows\n", "\(command)")
         }
         let notes = CLI.temp("notes.md", "# not a recording\n")
         let r = try CLI.run(["inspect", (notes as NSString).deletingLastPathComponent])

@@ -110,13 +110,13 @@ import MotusCore
         let empty = TestFiles.tempDir()
         #expect(throws: InputError.self) { _ = try RecordingLoader.recordings(under: empty) }
         do { _ = try RecordingLoader.recordings(under: empty) } catch {
-            #expect(error.description == "\(empty): found 'an empty folder', expected recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows")
+            #expect(error.description == "\(empty): found 'an empty folder', expected recordings (.motus, .csv, .txt or .json files or MATLAB Mobile .mat logs, in it or in its subfolders) or a dataset folder Motus knows")
         }
         let other = TestFiles.tempDir()
         _ = FileManager.default.createFile(atPath: other + "/README.md", contents: Data("hi".utf8))
         try? FileManager.default.createDirectory(atPath: other + "/sub", withIntermediateDirectories: true)
         do { _ = try RecordingLoader.recordings(under: other) } catch {
-            #expect(error.description == "\(other): found '2 entries, no recording', expected recordings (.motus, .csv, .txt or .json files, in it or in its subfolders) or a dataset folder Motus knows; it holds README.md, sub")
+            #expect(error.description == "\(other): found '2 entries, no recording', expected recordings (.motus, .csv, .txt or .json files or MATLAB Mobile .mat logs, in it or in its subfolders) or a dataset folder Motus knows; it holds README.md, sub")
         }
         // An empty subfolder beside a recording is fine.
         _ = FileManager.default.createFile(atPath: other + "/a.csv", contents: Data("t,acc_x,acc_y,acc_z\n0,0,0,9.8\n".utf8))

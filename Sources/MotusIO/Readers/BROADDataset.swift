@@ -96,22 +96,12 @@ public struct BROADDataset: Dataset {
         return BROADReader.requiredVariables.isSubset(of: names)
     }
 
-    /// The error for a `.mat` file that is not a BROAD trial: what it holds, or why it cannot
-    /// be read as a MAT-file at all.
-    /// The timetables MATLAB Mobile's sensor log (`sensorlog_*.mat`) holds, one per sensor.
-    static let matlabMobileVariables: Set<String> = ["Acceleration", "AngularVelocity", "MagneticField", "Orientation", "Position"]
-
+    /// The error for a `.mat` file that is not a BROAD trial (nor a MATLAB Mobile log, which
+    /// the loader reads): what it holds, or why it cannot be read as a MAT-file at all.
     static func notATrial(_ path: String) -> InputError {
         let names: [String]
         do { names = try MATFile.variableNames(path: path) } catch { return error }
         let want = BROADReader.requiredVariables.sorted().joined(separator: ", ")
-        // MATLAB Mobile's sensor logs hold timetables, MATLAB objects this reader does not
-        // decode (docs/FORMAT.md): say what to do instead.
-        let mobile = names.filter(matlabMobileVariables.contains)
-        if !mobile.isEmpty {
-            return InputError(.badValue, at: SourceLocation(file: path), found: mobile.joined(separator: ", "),
-                              expected: "plain arrays: these are a MATLAB Mobile sensor log's timetables, MATLAB objects Motus does not decode; in MATLAB, a = Acceleration; writematrix([seconds(a.Timestamp - a.Timestamp(1)), a.X, a.Y, a.Z], 'acc.csv'), then motus … acc.csv --no-header --time-column 0 --accel-columns 1,2,3")
-        }
         return InputError(.badValue, at: SourceLocation(file: path), found: "variables \(names.joined(separator: ", "))",
                           expected: "a BROAD trial (\(want)); read other MAT-files with MATFile.read")
     }
