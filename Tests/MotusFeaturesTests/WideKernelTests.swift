@@ -149,7 +149,7 @@ struct WideKernelTests {
                     case 0: return rng.uniform() * 100
                     case 1: return k % 3 == 0 ? 0 : min(Double(k), Double(half / 2 + 1))   // ties in odd and even bins
                     case 2: return 0
-                    default: return k % 2 == 0 ? 5e-324 * Double(k) : rng.uniform() * 1e-300
+                    default: return k % 2 == 0 ? Double.leastNonzeroMagnitude * Double(k) : rng.uniform() * 1e-300
                     }
                 }
             }

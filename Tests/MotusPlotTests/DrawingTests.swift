@@ -95,7 +95,7 @@ import MotusTestSupport
     /// picture is well formed, finite and drawn in bounded time.
     @Test func anyValuesGiveAWellFormedPicture() throws {
         var g = SplitMix64(seed: 22)
-        let awkward: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 5e-324, 0, -0.0, 1, 1e-300, 42]
+        let awkward: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, .leastNonzeroMagnitude, 0, -0.0, 1, 1e-300, 42]
         for round in 0..<60 {
             let n = Int(g.next() % 50)
             var xs: [Double] = [], ys: [Double] = []
@@ -119,7 +119,7 @@ import MotusTestSupport
             let r = RowChart(title: "rows", xLabel: "v", rows: xs.map { "\($0)" }, series: [.init(name: "v", color: Palette.blue, values: ys, style: .bar)])
             _ = try checkXML(r.svg())
         }
-        for (lo, hi) in [(-1e300, 1e300), (-Double.greatestFiniteMagnitude, .greatestFiniteMagnitude), (5e-324, 1e-323), (1, 1 + 1e-15), (0, 0)] {
+        for (lo, hi) in [(-1e300, 1e300), (-Double.greatestFiniteMagnitude, .greatestFiniteMagnitude), (Double.leastNonzeroMagnitude, 2 * Double.leastNonzeroMagnitude), (1, 1 + 1e-15), (0, 0)] {
             let t = Ticks(lo, hi)
             #expect(t.values.count >= 2 && t.values.count <= 50 && t.values.allSatisfy(\.isFinite) && t.lower < t.upper, "\(lo)…\(hi)")
         }
