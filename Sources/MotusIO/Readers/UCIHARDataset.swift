@@ -19,7 +19,7 @@ public struct UCIHARDataset: Dataset {
     public let entries: [DatasetEntry]
     /// The split last read: its subjects are cut from it, so a run over the dataset reads each
     /// split's files once rather than once per subject.
-    private let cache = SplitCache()
+    let cache = SplitCache()
 
     /// Lists the subjects of the split folders at `root`; throws `.emptyFile` when there are none
     /// and the reader's error when a `subject_*.txt` cannot be read.
@@ -62,6 +62,8 @@ public struct UCIHARDataset: Dataset {
     final class SplitCache: @unchecked Sendable {
         private var lock = pthread_mutex_t()
         private var kept: (split: UCIHARReader.Split, snapshot: FileSnapshot)?
+        /// Splits read so far (tests check that a run reads each split once).
+        private(set) var reads = 0
         init() { pthread_mutex_init(&lock, nil) }
         deinit { pthread_mutex_destroy(&lock) }
 
@@ -76,6 +78,7 @@ public struct UCIHARDataset: Dataset {
         func keep(_ split: UCIHARReader.Split, snapshot: FileSnapshot) {
             pthread_mutex_lock(&lock)
             kept = (split, snapshot)
+            reads += 1
             pthread_mutex_unlock(&lock)
         }
     }
