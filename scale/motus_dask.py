@@ -600,9 +600,10 @@ def main(argv: list[str] | None = None) -> int:
     if o.compare:
         single = run_single(o.motus, o.paths, args, steps=steps, features=features, motion=motion, evaluate=evaluate)
         srate = n / single["seconds"] if single["seconds"] > 0 else float("inf")
+        parts = [f"{name} {single[key]:.2f} s" for name, key, on in (("features", "features_seconds", features), ("evaluate-steps", "steps_seconds", steps),
+                 ("evaluate-motion and evaluate", "evaluate_seconds", motion is not None or evaluate is not None)) if on]
         print(f"one machine (one motus process per command): {n} recordings in {single['seconds']:.2f} s = {srate:.1f} recordings/s "
-              f"(features {single['features_seconds']:.2f} s, evaluate-steps {single['steps_seconds']:.2f} s, "
-              f"evaluate-motion and evaluate {single['evaluate_seconds']:.2f} s)")
+              f"({', '.join(parts)})")
         print(f"cluster / one machine: {rate / srate:.2f}x")
         problems = compare(result, single)
         if problems:

@@ -129,7 +129,7 @@ struct Evaluate: ParsableCommand {
         --recording ID (with a model) scores one recording of a dataset folder with the dataset's \
         context (`motus features --list-recordings` lists the ids). Its JSON is {"report": the \
         figures of that recording's windows, null when none lies inside a mapped label, "exact": \
-        {"model", "classes", "recordings": how many were read, "scored": per recording its id, \
+        {"model", "classes", "recordings": how many were read, "scored": per recording its path, \
         data set, group, each window's true class (index into classes) and class probabilities, \
         as computed}}: what pooling many such runs into the whole run's figures needs (the \
         confusion counts, the log loss and the ROC AUC over all windows, the per-data-set and \
