@@ -20,7 +20,7 @@ let targets = [
     "fuzz-native", "fuzz-delimited", "fuzz-motionsense", "fuzz-oxford", "fuzz-ipol", "fuzz-mpower",
     "fuzz-weallwalk", "fuzz-spswhar", "fuzz-motiondatacollector", "fuzz-sensorlogger-json",
     "fuzz-sensorlogger-csv", "fuzz-json", "fuzz-gpx", "fuzz-tcx", "fuzz-fit", "fuzz-polyline",
-    "fuzz-model", "fuzz-mat", "fuzz-matmobile", "fuzz-broad", "fuzz-inflate",
+    "fuzz-model", "fuzz-mat", "fuzz-matmobile", "fuzz-broad", "fuzz-inflate", "fuzz-wisdm", "fuzz-ucihar",
 ]
 
 let package = Package(

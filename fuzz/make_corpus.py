@@ -310,6 +310,38 @@ def broad_mat(n=6, big=False, compress=False):
     return mat_file(vs, big, compress)
 
 
+def wisdm_seeds():
+    """The hand-written WISDM samples (Tests/HandWritten/wisdm): v1.1 file, 2019 accel and gyro."""
+    w = os.path.join(ROOT, "Tests", "HandWritten", "wisdm")
+    v1 = head_bytes(os.path.join(w, "WISDM_ar_v1.1_raw.txt"), 4000)
+    raw = os.path.join(w, "wisdm-dataset", "raw", "phone")
+    acc = head_lines(os.path.join(raw, "accel", "data_1600_accel_phone.txt"), 30)
+    gyro = head_lines(os.path.join(raw, "gyro", "data_1600_gyro_phone.txt"), 30)
+    return [("both", v1 + SEP + acc + SEP + gyro), ("v1-only", v1), ("accel-only", v1 + SEP + acc)]
+
+
+def ucihar_seeds():
+    """Small UCI HAR train splits in the real layout: subject 1 with two windows that overlap by
+    half (one stretch) and subject 2 with one window; every value printed with two decimals,
+    as the real files print every value alike. One seed has the nine signal files, one only
+    total_acc, one the hand-written sample's first window of each file."""
+    def window(start, axis):
+        return b" " + b" ".join(b"%.2f" % (0.5 + 0.01 * ((start + i) * (axis + 3) % 97)) for i in range(128)) + b"\n"
+    def signal(axis):
+        return window(0, axis) + window(64, axis) + window(500, axis)
+    head = [b"1\n1\n2\n", b"1\n1\n4\n", b"1 WALKING\n2 WALKING_UPSTAIRS\n3 WALKING_DOWNSTAIRS\n4 SITTING\n5 STANDING\n6 LAYING\n"]
+    seeds = [("split", SEP.join(head + [signal(a) for a in range(9)])),
+             ("total-only", SEP.join(head + [signal(a) for a in range(3)]))]
+    d = os.path.join(ROOT, "Tests", "HandWritten", "uci-har", "UCI HAR Dataset")
+    sig = os.path.join(d, "train", "Inertial Signals")
+    names = ["%s_%s_train.txt" % (s, a) for s in ("total_acc", "body_acc", "body_gyro") for a in "xyz"]
+    if all(os.path.exists(os.path.join(sig, n)) for n in names):
+        parts = [b"1\n", b"1\n", head_bytes(os.path.join(d, "activity_labels.txt"), 2000)]
+        parts += [head_lines(os.path.join(sig, n), 1) for n in names]
+        seeds.append(("sample-first-window", SEP.join(parts)))
+    return seeds
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(HERE, "corpus"))
@@ -354,6 +386,10 @@ def main():
     c.add("fuzz-weallwalk", "trial", WEALLWALK_CSV + SEP + WEALLWALK_XML)
     c.add("fuzz-spswhar", "phone", SPSWHAR + SEP + SPSWHAR_SUBJECTS + SEP + SPSWHAR_EXEC)
     c.add("fuzz-motiondatacollector", "walking", MDC)
+    for name, data in wisdm_seeds():
+        c.add("fuzz-wisdm", name, data)
+    for name, data in ucihar_seeds():
+        c.add("fuzz-ucihar", name, data, whole=True)
     c.add("fuzz-sensorlogger-json", "push", SL_PUSH)
     c.add("fuzz-sensorlogger-json", "export", SL_EXPORT_JSON)
     c.add("fuzz-sensorlogger-csv", "export", SL_ACC + SEP + SL_GYRO + SEP + SL_META + SEP + SL_ORIENT)

@@ -20,7 +20,7 @@ export SWIFT_BACKTRACE=enable=no
 CONFIG=${MOTUS_FUZZ_CONFIG:-debug}
 ALL=(fuzz-native fuzz-delimited fuzz-motionsense fuzz-oxford fuzz-ipol fuzz-mpower fuzz-weallwalk fuzz-spswhar
      fuzz-motiondatacollector fuzz-sensorlogger-json fuzz-sensorlogger-csv fuzz-json fuzz-gpx fuzz-tcx fuzz-fit
-     fuzz-polyline fuzz-model fuzz-mat fuzz-matmobile fuzz-broad fuzz-inflate)
+     fuzz-polyline fuzz-model fuzz-mat fuzz-matmobile fuzz-broad fuzz-inflate fuzz-wisdm fuzz-ucihar)
 # Leaks are not counted: the ones seen are inside FoundationXML (libxml2 error objects), not Motus.
 FLAGS=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -detect_leaks=0 -print_final_stats=1)
 
@@ -32,7 +32,7 @@ build() {
   BIN=$(swift build -c "$CONFIG" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --show-bin-path)
 }
 
-maxlen() { case $1 in fuzz-model) echo 65536 ;; *) echo 16384 ;; esac; }
+maxlen() { case $1 in fuzz-model) echo 65536 ;; fuzz-ucihar) echo 32768 ;; *) echo 16384 ;; esac; }
 
 # The finding in a libFuzzer log: the error line and the first frames of its stack.
 summary() {

@@ -2,7 +2,8 @@
 # The scale-out test (scale/README.md): a real Dask LocalCluster with two worker processes on
 # 127.0.0.1 runs `motus features` and `motus evaluate-steps` one recording per task over the
 # Oxford walks, the IPOL trials and WeAllWalk, and the gathered rows and pooled step metrics
-# must equal one motus run over the same folders. Also: pandas and numpy read `motus
+# must equal one motus run over the same folders; likewise `motus evaluate-motion` and `motus
+# evaluate` over the IPOL trials and WeAllWalk, pooled from each task's exact numbers. Also: pandas and numpy read `motus
 # features --out FILE.npy` (with its sidecar) and get the CSV's numbers, and the comparison
 # itself is shown to catch a changed value.
 #
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 DATA="${MOTUS_DATASETS:-../shared/datasets}"
 if [ ! -d "$DATA/oxford" ] || [ ! -d "$DATA/ipol/voisard2023_ipol497" ] || [ ! -d "$DATA/weallwalk" ]; then
   echo "skipping the Dask test: $DATA/oxford, $DATA/ipol/voisard2023_ipol497 or $DATA/weallwalk not found"
-  echo "0 passed, 0 failed, 3 skipped"
+  echo "0 passed, 0 failed, 5 skipped"
   exit 0
 fi
 if [ -n "${MOTUS_BIN:-}" ]; then MOTUS="$MOTUS_BIN/motus"
@@ -98,6 +99,53 @@ cluster_equals_single() {
   [ "$s" = 0 ] || { tail -20 "$TMP/dask.log"; return 1; }
 }
 check "Dask LocalCluster (2 workers, 127.0.0.1), one task per recording, equals one motus run" cluster_equals_single
+
+# 4. evaluate-motion and evaluate (a model), one task per recording over the IPOL trials and
+#    WeAllWalk (two data sets, WeAllWalk's groups), pooled from the tasks' exact numbers, equal
+#    one motus run.
+evaluations_equal_single() {
+  "$PY" scale/motus_dask.py --motus "$MOTUS" --workers 2 --no-features --no-steps --motion --evaluate \
+    --evaluate-map moving=walk,turn --evaluate-map still=still --compare \
+    "$DATA/ipol/voisard2023_ipol497" "$DATA/weallwalk" 2> "$TMP/dask-eval.log" | sed 's/^/   /'
+  local s=${PIPESTATUS[0]}
+  [ "$s" = 0 ] || { tail -20 "$TMP/dask-eval.log"; return 1; }
+}
+check "Dask LocalCluster: evaluate-motion and evaluate per recording pool to one motus run" evaluations_equal_single
+
+# 5. The pooling of evaluate-motion and evaluate notices a changed input: three IPOL trials run
+#    as tasks (here, without a cluster), pooled, printed as motus prints; then the resumes 10 ms
+#    later and one window's probabilities swapped change the pooled figures.
+pooling_can_fail() {
+  "$PY" - "$MOTUS" "$DATA/ipol/voisard2023_ipol497" <<'EOF'
+import copy, math, sys
+sys.path.insert(0, "scale")
+import motus_dask as md
+motus, path = sys.argv[1], sys.argv[2]
+ids = [r["recording"] for r in md.list_recordings(motus, [path])[:3]]
+motions = [md.motion_task(motus, path, i, []) for i in ids]
+parts = [md.evaluate_task(motus, path, i, []) for i in ids]
+def printed(x):
+    if isinstance(x, dict):
+        return {k: printed(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [printed(v) for v in x]
+    if isinstance(x, float):
+        return md.motus_rounded(x) if math.isfinite(x) else None
+    return x
+rows = md.motion_rows([r for m in motions for r in m["exact"]])
+motion, report = md.pooled_motion(rows), md.pooled_evaluation(parts)
+assert md.rounded_differences(motion, printed(motion)) == [] and md.rounded_differences(report, printed(report)) == []
+for r in rows:
+    r["resume_latency"] += 0.01
+changed = copy.deepcopy(parts)
+scored = next(s for p in changed for s in p["scored"] if s["true_classes"])
+scored["probabilities"][0].reverse()
+problems = md.rounded_differences(md.pooled_motion(rows), printed(motion)) + md.rounded_differences(md.pooled_evaluation(changed), printed(report))
+assert any("resume" in p for p in problems) and any("log_loss" in p for p in problems), problems
+print(f"   resumes 10 ms later and one window's swapped probabilities are caught: {len(problems)} differences")
+EOF
+}
+check "the pooled evaluate-motion and evaluate figures notice a changed input" pooling_can_fail
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

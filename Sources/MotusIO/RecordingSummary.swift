@@ -52,11 +52,14 @@ public struct RecordingSummary: Sendable, Equatable {
     public var events: [(kind: String, count: Int)]
     /// The last line, when it had no newline, looked cut and was left out.
     public var leftOut: LeftOutLine? = nil
+    /// The recording's id in its dataset when it shares its file with others (a WISDM v1.1
+    /// user, a UCI HAR subject: `RecordingItem`); nil for a file read on its own.
+    public var recording: String? = nil
 
     /// Equal paths, metadata, streams, left-out lines, label names and event kinds (the
     /// per-label totals and per-kind counts are not compared).
     public static func == (a: RecordingSummary, b: RecordingSummary) -> Bool {
-        a.path == b.path && a.metadata == b.metadata && a.streams == b.streams
+        a.path == b.path && a.recording == b.recording && a.metadata == b.metadata && a.streams == b.streams
             && a.labels.map(\.label) == b.labels.map(\.label) && a.events.map(\.kind) == b.events.map(\.kind) && a.leftOut == b.leftOut
     }
 

@@ -53,6 +53,20 @@ public struct SampleReader {
         do { try self.init(readable: readable, options: options, kinds: kinds) } catch { throw InputSpool.renamed(error) }
     }
 
+    /// The samples of a recording already read (a dataset's entry: `RecordingLoader.load(path:recording:)`);
+    /// `path` names it.
+    public init(recording r: Recording, path: String, kinds: [StreamKind]) {
+        self.path = path
+        self.kinds = kinds
+        metadata = r.metadata
+        labels = r.labels
+        events = r.events
+        declaredKinds = Set(r.streams.map(\.kind)).intersection(kinds)
+        source = .memory(r)
+        plausibility = DelimitedOptions().plausibility
+        declaredRateHz = nil
+    }
+
     init(readable path: String, options given: DelimitedOptions, kinds: [StreamKind]) throws(InputError) {
         self.path = path
         self.kinds = kinds

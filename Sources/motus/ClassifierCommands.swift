@@ -13,13 +13,14 @@ struct WindowCollector {
     var augmentation: Augmentation = .none
     var quiet = false
 
-    func collect(_ paths: [String], what: String) throws -> LabelledWindows {
-        try collectWithLabels(paths, what: what).0
+    /// The windows of `paths` (with `recordings`, only the entries with those ids: `--recording`).
+    func collect(_ paths: [String], what: String, recordings: [String]? = nil) throws -> LabelledWindows {
+        try collectWithLabels(paths, what: what, recordings: recordings).0
     }
 
     /// The windows and the label map they were labelled with.
-    func collectWithLabels(_ paths: [String], what: String) throws -> (LabelledWindows, LabelMap) {
-        let datasets = try Datasets.open(paths, options: input)
+    func collectWithLabels(_ paths: [String], what: String, recordings: [String]? = nil) throws -> (LabelledWindows, LabelMap) {
+        let datasets = try Datasets.open(paths, options: input, recordings: recordings)
         let quiet = self.quiet
         return try LabelledWindows.collect(datasets, pipeline: pipeline, labels: labels, augmentation: augmentation) { done, total, windows in
             if !quiet && (done % 10 == 1 || done == total) { printError("motus: \(what): \(done)/\(total) recordings, \(windows) windows") }
@@ -124,6 +125,15 @@ struct Evaluate: ParsableCommand {
           motus evaluate --cross-validate subjects ../shared/datasets/motionsense --map moving=wlk,jog,ups,dws --map still=sit,std \\
                          --min-balanced-accuracy 0.998
           motus evaluate ../shared/datasets/weallwalk --map moving=walk,turn --min-recall moving=0.995
+
+        --recording ID (with a model) scores one recording of a dataset folder with the dataset's \
+        context (`motus features --list-recordings` lists the ids). Its JSON is {"report": the \
+        figures of that recording's windows, null when none lies inside a mapped label, "exact": \
+        {"model", "classes", "recordings": how many were read, "scored": per recording its path, \
+        data set, group, each window's true class (index into classes) and class probabilities, \
+        as computed}}: what pooling many such runs into the whole run's figures needs (the \
+        confusion counts, the log loss and the ROC AUC over all windows, the per-data-set and \
+        per-group rows). scale/motus_dask.py spreads a run over a Dask cluster that way.
         """)
 
     @Argument(help: "Recordings or folders.")
@@ -131,6 +141,9 @@ struct Evaluate: ParsableCommand {
 
     @Option(help: "The model file to evaluate (default: the shipped moving-vs-still model).")
     var model: String?
+
+    @Option(name: .customLong("recording"), help: ArgumentHelp("With a model: only the recording with this id (repeat for more), with one dataset folder.", valueName: "ID"))
+    var recordings: [String] = []
 
     @Option(name: .customLong("cross-validate"), help: ArgumentHelp("Cross-validate instead: 'subjects', a number of subject folds, or 'datasets' (leave one data set out; give two or more).", valueName: "subjects|K|datasets"))
     var crossValidate: String?
@@ -170,6 +183,11 @@ struct Evaluate: ParsableCommand {
 
     func validate() throws {
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
+        if !recordings.isEmpty {
+            if paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
+            if crossValidate != nil { throw ValidationError("--recording scores recordings with a model; it does not go with --cross-validate") }
+            if plot != nil { throw ValidationError("--plot draws a whole run; it does not go with --recording") }
+        }
     }
 
     @OptionGroup var input: InputOptions
@@ -197,7 +215,7 @@ struct Evaluate: ParsableCommand {
             var scores: [EvaluationPlot.RecordingScore] = []
             if let p = plot { try OutputPaths.file(p) }
             let options = try input.delimitedOptions()
-            let recallBars = try Self.minimumRecalls(minRecalls)
+            _ = try Self.minimumRecalls(minRecalls)  // a malformed bar fails before the work
             if let cv = crossValidate {
                 if model != nil { throw CLIError("give --model or --cross-validate, not both") }
                 let scheme = try Self.scheme(cv)
@@ -217,6 +235,10 @@ struct Evaluate: ParsableCommand {
                         throw CLIError("--map names classes \(given.classes) but the model has \(m.classes)")
                     }
                     labels = LabelMap(classes: m.classes, classOfLabel: given.classOfLabel.mapValues { m.classes.firstIndex(of: given.classes[$0])! })
+                }
+                if !recordings.isEmpty {
+                    try scoreRecordings(m, labels: labels, options: options)
+                    return
                 }
                 if m.pipeline.fusionMode == .live && paths.allSatisfy({ StreamedScoring.streams($0, options: options) }) {
                     // Recording files (native or delimited) are scored as they are read: memory
@@ -245,21 +267,74 @@ struct Evaluate: ParsableCommand {
             default: print(Self.table(report), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.evaluation(report, recordings: scores).render(title: "motus evaluate: \(report.scheme)"), to: p) }
-            if let x = minBalancedAccuracy, report.balancedAccuracy < x {
-                throw CLIError("balanced accuracy \(Fmt.f(report.balancedAccuracy, 4)) is below --min-balanced-accuracy \(x)")
+            try checkBars(report)
+        }
+    }
+
+    /// `--min-balanced-accuracy`, `--min-macro-f1` and `--min-recall` against `report`.
+    func checkBars(_ report: EvaluationReport) throws {
+        let recallBars = try Self.minimumRecalls(minRecalls)
+        if let x = minBalancedAccuracy, report.balancedAccuracy < x {
+            throw CLIError("balanced accuracy \(Fmt.f(report.balancedAccuracy, 4)) is below --min-balanced-accuracy \(x)")
+        }
+        if let x = minMacroF1, report.macroF1 < x {
+            throw CLIError("macro F1 \(Fmt.f(report.macroF1, 4)) is below --min-macro-f1 \(x)")
+        }
+        for (c, x) in recallBars {
+            guard let i = report.classes.firstIndex(of: c) else {
+                throw CLIError("--min-recall names '\(c)', but the classes are \(report.classes.joined(separator: ", "))")
             }
-            if let x = minMacroF1, report.macroF1 < x {
-                throw CLIError("macro F1 \(Fmt.f(report.macroF1, 4)) is below --min-macro-f1 \(x)")
-            }
-            for (c, x) in recallBars {
-                guard let i = report.classes.firstIndex(of: c) else {
-                    throw CLIError("--min-recall names '\(c)', but the classes are \(report.classes.joined(separator: ", "))")
+            let s = report.perClass[i]
+            guard s.support > 0 else { throw CLIError("--min-recall \(c): no '\(c)' window was scored") }
+            if s.recall < x { throw CLIError("recall of \(c) \(Fmt.f(s.recall, 4)) is below --min-recall \(c)=\(x)") }
+        }
+    }
+
+    /// What `exact` holds in the JSON of `--recording`: the windows of each recording scored, with
+    /// the numbers as computed, so that the runs of many recordings pool to one whole run's report.
+    struct Exact: Encodable {
+        /// The model as the report's scheme names it (the file given, or "(shipped default)").
+        var model: String
+        var classes: [String]
+        /// Recordings read (also those without a window inside a mapped label).
+        var recordings: Int
+        var scored: [Scored]
+        struct Scored: Encodable {
+            var recording: String
+            var dataset: String
+            var group: String
+            var trueClasses: [Int]
+            var probabilities: [[Double]]
+        }
+    }
+
+    /// `--recording`: the report of the chosen recordings' windows (none when no window lies
+    /// inside a mapped label: a result, not an error, for a run spread over tasks) and, in
+    /// JSON, the windows themselves (`Exact`). The bars apply to the report when there is one.
+    func scoreRecordings(_ m: MotionModel, labels: LabelMap, options: DelimitedOptions) throws {
+        let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading", recordings: recordings)
+        let name = model ?? "(shipped default)"
+        let report = data.count > 0 ? try m.evaluate(data, scheme: "model \(name) on \(data.recordings) recordings") : nil
+        switch format {
+        case .json:
+            let p = try m.probabilities(data.features)
+            var scored: [Exact.Scored] = []
+            for r in 0..<data.count {
+                if scored.last?.recording != data.recordingIDs[r] {
+                    scored.append(.init(recording: data.recordingIDs[r], dataset: data.datasets[r], group: data.groups[r], trueClasses: [], probabilities: []))
                 }
-                let s = report.perClass[i]
-                guard s.support > 0 else { throw CLIError("--min-recall \(c): no '\(c)' window was scored") }
-                if s.recall < x { throw CLIError("recall of \(c) \(Fmt.f(s.recall, 4)) is below --min-recall \(c)=\(x)") }
+                scored[scored.count - 1].trueClasses.append(data.classes[r])
+                scored[scored.count - 1].probabilities.append((0..<m.classes.count).map { p[r, $0] })
+            }
+            let exact = Exact(model: name, classes: m.classes, recordings: data.recordings, scored: scored)
+            let head = try report.map { try JSONOutput.encode(["report": $0]) } ?? "{\n  \"report\" : null\n}"
+            print(try JSONOutput.appending(exact: exact, to: head))
+        default:
+            if let report { print(Self.table(report), terminator: "") } else {
+                print("\(recordings.joined(separator: ", ")): no window lies wholly inside a label the model knows (\(labels.description))")
             }
         }
+        if let report { try checkBars(report) }
     }
 
     static func table(_ r: EvaluationReport) -> String {

@@ -36,12 +36,22 @@ struct EvaluateMotion: ParsableCommand {
             --max-resume-median 0.5 --max-resume-decision-steps 2 --max-false-pauses 0
         A label the map does not name (STANDING_UP, SITTING_DOWN above) is not judged: the true \
         start is the first moving label, and the resume is measured against it.
+
+        --recording ID judges one recording of a dataset folder with the dataset's context, its \
+        row as the whole run gives it (`motus features --list-recordings` lists the ids); a \
+        recording that cannot be judged is then reported (JSON: under "skipped") rather than an \
+        error. Its JSON also carries "exact": {"trials": the rows with every number as computed}, \
+        from which the medians and 90th percentiles of many such runs pool to the whole run's. \
+        scale/motus_dask.py spreads a run over a Dask cluster that way.
         """)
 
     @Argument(help: "Dataset folders or recordings.")
     var paths: [String]
 
     @OptionGroup var input: InputOptions
+
+    @Option(name: .customLong("recording"), help: ArgumentHelp("Only the recording with this id (repeat for more), with one dataset folder.", valueName: "ID"))
+    var recordings: [String] = []
 
     @Option(help: "Model file (default: the shipped moving-vs-still model).")
     var model: String?
@@ -91,19 +101,27 @@ struct EvaluateMotion: ParsableCommand {
             if n < 0 { throw ValidationError("--max-false-pauses must be 0 or more, not \(n)") }
             if allowFalsePauses { throw ValidationError("--max-false-pauses and --allow-false-pauses contradict each other: give one") }
         }
+        if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
     }
 
     func run() throws {
         try Self.reportingErrors {
             let m = try DefaultModel.load(model)
             let labelMap = try Self.labelMap(maps)
-            let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
+            let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
+            let run = try Evaluation.run(datasets, skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
                 do { return try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(error)") }
             }
             let rows = run.rows, skipped = run.skipped
-            guard !rows.isEmpty else { throw CLIError("no recording labelled still → moving → still in \(paths.joined(separator: ", "))") }
+            // One recording chosen by id that cannot be judged is a result (its skipped line),
+            // not an error: a run spread over tasks gathers it like any other.
+            guard !rows.isEmpty || (!recordings.isEmpty && !skipped.isEmpty) else {
+                throw CLIError("no recording labelled still → moving → still in \(paths.joined(separator: ", "))")
+            }
             let s = MotionEvaluation.summarize(rows)
             switch format {
+            case .json where !recordings.isEmpty:
+                print(try JSONOutput.encode(Report(trials: rows, summary: s, skipped: skipped), exact: ["trials": rows]))
             case .json: print(try JSONOutput.encode(Report(trials: rows, summary: s, skipped: skipped)))
             default: print(Self.table(rows, s, skipped), terminator: "")
             }

@@ -44,4 +44,27 @@ enum JSONOutput {
         e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: marker, negativeInfinity: marker, nan: marker)
         return JSONNumbers.tidy(String(decoding: try e.encode(value), as: UTF8.self))
     }
+
+    /// `value` as `encode` writes it, with one more member, `"exact"`, holding `exact` on one
+    /// line with every number as computed (shortest round trip, so a reader gets the same
+    /// doubles) and non-finite values `null`: what a per-recording run (`--recording`) carries
+    /// so that a driver gathering many of them can pool the figures to those of one whole run
+    /// (medians and AUCs cannot be pooled from numbers rounded for reading).
+    static func encode<T: Encodable, E: Encodable>(_ value: T, exact: E) throws -> String {
+        try appending(exact: exact, to: try encode(value))
+    }
+
+    /// `json` (an object as `encode` writes it) with the member `"exact"` added, as above.
+    static func appending<E: Encodable>(exact: E, to base: String) throws -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        e.keyEncodingStrategy = .convertToSnakeCase
+        let marker = JSONNumbers.nonFiniteMarker
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: marker, negativeInfinity: marker, nan: marker)
+        let text = String(decoding: try e.encode(exact), as: UTF8.self)
+            .replacingOccurrences(of: "\"\\u0001motus-not-a-number\"", with: "null")
+        guard let close = base.lastIndex(of: "}") else { return base }
+        let head = base[..<close].trimmingCharacters(in: .whitespacesAndNewlines)
+        return head + (head.hasSuffix("{") ? "\n" : ",\n") + "  \"exact\" : " + text + "\n}"
+    }
 }

@@ -7,7 +7,9 @@ struct Inspect: ParsableCommand {
         abstract: "Show what a recording holds: streams, measured rate and jitter, duration, gaps, labels, metadata.",
         discussion: """
         Takes files or folders. A folder is searched for recordings (.motus, .csv, .txt, .json) \
-        and dataset trees Motus knows. Reading is one streaming pass with bounded memory, so \
+        and dataset trees Motus knows. A file or folder holding several recordings of a dataset \
+        (a WISDM v1.1 file of several users, a UCI HAR folder) shows each one with its id, the \
+        one `motus track PATH --recording ID` takes. Reading is one streaming pass with bounded memory, so \
         it works on recordings larger than memory and on a recording that is still being \
         written: a last line without a newline that looks cut is left out, and a line on \
         stderr says how many bytes were left.
@@ -30,11 +32,11 @@ struct Inspect: ParsableCommand {
             var summaries: [RecordingSummary] = []
             var failures = 0
             for p in paths {
-                let files = try RecordingLoader.recordings(under: p)
+                let files = try RecordingLoader.items(under: p)
                 for f in files {
                     // In a folder, one unreadable file is reported and the rest are still inspected.
                     do {
-                        let s = try RecordingLoader.summarize(path: f, options: options)
+                        let s = try f.summarize(options: options)
                         if let left = s.leftOut { printError("motus: \(left)") }
                         summaries.append(s)
                     } catch {
@@ -56,7 +58,7 @@ struct Inspect: ParsableCommand {
 
     /// One row per stream of every recording, with the columns of the JSON's `streams`.
     static func csv(_ summaries: [RecordingSummary]) -> String {
-        let header = ["path", "stream", "kind", "samples", "first_time_s", "last_time_s", "duration_s", "rate_hz", "median_interval_s", "jitter_std_s",
+        let header = ["path", "recording", "stream", "kind", "samples", "first_time_s", "last_time_s", "duration_s", "rate_hz", "median_interval_s", "jitter_std_s",
                       "p99_interval_s", "gaps", "largest_gap_s", "missing_time_s", "duplicates", "out_of_order", "mean_magnitude"]
         func field(_ s: String) -> String {
             s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
@@ -65,7 +67,7 @@ struct Inspect: ParsableCommand {
         var out = header.joined(separator: ",") + "\n"
         for s in summaries {
             for st in s.streams {
-                let cells = [field(s.path), field(st.name), st.kind.rawValue, "\(st.samples)", n(st.firstTime, "first_time_s"), n(st.lastTime, "last_time_s"),
+                let cells = [field(s.path), field(s.recording ?? ""), field(st.name), st.kind.rawValue, "\(st.samples)", n(st.firstTime, "first_time_s"), n(st.lastTime, "last_time_s"),
                              n(st.durationS, "duration_s"), n(st.rateHz, "rate_hz"), n(st.medianIntervalS, "median_interval_s"), n(st.jitterStdS, "jitter_std_s"),
                              n(st.p99IntervalS, "p99_interval_s"), "\(st.gaps)", n(st.largestGapS, "largest_gap_s"), n(st.missingTimeS, "missing_time_s"),
                              "\(st.duplicates)", "\(st.outOfOrder)", n(st.meanMagnitude, "mean_magnitude")]
@@ -76,7 +78,7 @@ struct Inspect: ParsableCommand {
     }
 
     static func table(_ s: RecordingSummary) -> String {
-        var out = "\(s.path)\n"
+        var out = s.recording.map { "\(s.path): recording \($0)\n" } ?? "\(s.path)\n"
         let m = s.metadata
         var meta: [String] = []
         if let v = m.source, v != s.path { meta.append("source: \(v)") }
@@ -123,6 +125,8 @@ struct InspectJSON: Encodable {
     struct Label: Encodable { var label: String, seconds: Double, segments: Int }
     struct Event: Encodable { var kind: String, count: Int }
     var path: String
+    /// The recording's id when its file holds several (`RecordingItem`); absent otherwise.
+    var recording: String?
     var metadata: RecordingMetadata
     var duration_s: Double
     var streams: [Stream]
@@ -131,6 +135,7 @@ struct InspectJSON: Encodable {
 
     init(_ s: RecordingSummary) {
         path = s.path
+        recording = s.recording
         metadata = s.metadata
         duration_s = s.timeRange.map { $0.upperBound - $0.lowerBound } ?? 0
         streams = s.streams.map {

@@ -25,13 +25,18 @@ struct TrackCommand: ParsableCommand {
         --calibrate-distance. User (linear) acceleration alone, without gravity, is tracked \
         too: steps along its main axis of motion, moving/still from steps and stillness, \
         without the model (a notice says so). --mode ride tracks a ride (no steps; speed from the location \
-        stream when there is one).
+        stream when there is one). A file or folder holding several recordings of a dataset (a \
+        WISDM v1.1 file of several users, a UCI HAR folder, a dataset folder) needs --recording ID \
+        to pick one; `motus inspect PATH` lists the ids.
           motus track datasets/lowback-straight-walk.motus --height 1.68
           motus track datasets/iphone-belt-stand-then-walk.motus --format json
         """)
 
     @Argument(help: "The recording.")
     var path: String
+
+    @Option(name: .customLong("recording"), help: ArgumentHelp("The recording with this id when PATH holds several (a WISDM file of several users, a UCI HAR folder, a dataset folder or a folder of recordings; the ids of `motus features --list-recordings PATH`).", valueName: "ID"))
+    var recording: String?
 
     @Option(help: ArgumentHelp("The person's height in metres (stride model), as everywhere in Motus (record --height too). A value from 50 to 250 is still read as centimetres, with a deprecation notice.", valueName: "M"))
     var height: Double?
@@ -149,7 +154,17 @@ struct TrackCommand: ParsableCommand {
             let t0 = DispatchTime.now().uptimeNanoseconds
             // The session reads motion, step-counter and location streams, streamed from the
             // file in time order: memory does not grow with the recording's length.
-            var reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: MotionSession.inputKinds)
+            var reader: SampleReader
+            if let id = recording {
+                let r = try RecordingLoader.load(path: path, recording: id, options: try input.delimitedOptions())
+                reader = SampleReader(recording: r, path: path, kinds: MotionSession.inputKinds)
+            } else {
+                // A path holding several recordings: say which ids there are and how to pick one.
+                if let ids = try RecordingLoader.datasetRecordingIDs(path: path, options: try input.delimitedOptions()), !ids.isEmpty {
+                    throw CLIError("\(path): holds \(ids.count) recording\(ids.count == 1 ? "" : "s") (\(ids.prefix(5).joined(separator: ", "))\(ids.count > 5 ? ", …" : "")): give one with --recording ID (`motus features --list-recordings \(path)` lists them all)")
+                }
+                reader = try SampleReader(path: path, options: try input.delimitedOptions(), kinds: MotionSession.inputKinds)
+            }
             let kinds = reader.declaredKinds
             guard kinds.contains(.acceleration) || kinds.contains(.userAcceleration)
                     || kinds.contains(.stepCounter) || kinds.contains(.location) else {

@@ -39,7 +39,7 @@ enum CLI {
         let dir = NSTemporaryDirectory() + "motus-cli-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let p = dir + "/" + name
-        FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
         return p
     }
 }

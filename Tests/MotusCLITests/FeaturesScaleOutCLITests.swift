@@ -161,4 +161,116 @@ import Motus
             #expect(try CLI.run(["evaluate-steps", Self.data, "--recording", id, "--allow-skipped"]).status == 0)
         }
     }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// `x` as motus prints a figure (6 significant digits), for comparing with a printed report.
+    static func printed(_ x: Double) -> Double { Double(JSONNumbers.format(x, .significant(6))) ?? .nan }
+
+    /// `evaluate --recording` per recording: the windows' exact parts pool (through the library's
+    /// own report) to the whole run's figures; the counts add up to the whole run's confusion.
+    static func checkEvaluatePools(_ path: String, flags: [String]) throws {
+        let whole = try CLI.run(["evaluate", path, "--format", "json"] + flags)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let report = try json(whole.stdout)
+        var yTrue: [Int] = [], p: [Double] = [], datasets: [String] = [], groups: [String] = []
+        var classes: [String] = [], recordings = 0, confusion: [[Int]]? = nil
+        for e in try listing(path) {
+            let one = try CLI.run(["evaluate", path, "--recording", e["recording"] as? String ?? "", "--format", "json"] + flags)
+            #expect(one.status == 0, "\(one.stderr)")
+            let r = try json(one.stdout)
+            let exact = try #require(r["exact"] as? [String: Any])
+            classes = exact["classes"] as? [String] ?? []
+            recordings += exact["recordings"] as? Int ?? 0
+            if let rep = r["report"] as? [String: Any], let c = rep["confusion"] as? [[Int]] {
+                confusion = confusion.map { a in zip(a, c).map { zip($0, $1).map { $0 + $1 } } } ?? c
+            }
+            for s in exact["scored"] as? [[String: Any]] ?? [] {
+                let t = s["true_classes"] as? [Int] ?? []
+                yTrue += t
+                p += (s["probabilities"] as? [[Double]] ?? []).flatMap { $0 }
+                datasets += Array(repeating: s["dataset"] as? String ?? "", count: t.count)
+                groups += Array(repeating: s["group"] as? String ?? "", count: t.count)
+            }
+        }
+        #expect(confusion == report["confusion"] as? [[Int]])
+        let pooled = try EvaluationReport(classes: classes, yTrue: yTrue, probabilities: try Matrix(rows: yTrue.count, cols: classes.count, values: p), scheme: "")
+            .withGroups(datasets: datasets, groups: groups, yTrue: yTrue, probabilities: try Matrix(rows: yTrue.count, cols: classes.count, values: p))
+        #expect(pooled.windows == report["windows"] as? Int && pooled.confusion == report["confusion"] as? [[Int]])
+        #expect((report["scheme"] as? String)?.hasSuffix("on \(recordings) recordings") == true)
+        for (k, v) in [("accuracy", pooled.accuracy), ("balanced_accuracy", pooled.balancedAccuracy), ("macro_f1", pooled.macroF1), ("log_loss", pooled.logLoss)] {
+            #expect(printed(v) == report[k] as? Double, "\(k)")
+        }
+        #expect(pooled.rocAUC.map(printed) == report["roc_auc"] as? Double)
+        let wholeGroups = report["groups"] as? [[String: Any]]
+        #expect(pooled.groups?.map(\.name) == wholeGroups?.map { $0["name"] as? String ?? "" })
+        for (g, w) in zip(pooled.groups ?? [], wholeGroups ?? []) {
+            #expect(printed(g.balancedAccuracy) == w["balanced_accuracy"] as? Double && g.windowsPerClass == w["windows_per_class"] as? [Int])
+        }
+    }
+
+    @Test func evaluateByIdPoolsToTheWholeRun() throws {
+        try Self.checkEvaluatePools(Self.data, flags: [])
+        // The recording without a window inside a mapped label: a null report, not an error.
+        let none = try CLI.run(["evaluate", Self.data, "--recording", "iphone-belt-stand-then-walk.motus", "--format", "json"])
+        #expect(none.status == 0, "\(none.stderr)")
+        let r = try Self.json(none.stdout)
+        #expect(r["report"] is NSNull && (r["exact"] as? [String: Any])?["recordings"] as? Int == 1)
+        let refused = try CLI.run(["evaluate", Self.data, "--recording", "a", "--cross-validate", "subjects"])
+        #expect(refused.status != 0 && refused.stderr.contains("--recording scores recordings with a model"))
+    }
+
+    @Test(.enabled(if: shared != nil, "../shared/datasets not found (or MOTUS_DATASETS absent): skipped"))
+    func evaluateByIdPoolsOverTwoDatasetsAndTheirGroups() throws {
+        // Two data sets and WeAllWalk's groups: per-data-set and per-group rows.
+        let flags = ["--map", "moving=walk,turn", "--map", "still=still"]
+        try Self.checkEvaluatePools(Self.shared! + "/ipol/voisard2023_ipol497", flags: flags)
+        try Self.checkEvaluatePools(Self.shared! + "/weallwalk", flags: flags)
+    }
+
+    @Test func evaluateMotionByIdReportsARecordingItCannotJudge() throws {
+        let one = try CLI.run(["evaluate-motion", Self.data, "--recording", "lowback-straight-walk.motus", "--format", "json"])
+        #expect(one.status == 1 && one.stderr.contains("1 recording not scored"), "\(one.stderr)")
+        let r = try Self.json(one.stdout)
+        #expect((r["skipped"] as? [[String: Any]])?.first?["id"] as? String == "lowback-straight-walk.motus")
+        #expect(((r["exact"] as? [String: Any])?["trials"] as? [Any])?.isEmpty == true)
+        #expect(try CLI.run(["evaluate-motion", Self.data, "--recording", "lowback-straight-walk.motus", "--allow-skipped"]).status == 0)
+        let two = try CLI.run(["evaluate-motion", Self.data, Self.data, "--recording", "x"])
+        #expect(two.status != 0 && two.stderr.contains("--recording takes one dataset folder, not 2 paths"))
+    }
+
+    @Test(.enabled(if: shared != nil, "../shared/datasets not found (or MOTUS_DATASETS absent): skipped"))
+    func evaluateMotionByIdPoolsToTheWholeRun() throws {
+        let path = Self.shared! + "/ipol/voisard2023_ipol497"
+        let flags = ["--format", "json", "--allow-skipped", "--allow-false-pauses"]
+        let whole = try Self.json(try CLI.run(["evaluate-motion", path] + flags).stdout)
+        var trials: [[String: Any]] = [], rows: [MotionEvaluation.Row] = []
+        for e in try Self.listing(path) {
+            let one = try CLI.run(["evaluate-motion", path, "--recording", e["recording"] as? String ?? ""] + flags)
+            #expect(one.status == 0, "\(one.stderr)")
+            let r = try Self.json(one.stdout)
+            trials += r["trials"] as? [[String: Any]] ?? []
+            for var x in (r["exact"] as? [String: Any])?["trials"] as? [[String: Any]] ?? [] {
+                // null: an event that never came (infinite latency), or no steps to count (NaN).
+                for k in ["resume_latency", "resume_decision_latency", "pause_latency", "pause_event_latency"] where x[k] is NSNull { x[k] = "inf" }
+                if x["resume_decision_steps"] is NSNull { x["resume_decision_steps"] = "nan" }
+                let d = JSONDecoder()
+                d.keyDecodingStrategy = .convertFromSnakeCase
+                d.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+                rows.append(try d.decode(MotionEvaluation.Row.self, from: try JSONSerialization.data(withJSONObject: x)))
+            }
+        }
+        let wholeTrials = try #require(whole["trials"] as? [[String: Any]])
+        #expect(NSArray(array: trials) == NSArray(array: wholeTrials) && rows.count == wholeTrials.count && rows.count > 30)
+        let s = MotionEvaluation.summarize(rows)
+        let printedSummary = try #require(whole["summary"] as? [String: Any])
+        for (k, v) in [("pause_median", s.pauseMedian), ("pause_p90", s.pauseP90), ("pause_event_median", s.pauseEventMedian),
+                       ("resume_median", s.resumeMedian), ("resume_p90", s.resumeP90), ("resume_absolute_median", s.resumeAbsoluteMedian),
+                       ("resume_decision_median", s.resumeDecisionMedian), ("resume_decision_steps_median", s.resumeDecisionStepsMedian)] {
+            #expect(v.isFinite ? printedSummary[k] as? Double == Self.printed(v) : printedSummary[k] is NSNull, "\(k)")
+        }
+        #expect(printedSummary["retracted_resumes"] as? Int == s.retractedResumes && printedSummary["pauses_not_judged"] as? Int == s.pausesNotJudged)
+    }
 }

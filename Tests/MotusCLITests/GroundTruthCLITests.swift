@@ -56,7 +56,7 @@ import Motus
         let plain = CLI.temp("plain.csv", text)
         var sidecar = "time,kind,detail\n"
         for s in steps { sidecar += "\(s.time),step,\(s.detail)\n" }
-        FileManager.default.createFile(atPath: plain + ".truth.csv", contents: Data(sidecar.utf8))
+        _ = FileManager.default.createFile(atPath: plain + ".truth.csv", contents: Data(sidecar.utf8))
         let bySidecar = try CLI.run(["evaluate-steps", plain, "--format", "json"])
         #expect(bySidecar.status == 0, "\(bySidecar.stderr)")
         #expect(try Self.rows(bySidecar.stdout).first?["true_steps"] as? Int == 9)

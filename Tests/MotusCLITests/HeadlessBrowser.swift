@@ -38,8 +38,8 @@ enum HeadlessBrowser {
             + arguments + [URL(fileURLWithPath: page).absoluteString]
         // Output to files, not pipes: a full pipe would stall the browser.
         let out = scratch + "/out", err = scratch + "/err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try p.run()

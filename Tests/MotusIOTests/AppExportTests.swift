@@ -139,7 +139,7 @@ struct AppExportTests {
         let names = ["Accelerometer.csv", "Gyroscope.csv", "Location.csv"]
         let files = try names.map { n in (n, Array(try Data(contentsOf: URL(fileURLWithPath: ReadersData.path("apps/phyphox/" + n))))) }
         let zip = t.path + "/phyphox export.zip"
-        FileManager.default.createFile(atPath: zip, contents: Data(Self.storedZip(files + [("meta/device.csv", Array("property,value\n".utf8))])))
+        _ = FileManager.default.createFile(atPath: zip, contents: Data(Self.storedZip(files + [("meta/device.csv", Array("property,value\n".utf8))])))
         let folder = try load(ReadersData.path("apps/phyphox"))
         let r = try load(zip)
         #expect(r.streams == folder.streams && r.metadata.source == "phyphox export phyphox export.zip")
@@ -157,7 +157,7 @@ struct AppExportTests {
         var damaged = Self.storedZip(files)
         damaged[30 + 17 + 1000] ^= 0x01
         let bad = t.path + "/bad.zip"
-        FileManager.default.createFile(atPath: bad, contents: Data(damaged))
+        _ = FileManager.default.createFile(atPath: bad, contents: Data(damaged))
         let e = inputError { _ = try RecordingLoader.load(path: bad) }
         #expect(e?.reason == .badValue && e?.location.column == 47 && e?.found.hasPrefix("CRC-32") == true && e?.found.hasSuffix("'Accelerometer.csv'") == true)
     }

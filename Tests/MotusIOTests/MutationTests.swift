@@ -165,7 +165,7 @@ struct MutationTests {
         func write(_ bytes: [UInt8], _ name: String) -> String {
             n += 1
             let p = "\(dir)/\(n)-\(name)"
-            FileManager.default.createFile(atPath: p, contents: Data(bytes))
+            _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
             return p
         }
         func write(_ text: String, _ name: String) -> String { write(Array(text.utf8), name) }

@@ -58,7 +58,7 @@ struct NumPyArrayTests {
         for _ in 0..<(17 * 5) { values.append(Double(bitPattern: rng.next())) }  // every bit pattern, NaNs and infinities included
         let a = NumPyArray(rows: 17, columns: 5, values: values)
         let path = NSTemporaryDirectory() + "motus-npy-\(UUID().uuidString).npy"
-        FileManager.default.createFile(atPath: path, contents: Data(a.bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(a.bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let b = try NumPyArray(path: path)
         #expect(b.rows == 17 && b.columns == 5 && b.values.map(\.bitPattern) == values.map(\.bitPattern))

@@ -114,4 +114,38 @@ struct ReadersUCIHARTests {
         let (t, _) = Self.damaged(name) { String($0.dropLast()) }
         #expect(try UCIHARReader.read(folder: t.path + "/UCI/train", subject: "3").stream(.acceleration)?.count == 320)
     }
+
+    /// The dataset reads a split's files once for all its subjects, gives each subject the
+    /// recording the reader gives it alone, and reads the split again when a file changed.
+    @Test func theSplitIsReadOncePerRun() throws {
+        let (t, p) = Self.damaged("Inertial Signals/total_acc_x_train.txt") { $0 }
+        let ds = try UCIHARDataset(root: t.path + "/UCI")
+        for e in ds.entries {
+            #expect(try ds.load(e.id) == UCIHARReader.read(folder: e.path, subject: e.subject ?? ""), "\(e.id)")
+        }
+        #expect(ds.entries.count == 2 && ds.cache.reads == 1)
+        // A changed file: the next load reads the split again and sees the new value.
+        let text = try String(contentsOfFile: p, encoding: .utf8)
+        let first = try #require(text.split(separator: " ", omittingEmptySubsequences: true).first)
+        try text.replacingOccurrences(of: String(first), with: "2.5000000e+00", options: [], range: text.range(of: String(first)))
+            .write(toFile: p, atomically: true, encoding: .utf8)
+        let again = try ds.load("train/1")
+        #expect(ds.cache.reads == 2)
+        #expect(try #require(again.stream(.acceleration)).vector(0).x == 2.5 * Units.standardGravity)
+    }
+
+    /// A bad number in one subject's window is that subject's error only: the others still read.
+    @Test func aBadWindowIsItsSubjectsErrorOnly() throws {
+        // Line 5 of the sample is subject 3's first window (the `stretch` event of `oneRecordingPerSubject`).
+        let (t, p) = Self.damaged("Inertial Signals/body_gyro_x_train.txt") { text in
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines[4] = lines[4].replacingOccurrences(of: "e", with: "x", options: [], range: lines[4].range(of: "e"))
+            return lines.joined(separator: "\n")
+        }
+        let ds = try UCIHARDataset(root: t.path + "/UCI")
+        #expect(try ds.load("train/1").stream(.rotationRate)?.count == 320)
+        let e = inputError { _ = try ds.load("train/3") }
+        #expect(e?.description.hasPrefix("\(p):5:") == true && e?.description.contains("expected a number") == true, "\(String(describing: e))")
+        #expect(ds.cache.reads == 1)
+    }
 }

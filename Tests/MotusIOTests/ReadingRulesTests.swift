@@ -98,15 +98,15 @@ import MotusCore
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let header = ",attitude.roll,attitude.pitch,attitude.yaw,gravity.x,gravity.y,gravity.z,rotationRate.x,rotationRate.y,rotationRate.z,userAcceleration.x,userAcceleration.y,userAcceleration.z\n"
         let text = header + "0,0.1,0.2,0.3,0.0,0.0,-1.0,0.0,0.0,0.0,0.01,0.02,0.03\n1,0.1,0.2,0.3,0.0,-1e308,-1.0,0.0,0.0,0.0,0.01,0.02,0.03\n"
-        FileManager.default.createFile(atPath: dir + "/sub_1.csv", contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/sub_1.csv", contents: Data(text.utf8))
         let e = inputError { _ = try MotionSenseReader.read(path: dir + "/sub_1.csv") }
         #expect(message(e) == "sub_1.csv:3:19: found '-1e308', expected a value of gravity.y that stays finite in m/s² (it overflows when converted)")
     }
 
     @Test func oxfordTimestampFarFromTheFirst() throws {
         let dir = TestFiles.tempDir()
-        FileManager.default.createFile(atPath: dir + "/accelerometer.csv", contents: Data("1000000000,3,0.1,0.2,9.8\r\n2000000000,3,0.1,0.2,9.8\r\n9e30,3,0.1,0.2,9.8\r\n".utf8))
-        FileManager.default.createFile(atPath: dir + "/stepcounter.csv", contents: Data("1000000000,0,0\r\n".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/accelerometer.csv", contents: Data("1000000000,3,0.1,0.2,9.8\r\n2000000000,3,0.1,0.2,9.8\r\n9e30,3,0.1,0.2,9.8\r\n".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/stepcounter.csv", contents: Data("1000000000,0,0\r\n".utf8))
         let e = inputError { _ = try OxfordReader.read(folder: dir) }
         #expect(e?.location.line == 3 && e?.location.column == 1 && e?.found == "9e30")
     }
@@ -188,8 +188,8 @@ import MotusCore
 
     @Test func datasetReaderCutLastLine() throws {
         let dir = TestFiles.tempDir()
-        FileManager.default.createFile(atPath: dir + "/accelerometer.csv", contents: Data("1000000000,3,0.1234,0.2345,9.8123\r\n1010000000,3,0.1235,0.2346,9.8124\r\n1020000000,3,0.1236,0.2347,9.8".utf8))
-        FileManager.default.createFile(atPath: dir + "/stepcounter.csv", contents: Data("1000000000,0,0\r\n".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/accelerometer.csv", contents: Data("1000000000,3,0.1234,0.2345,9.8123\r\n1010000000,3,0.1235,0.2346,9.8124\r\n1020000000,3,0.1236,0.2347,9.8".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/stepcounter.csv", contents: Data("1000000000,0,0\r\n".utf8))
         let e = inputError { _ = try OxfordReader.read(folder: dir) }
         #expect(e?.reason == .truncated && e?.location.line == 3 && e?.location.column == 28)
         let r = try ReadingPolicy.with(.drop) { () throws(InputError) -> Recording in try OxfordReader.read(folder: dir) }

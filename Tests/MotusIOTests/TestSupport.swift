@@ -15,7 +15,7 @@ enum TestFiles {
         let dir = NSTemporaryDirectory() + "motus-tests-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let p = dir + "/" + name
-        FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(contents.utf8))
         return p
     }
 

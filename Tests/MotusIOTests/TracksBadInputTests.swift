@@ -20,7 +20,7 @@ import MotusCore
 
     static func write(_ bytes: [UInt8], name: String) -> String {
         let p = TestFiles.tempPath(name)
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
         return p
     }
 

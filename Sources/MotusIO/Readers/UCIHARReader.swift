@@ -126,59 +126,118 @@ public enum UCIHARReader {
                    expected: "a UCI HAR split folder (train/ or test/) with subject_S.txt, y_S.txt and Inertial Signals/")
     }
 
-    /// The rows `wanted` (0-based window indices, increasing) of one signal file, 128 values
-    /// each, scaled by `scale`: `out[k * 128 + i]` for the k-th wanted window.
-    static func windows(path: String, wanted: [Int], windowCount: Int, kind: StreamKind, component: Int, scale: Double) throws(InputError) -> [Double] {
-        var out = [Double](repeating: 0, count: wanted.count * windowLength)
-        var next = 0   // index into `wanted`
+    /// One signal file of a split, read once for all its subjects: every window's 128 values
+    /// (scaled), and what reading a subject's windows from it must report, in the order a read
+    /// of the file meets it.
+    struct SignalFile: Sendable {
+        /// `lines × 128` values, line by line (0 for a line that could not be read).
+        var values: [Double] = []
+        /// Lines holding a window (blank lines at the end and a dropped cut last line excluded).
         var lines = 0
+        /// Line (1-based) → the error met on it: a cut last line or a blank line before it are
+        /// errors for every subject, a bad number only for the subject whose window the line is.
+        var issues: [(line: Int, error: InputError, everyone: Bool)] = []
+        /// The notice for a cut last line left out (`ReadingPolicy.incompleteLastLine == .drop`),
+        /// posted by each read that gets that far.
+        var notice: (line: Int, text: String)?
+        /// The line after the last one, where a line-count error points.
+        var blank = 0
+        var path = ""
+    }
+
+    /// Reads one signal file whole (`read(folder:subject:)` then takes each subject's rows):
+    /// never throws for what is wrong in a line, but records it with its line (`SignalFile`) so
+    /// that each subject's read reports what a read of its own rows reports.
+    static func signalFile(path: String, kind: StreamKind, component: Int, scale: Double) -> SignalFile {
+        var f = SignalFile()
+        f.path = path
         var blank = 0
         let policy = ReadingPolicy.incompleteLastLine
-        try LineReader(path: path).forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int, unterminated: Bool) throws(InputError) in
-            var s = 0
-            while s < line.count && (line[s] == 0x20 || line[s] == 0x09) { s += 1 }
-            if s == line.count { if blank == 0 { blank = n }; return }
-            if unterminated, let (reason, column) = cutReason(line) {
-                if policy == .error { throw LastLineRule.error(file: path, line: n, column: column, bytes: line.count, reason: reason) }
-                InputNotices.post(LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
-                return
-            }
-            if blank != 0 { throw InputError(.missingColumn, at: SourceLocation(file: path, line: blank), found: "", expected: "a window of \(windowLength) numbers (blank lines only at the end)") }
-            lines += 1
-            guard next < wanted.count, wanted[next] == n - 1 else { return }
-            var i = s, count = 0
-            let base = next * windowLength
-            while i < line.count {
-                while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
-                if i == line.count { break }
-                var e = i
-                while e < line.count && line[e] != 0x20 && line[e] != 0x09 { e += 1 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: line[i..<e]), as: UTF8.self)
-                guard count < windowLength else {
-                    throw InputError(.badValue, at: SourceLocation(file: path, line: n, column: i + 1), found: text,
-                                     expected: "the end of the line after \(windowLength) numbers (one window)")
+        var reached = 0, stopped = false
+        do {
+            try LineReader(path: path).forEachLine { (line: UnsafeBufferPointer<UInt8>, n: Int, unterminated: Bool) throws(InputError) in
+                if stopped { return }
+                reached = n
+                var s = 0
+                while s < line.count && (line[s] == 0x20 || line[s] == 0x09) { s += 1 }
+                if s == line.count { if blank == 0 { blank = n }; return }
+                if unterminated, let (reason, column) = cutReason(line) {
+                    if policy == .error {
+                        f.issues.append((n, LastLineRule.error(file: path, line: n, column: column, bytes: line.count, reason: reason), true))
+                    } else {
+                        f.notice = (n, LeftOutLine(file: path, line: n, bytes: line.count, reason: reason).description)
+                    }
+                    return
                 }
-                guard let (v, end) = NumberParser.scan(line, i, e), end == e, v.isFinite else {
-                    throw InputError(.badNumber, at: SourceLocation(file: path, line: n, column: i + 1), found: text, expected: "a number (sample \(count + 1) of \(windowLength))")
+                if blank != 0 {
+                    // A read of any subject stops here: nothing after it is looked at.
+                    f.issues.append((n, InputError(.missingColumn, at: SourceLocation(file: path, line: blank), found: "", expected: "a window of \(windowLength) numbers (blank lines only at the end)"), true))
+                    stopped = true
+                    return
                 }
-                let si = v * scale
-                guard si.isFinite else { throw ReadingRules.conversionError(at: SourceLocation(file: path, line: n, column: i + 1), found: text, what: "value", unit: kind == .rotationRate ? "rad/s" : "m/s²") }
-                guard ReadingRules.fits(si, kind, component) else {
-                    throw ReadingRules.rangeError(at: SourceLocation(file: path, line: n, column: i + 1), found: text, kind: kind, component: component, value: si)
+                f.lines += 1
+                let base = f.values.count
+                f.values.append(contentsOf: repeatElement(0, count: windowLength))
+                if let e = parseWindow(line, from: s, line: n, path: path, kind: kind, component: component, scale: scale, into: &f.values, at: base) {
+                    f.issues.append((n, e, false))
                 }
-                out[base + count] = si
-                count += 1
-                i = e
             }
-            if count < windowLength {
-                throw InputError(.missingColumn, at: SourceLocation(file: path, line: n, column: line.count + 1), found: "\(count) numbers",
-                                 expected: "\(windowLength) numbers (one window of 2.56 s at 50 Hz)")
-            }
-            next += 1
+        } catch {
+            // A read failure is met by every subject that gets that far.
+            f.issues.append((reached + 1, error, true))
         }
-        if lines != windowCount {
-            throw InputError(.missingColumn, at: SourceLocation(file: path, line: lines + (blank > 0 ? 1 : 0)), found: "\(lines) windows",
+        f.blank = blank
+        return f
+    }
+
+    /// Parses one line's 128 numbers into `out[base...]`; the error at the first bad one, else nil.
+    static func parseWindow(_ line: UnsafeBufferPointer<UInt8>, from s: Int, line n: Int, path: String, kind: StreamKind, component: Int, scale: Double,
+                            into out: inout [Double], at base: Int) -> InputError? {
+        var i = s, count = 0
+        while i < line.count {
+            while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+            if i == line.count { break }
+            var e = i
+            while e < line.count && line[e] != 0x20 && line[e] != 0x09 { e += 1 }
+            func text() -> String { String(decoding: UnsafeBufferPointer(rebasing: line[i..<e]), as: UTF8.self) }
+            guard count < windowLength else {
+                return InputError(.badValue, at: SourceLocation(file: path, line: n, column: i + 1), found: text(),
+                                  expected: "the end of the line after \(windowLength) numbers (one window)")
+            }
+            guard let (v, end) = NumberParser.scan(line, i, e), end == e, v.isFinite else {
+                return InputError(.badNumber, at: SourceLocation(file: path, line: n, column: i + 1), found: text(), expected: "a number (sample \(count + 1) of \(windowLength))")
+            }
+            let si = v * scale
+            guard si.isFinite else { return ReadingRules.conversionError(at: SourceLocation(file: path, line: n, column: i + 1), found: text(), what: "value", unit: kind == .rotationRate ? "rad/s" : "m/s²") }
+            guard ReadingRules.fits(si, kind, component) else {
+                return ReadingRules.rangeError(at: SourceLocation(file: path, line: n, column: i + 1), found: text(), kind: kind, component: component, value: si)
+            }
+            out[base + count] = si
+            count += 1
+            i = e
+        }
+        if count < windowLength {
+            return InputError(.missingColumn, at: SourceLocation(file: path, line: n, column: line.count + 1), found: "\(count) numbers",
+                              expected: "\(windowLength) numbers (one window of 2.56 s at 50 Hz)")
+        }
+        return nil
+    }
+
+    /// The rows `wanted` (0-based window indices, increasing) of a signal file read whole, 128
+    /// values each: `out[k * 128 + i]` for the k-th wanted window. Throws what a read of those
+    /// rows alone meets first: a cut last line, a blank line before a window, a bad number in a
+    /// wanted row, then another number of windows than `windowCount`.
+    static func windows(_ f: SignalFile, wanted: [Int], windowCount: Int) throws(InputError) -> [Double] {
+        let want = Set(wanted)
+        if let first = f.issues.first(where: { $0.everyone || want.contains($0.line - 1) }) { throw first.error }
+        if let notice = f.notice { InputNotices.post(notice.text) }
+        if f.lines != windowCount {
+            throw InputError(.missingColumn, at: SourceLocation(file: f.path, line: f.lines + (f.blank > 0 ? 1 : 0)), found: "\(f.lines) windows",
                              expected: "\(windowCount) windows, one per line of subject_*.txt")
+        }
+        var out = [Double](repeating: 0, count: wanted.count * windowLength)
+        for (k, w) in wanted.enumerated() {
+            for i in 0..<windowLength { out[k * windowLength + i] = f.values[w * windowLength + i] }
         }
         return out
     }
@@ -214,8 +273,28 @@ public enum UCIHARReader {
         return nil
     }
 
-    /// Reads one subject's recording from a split folder (`train/` or `test/`).
-    public static func read(folder: String, subject: String) throws(InputError) -> Recording {
+    /// A split folder read once: the subject and activity files, the activity names and every
+    /// signal file, from which each subject's recording is cut (`recording(subject:)`) without
+    /// reading the files again. Problems that concern only some windows (a bad number) are
+    /// kept and reported by the reads of the subjects those windows belong to, so each
+    /// subject's read reports exactly what reading the files for it alone reports.
+    public struct Split: Sendable {
+        /// The folder it was read from.
+        public let folder: String
+        /// `train` or `test`.
+        public let name: String
+        let subjects: [Int]
+        let codes: [Int]
+        let names: Result<[Int: String], InputError>
+        /// Per signal (`signals` order, those present): the three axis files; or the error a
+        /// read meets at that signal (an axis file missing).
+        let signalFiles: [(kind: StreamKind, name: String, axes: Result<[SignalFile], InputError>)]
+    }
+
+    /// Reads the split folder's files once (see `Split`). Throws what every subject's read meets
+    /// before its own windows: no split there, a bad `subject_S.txt` or `y_S.txt`, or the two of
+    /// different lengths.
+    public static func readSplit(folder: String) throws(InputError) -> Split {
         guard let s = split(of: folder) else { throw notASplit(folder) }
         let subjectPath = ReaderFiles.join(folder, "subject_\(s).txt"), yPath = ReaderFiles.join(folder, "y_\(s).txt")
         let subjects = try integers(path: subjectPath, what: "subject")
@@ -223,30 +302,52 @@ public enum UCIHARReader {
         if codes.count != subjects.count {
             throw InputError(.missingColumn, at: SourceLocation(file: yPath), found: "\(codes.count) lines", expected: "\(subjects.count) lines, one per line of subject_\(s).txt")
         }
+        let names: Result<[Int: String], InputError>
+        do { names = .success(try activityNames(folder: folder)) } catch { names = .failure(error) }
+        let dir = ReaderFiles.join(folder, "Inertial Signals")
+        var files: [(kind: StreamKind, name: String, axes: Result<[SignalFile], InputError>)] = []
+        for sig in signals {
+            let paths = ["x", "y", "z"].map { ReaderFiles.join(dir, "\(sig.prefix)_\($0)_\(s).txt") }
+            let present = paths.map(ReaderFiles.isFile)
+            if !present.contains(true) && sig.prefix != "total_acc" { continue }
+            if let missing = present.firstIndex(of: false) {
+                files.append((sig.kind, sig.name, .failure(InputError(.unreadable, at: SourceLocation(file: paths[missing]), found: "no such file",
+                    expected: sig.prefix == "total_acc" ? "total_acc x, y and z (the acceleration)" : "\(sig.prefix) x, y and z together"))))
+                break  // a read stops at the first missing file
+            }
+            files.append((sig.kind, sig.name, .success(paths.enumerated().map { c, p in signalFile(path: p, kind: sig.kind, component: c, scale: sig.scale) })))
+        }
+        return Split(folder: folder, name: s, subjects: subjects, codes: codes, names: names, signalFiles: files)
+    }
+
+    /// Reads one subject's recording from a split folder (`train/` or `test/`).
+    public static func read(folder: String, subject: String) throws(InputError) -> Recording {
+        try readSplit(folder: folder).recording(subject: subject)
+    }
+}
+
+extension UCIHARReader.Split {
+    /// One subject's recording, cut from the split read once (`UCIHARReader.read(folder:subject:)`
+    /// describes it); throws what reading the files for this subject alone throws.
+    public func recording(subject: String) throws(InputError) -> Recording {
+        typealias R = UCIHARReader
+        let windowLength = R.windowLength, hop = R.hop, rateHz = R.rateHz
+        let s = name
+        let subjectPath = ReaderFiles.join(folder, "subject_\(s).txt"), yPath = ReaderFiles.join(folder, "y_\(s).txt")
         guard let number = Int(subject), subjects.contains(number) else {
             throw InputError(.badValue, at: SourceLocation(file: subjectPath), found: subject, expected: "a subject of the split (\(Set(subjects).sorted().prefix(5).map(String.init).joined(separator: ", ")), …)")
         }
-        let names = try activityNames(folder: folder)
+        let names = try self.names.get()
         let wanted = subjects.indices.filter { subjects[$0] == number }
         for w in wanted where names[codes[w]] == nil {
             throw InputError(.badValue, at: SourceLocation(file: yPath, line: w + 1, column: 1), found: "\(codes[w])",
                              expected: "an activity code of activity_labels.txt (\(names.keys.sorted().map(String.init).joined(separator: ", ")))")
         }
         // Each signal's windows: [stream][axis] → values of the wanted windows.
-        let dir = ReaderFiles.join(folder, "Inertial Signals")
         var read: [(kind: StreamKind, name: String, axes: [[Double]])] = []
-        for sig in signals {
-            let paths = ["x", "y", "z"].map { ReaderFiles.join(dir, "\(sig.prefix)_\($0)_\(s).txt") }
-            let present = paths.map(ReaderFiles.isFile)
-            if !present.contains(true) && sig.prefix != "total_acc" { continue }
-            if let missing = present.firstIndex(of: false) {
-                throw InputError(.unreadable, at: SourceLocation(file: paths[missing]), found: "no such file",
-                                 expected: sig.prefix == "total_acc" ? "total_acc x, y and z (the acceleration)" : "\(sig.prefix) x, y and z together")
-            }
+        for sig in signalFiles {
             var axes: [[Double]] = []
-            for (c, p) in paths.enumerated() {
-                axes.append(try windows(path: p, wanted: wanted, windowCount: subjects.count, kind: sig.kind, component: c, scale: sig.scale))
-            }
+            for f in try sig.axes.get() { axes.append(try R.windows(f, wanted: wanted, windowCount: subjects.count)) }
             read.append((sig.kind, sig.name, axes))
         }
         // Stretches: consecutive wanted windows whose overlapping halves agree in every signal.
@@ -273,7 +374,7 @@ public enum UCIHARReader {
         while k < wanted.count {
             var e = k
             while e + 1 < wanted.count && continues(e + 1) { e += 1 }
-            if k > 0 { t0 = lastTime + stretchGapSeconds }
+            if k > 0 { t0 = lastTime + R.stretchGapSeconds }
             events.append(GroundTruthEvent(time: t0, kind: "stretch", detail: "line \(wanted[k] + 1)"))
             for w in k...e {
                 let count = w == e ? windowLength : hop
