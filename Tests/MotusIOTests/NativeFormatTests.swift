@@ -26,7 +26,7 @@ import MotusCore
         }
         var foot = SensorStream(kind: .acceleration, name: "acc.rf")
         // Awkward doubles: tiny, subnormal, and the largest below the acceleration limit (1e4).
-        foot.append(time: 0.5, Vector3(1e-300, -5e-324, 9999.999999999998))
+        foot.append(time: 0.5, Vector3(1e-300, -Double.leastNonzeroMagnitude, 9999.999999999998))
         r.streams.append(foot)
         r.labels = [LabelSegment(start: 0, end: 12.5, label: "still"), LabelSegment(start: 12.5, end: 30, label: "walk, \"fast\"")]
         r.events = [GroundTruthEvent(time: 13.01, kind: "step", detail: "left"), GroundTruthEvent(time: 13.5, kind: "step")]
