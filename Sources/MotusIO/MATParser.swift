@@ -226,13 +226,7 @@ struct MATParser {
             var cells: [MATArray] = []
             cells.reserveCapacity(min(count, (end - at) / 8))
             for i in 0..<count {
-                let ct = try tag(at: at, end: end)
-                guard ct.type == MATType.matrix else {
-                    throw fail(.badValue, at: at, found: MATType.name(ct.type), expected: "cell \(i + 1) of '\(label)' (miMATRIX)")
-                }
-                depth += 1
-                let cell = try matrix(ct, name: "\(label){\(i + 1)}")
-                depth -= 1
+                let (cell, ct) = try nested(at: at, end: end, name: "\(label){\(i + 1)}", expected: "cell \(i + 1) of '\(label)'")
                 cells.append(cell)
                 at = ct.next
             }
@@ -272,14 +266,8 @@ struct MATParser {
                 guard !o else { throw fail(.badValue, at: at, found: "too many fields", expected: "a struct that fits in memory") }
                 values.reserveCapacity(min(n, (end - at) / 8))
                 for i in 0..<n {
-                    let vt = try tag(at: at, end: end)
                     let fieldPath = count == 1 ? "\(label).\(fields[i % fields.count])" : "\(label)(\(i / fields.count + 1)).\(fields[i % fields.count])"
-                    guard vt.type == MATType.matrix else {
-                        throw fail(.badValue, at: at, found: MATType.name(vt.type), expected: "field \(fieldPath) (miMATRIX)")
-                    }
-                    depth += 1
-                    let v = try matrix(vt, name: fieldPath)
-                    depth -= 1
+                    let (v, vt) = try nested(at: at, end: end, name: fieldPath, expected: "field \(fieldPath)")
                     values.append(v)
                     at = vt.next
                 }
@@ -296,6 +284,19 @@ struct MATParser {
     /// (`MCOS` for MATLAB's classes), the class name, then the object's metadata as an array
     /// (for MCOS objects a uint32 reference into the subsystem data, see `MATSubsystem`).
     /// Returned undecoded, the metadata as its one element, until `MATSubsystem` resolves it.
+    /// The miMATRIX element at `at` inside a cell, struct or object, one level deeper, and its
+    /// tag; any other element is an error naming what was `expected` there.
+    mutating func nested(at: Int, end: Int, name: String, expected: String) throws(InputError) -> (MATArray, Tag) {
+        let t = try tag(at: at, end: end)
+        guard t.type == MATType.matrix else {
+            throw fail(.badValue, at: at, found: MATType.name(t.type), expected: expected + " (miMATRIX)")
+        }
+        depth += 1
+        let array = try matrix(t, name: name)
+        depth -= 1
+        return (array, t)
+    }
+
     mutating func opaque(at start: Int, end: Int, path: String?) throws(InputError) -> MATArray {
         var at = start
         func text(_ what: String) throws(InputError) -> String {
@@ -311,13 +312,7 @@ struct MATParser {
         let label = path ?? name
         let typeSystem = try text("the type system of '\(label)'")
         let className = try text("the class name of '\(label)'")
-        let mt = try tag(at: at, end: end)
-        guard mt.type == MATType.matrix else {
-            throw fail(.badValue, at: at, found: MATType.name(mt.type), expected: "the metadata of object '\(label)' (miMATRIX)")
-        }
-        depth += 1
-        let metadata = try matrix(mt, name: "\(label) (metadata)")
-        depth -= 1
+        let (metadata, _) = try nested(at: at, end: end, name: "\(label) (metadata)", expected: "the metadata of object '\(label)'")
         if let path { skipped.append(MATSkipped(name: path, arrayClass: .opaque, dimensions: [])) }
         return MATArray(name: name, arrayClass: .opaque, dimensions: [], elements: [metadata], className: className,
                         isDecoded: false, typeSystem: typeSystem)
