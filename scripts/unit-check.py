@@ -38,7 +38,7 @@ UNIT_TYPE = re.compile(r"^s:(9MotusCore|9MotusPlot)\d+[A-Za-z]+a$")
 
 # A unit in a name: a camelCase word (or the whole name, any case) from this list. `G` is a
 # multiple of standard gravity (`accelerationG`), `S` seconds (`largestGapS`).
-UNIT_WORDS = {"meters", "metres", "seconds", "hz", "hertz", "degrees", "radians", "pascals", "microteslas",
+UNIT_WORDS = {"meters", "metres", "seconds", "milliseconds", "hz", "hertz", "degrees", "radians", "pascals", "microteslas",
               "kg", "kilograms", "watts", "kcal", "kilocalories", "joules", "percent", "rpm", "bpm", "km",
               "px", "pixels", "g", "s", "ms", "ns", "per", "nats"}
 

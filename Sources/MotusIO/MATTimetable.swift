@@ -55,9 +55,9 @@ public struct MATTimetable: Sendable, Equatable {
     /// How the row times of a regular timetable were given.
     public enum Regularity: Sendable, Equatable {
         /// `SampleRate`, in Hz.
-        case sampleRate(Double)
+        case sampleRate(Hertz)
         /// `TimeStep`, in seconds.
-        case timeStep(Double)
+        case timeStep(Seconds)
     }
 
     /// The variable called `name`; nil when there is none.
