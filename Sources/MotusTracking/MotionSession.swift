@@ -213,6 +213,10 @@ public struct MotionSession: Sendable {
         policy.stepsConfirmed(firstStep: pedometer.recentStep(first).time, postureChange: change, at: t, events: &events)
         if !platformSteps && settings.stepMode == .live {
             for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
+        } else if !platformSteps {
+            // Offline steps are counted as they are pushed; the live ones still date the
+            // pauses, so that moving/still is the live session's in either mode.
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) { policy.stepCounted(at: pedometer.recentStep(j).time) }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
     }
@@ -263,14 +267,16 @@ public struct MotionSession: Sendable {
     }
 
     /// A step found by an outside detector (`OfflineStepDetector` over a whole file), counted
-    /// when the settings' `stepMode` is `.offline` and no platform step counter reports; ignored
-    /// otherwise. Push each step once, in time order, before the first sample after its time.
+    /// (steps, distance, splits) when the settings' `stepMode` is `.offline` and no platform
+    /// step counter reports; ignored otherwise. Moving/still does not depend on it: the live
+    /// pedometer's steps decide resumes and date pauses in either mode. Push each step once, in time order, before the first sample after its time.
     /// Its cadence is that of the last four pushed steps (the intervals longer than the
     /// pedometer's longest step interval break it).
     public mutating func pushStep(_ s: StepEvent) {
         guard settings.mode == .foot, settings.stepMode == .offline, !platformSteps, s.time.isFinite else { return }
         pushedTimes = SIMD4(pushedTimes[1], pushedTimes[2], pushedTimes[3], s.time)
-        addStep(s, cadence: pushedCadence)
+        // Counted and measured only: moving/still keeps following the live pedometer's steps.
+        odometer.addStep(s, cadence: pushedCadence, movingTime: policy.movingTime(at: s.time), events: &events)
     }
 
     /// Steps per minute over the last four pushed steps that follow each other within the
@@ -380,7 +386,7 @@ public struct MotionSession: Sendable {
         if settings.mode == .ride || policy.state == .still { cadence = 0 } else if platformSteps {
             cadence = t - policy.lastStepTime < 5 ? platformCadence : 0
         } else if settings.stepMode == .offline {
-            cadence = t - policy.lastStepTime < 5 ? pushedCadence : 0
+            cadence = t - pushedTimes[3] < 5 ? pushedCadence : 0
         } else { cadence = pedometer.cadence }
         return SessionSnapshot(time: t, state: policy.state, steps: odometer.steps, cadenceStepsPerMinute: cadence, distanceMeters: distance,
                                currentPaceSecondsPerKm: pace, averagePaceSecondsPerKm: avg, speedMetersPerSecond: speed,
