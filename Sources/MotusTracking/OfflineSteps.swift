@@ -185,24 +185,15 @@ public enum OfflineStepDetector {
 }
 
 extension OfflineStepDetector {
-    /// The offline steps of a whole recording: the steps a live session credits on it (without
-    /// a model, and without its platform step-counter stream: step counting depends on neither)
-    /// and the vertical detector's, each bout from the more regular (`detect(_:live:settings:)`).
-    /// What `evaluate-steps` scores and `MotionSession.run` counts with `stepMode` `.offline`.
-    /// `session`: the settings whose pedometer tuning the live steps use (mode and step mode
-    /// are set here). Nil when the recording has no acceleration to count on (see
-    /// `acceleration(of:)`).
+    /// The offline steps of a whole recording: on `acceleration(of:)`, the live pedometer's
+    /// steps (`Pedometer.detect`: the update a session runs on each acceleration sample; the
+    /// platform step counter plays no part) and the vertical detector's, each bout from the more
+    /// regular (`detect(_:live:settings:)`). What `evaluate-steps` scores and `MotionSession.run`
+    /// counts with `stepMode` `.offline`. `session`: the settings whose pedometer tuning the live
+    /// steps use. Nil when the recording has no acceleration to count on.
     public static func steps(of r: Recording, session: SessionSettings = .default, settings: Settings = .default) -> [StepEvent]? {
         guard let acc = acceleration(of: r) else { return nil }
-        var live = r
-        live.streams.removeAll { $0.kind == .stepCounter }
-        var s = session
-        s.mode = .foot
-        s.stepMode = .live
-        // Without a model the session cannot fail to start.
-        guard let result = try? MotionSession.run(live, settings: s, model: nil, keepStepEvents: true) else { return nil }
-        let credited: [StepEvent] = result.events.compactMap { if case .step(let e) = $0 { e } else { nil } }
-        return detect(acc, live: credited, settings: settings)
+        return detect(acc, pedometer: session.tuning.pedometer, settings: settings)
     }
 
     /// The acceleration (gravity included) a recording's steps are counted on: its raw
