@@ -31,7 +31,9 @@ public struct StepEvent: Sendable, Hashable, Codable {
 ///    `minimumStepInterval` apart (and at least half the current step interval).
 /// 4. Gating: while still, candidates are held, not counted. When `confirmationSteps`
 ///    candidates in a row have regular intervals (each within `regularityRatio` of their
-///    median, all ≤ `maximumConfirmationInterval`), the pedometer starts walking and credits all of
+///    median, or, for a gait whose intervals alternate short and long, each stride within
+///    `strideRegularityRatio` of theirs; all ≤ `maximumConfirmationInterval`), the pedometer
+///    starts walking and credits all of
 ///    them at once (the steps taken while confirming are not lost). While walking, every
 ///    candidate counts at once. With no candidate for max(`stopTimeout`, 2.5 × interval) it
 ///    stops; isolated or irregular candidates (fidgeting) never reach confirmation.
@@ -67,6 +69,13 @@ public struct Pedometer: Sendable {
         public var confirmationSteps: Int = 5
         /// Each interval of the confirming run must lie within [median / r, median × r].
         public var regularityRatio: Double = 1.4
+        /// A run whose step intervals alternate short and long (a limp, a turn, or a phone in
+        /// one pocket, where the peak of the near leg's step and of the far leg's fall at
+        /// different phases) also starts walking when its strides (two consecutive intervals,
+        /// one per foot) lie within [median / r, median × r] of the strides' median…
+        public var strideRegularityRatio: Double = 1.2
+        /// …and its longest step interval is at most this many times its shortest.
+        public var maximumStepAsymmetry: Double = 1.6
         /// While walking, candidates closer than this fraction of the step interval are merged.
         public var minimumIntervalFraction: Double = 0.5
         /// Walking stops after this long (s) without a step (or 2.5 step intervals if longer).
@@ -252,27 +261,18 @@ public struct Pedometer: Sendable {
         }
     }
 
-    /// Drops the oldest pending candidates until the intervals of the rest are regular.
+    /// Drops the oldest pending candidates until the intervals of the rest are regular: every
+    /// step interval near their median, or (an asymmetric gait) every stride near the strides'
+    /// median with the step intervals no more than `maximumStepAsymmetry` apart.
     mutating func trimIrregular() {
         while pendCount >= 3 {
-            // Median of the intervals (at most `confirmationSteps` of them): small insertion sort
-            // on the stack-free path: n ≤ 8, so an O(n²) selection is fine.
-            let n = pendCount - 1
+            let n = pendCount - 1   // intervals (at most `confirmationSteps` of them)
             var lo = Double.infinity, hi = 0.0
-            var med = 0.0
-            // Selection of the median interval without allocating.
             for i in 0..<n {
-                let d = pendTime[i + 1] - pendTime[i]
-                var less = 0, equal = 0
-                for j in 0..<n {
-                    let e = pendTime[j + 1] - pendTime[j]
-                    if e < d { less += 1 } else if e == d { equal += 1 }
-                }
-                if less <= (n - 1) / 2 && (n - 1) / 2 < less + equal { med = d }
+                let d = interval(i)
                 lo = Swift.min(lo, d); hi = Swift.max(hi, d)
             }
-            let r = settings.regularityRatio
-            if lo * r >= med && hi <= med * r && hi <= settings.maximumConfirmationInterval { return }
+            if hi <= settings.maximumConfirmationInterval && isRegularRun(lo: lo, hi: hi, count: n) { return }
             for i in 1..<pendCount { pendTime[i - 1] = pendTime[i]; pendP2P[i - 1] = pendP2P[i] }
             pendCount -= 1
         }
@@ -280,6 +280,45 @@ public struct Pedometer: Sendable {
             let d = pendTime[1] - pendTime[0]
             if d > settings.maximumConfirmationInterval { pendTime[0] = pendTime[1]; pendP2P[0] = pendP2P[1]; pendCount = 1 }
         }
+    }
+
+    /// The `i`-th interval between pending candidates (s).
+    func interval(_ i: Int) -> Double { pendTime[i + 1] - pendTime[i] }
+    /// The `i`-th stride between pending candidates: intervals `i` and `i + 1` (s).
+    func strideInterval(_ i: Int) -> Double { pendTime[i + 2] - pendTime[i] }
+
+    /// The rhythm test of `trimIrregular` on the `n` pending intervals, whose extremes are
+    /// `lo` and `hi`.
+    func isRegularRun(lo: Double, hi: Double, count n: Int) -> Bool {
+        let r = settings.regularityRatio
+        let med = Pedometer.lowerMedian(count: n) { interval($0) }
+        if lo * r >= med && hi <= med * r { return true }
+        // At least two strides: a single stride is regular by definition.
+        guard n >= 3, hi <= settings.maximumStepAsymmetry * lo else { return false }
+        let strideMed = Pedometer.lowerMedian(count: n - 1) { strideInterval($0) }
+        let rs = settings.strideRegularityRatio
+        for i in 0..<(n - 1) {
+            let s = strideInterval(i)
+            if s * rs < strideMed || s > strideMed * rs { return false }
+        }
+        return true
+    }
+
+    /// The lower median of `value(0) … value(count − 1)` (for an even count, the smaller of the
+    /// two middle values), by selection without allocating: `count` is at most
+    /// `confirmationSteps`, so O(n²) is fine.
+    static func lowerMedian(count n: Int, _ value: (Int) -> Double) -> Double {
+        let k = (n - 1) / 2
+        for i in 0..<n {
+            let d = value(i)
+            var less = 0, equal = 0
+            for j in 0..<n {
+                let e = value(j)
+                if e < d { less += 1 } else if e == d { equal += 1 }
+            }
+            if less <= k && k < less + equal { return d }
+        }
+        return value(0)   // unreachable for finite values: some value is the k-th smallest
     }
 
     mutating func fillGap(until t: Double, interval dt: Double, gapRMS: Double, nextP2P: Double) {

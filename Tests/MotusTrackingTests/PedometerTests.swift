@@ -127,6 +127,52 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
         #expect(n <= 6, "fidgeting counted \(n) steps of 60 jolts: \(found.map(\.time)) jolts \(jolts)")
     }
 
+    /// Impacts (half-cosine jolts 0.3 s wide) at the given times, sampled at `rateHz`.
+    func jolts(_ times: [Double], rateHz: Double, seed: UInt64) -> SensorStream {
+        var rng = SplitMix64(seed: seed)
+        var s = SensorStream(kind: .acceleration)
+        var x = 0.0
+        while x < (times.last ?? 0) + 3 {
+            var v = 0.0
+            for j in times where abs(x - j) < 0.15 { v += 4 * Math.cos(Double.pi * (x - j) / 0.3) }
+            s.append(time: x, Vector3(0.1 * rng.gaussian(), 0.1 * rng.gaussian(), 9.81 + v + 0.1 * rng.gaussian()))
+            x += 1 / rateHz
+        }
+        return s
+    }
+
+    @Test func asymmetricGaitIsCounted() {
+        // A limp: step intervals alternate 0.48 s and 0.72 s (ratio 1.5, beyond the step rule's
+        // 1.4), strides a steady 1.2 s. Each walk of 12 steps starts from stillness, as after
+        // a turn; the stride rule confirms it.
+        for rate in [25.0, 100.0] {
+            var times: [Double] = []
+            var t = 3.0
+            for walk in 0..<3 {
+                for i in 0..<12 { times.append(t); t += i % 2 == 0 ? 0.48 : 0.72 }
+                t += 5 + Double(walk)
+            }
+            let n = Pedometer.detect(jolts(times, rateHz: rate, seed: 7)).count
+            #expect(abs(n - times.count) <= 1, "\(rate) Hz: counted \(n) of \(times.count)")
+        }
+    }
+
+    @Test func strideRuleNeedsTwoStridesAndBoundedAsymmetry() {
+        var p = Pedometer()
+        func run(_ intervals: [Double]) -> Bool {
+            p.pendTime[0] = 10
+            for (i, d) in intervals.enumerated() { p.pendTime[i + 1] = p.pendTime[i] + d }
+            let lo = intervals.min()!, hi = intervals.max()!
+            return p.isRegularRun(lo: lo, hi: hi, count: intervals.count)
+        }
+        #expect(run([0.5, 0.52, 0.49]))                 // even steps: the step rule
+        #expect(run([0.48, 0.72, 0.48, 0.72]))          // a limp: two equal strides
+        #expect(!run([0.30, 0.46]))                     // one stride proves nothing
+        #expect(run([0.30, 0.46, 0.30, 0.46]))          // the same pair repeated: a rhythm
+        #expect(!run([0.40, 0.72, 0.40, 0.72]))         // asymmetry 1.8 > 1.6
+        #expect(!run([0.45, 0.70, 0.70, 0.45]))         // strides 1.15, 1.40, 1.15: not regular
+    }
+
     @Test func streamingEqualsBatchAndReportsState() {
         let s = walkSignal(rateHz: 60, steps: 40)
         var p = Pedometer()
