@@ -119,8 +119,9 @@ public struct DelimitedReader {
         var attitudeFromEuler: [Int]? = nil   // roll, pitch, yaw fields (MotionSense)
     }
 
-    /// Streams the file into `sink`. Returns the last line when it had no newline, looked cut
-    /// and was left out (`options.incompleteLastLine == .drop`).
+    /// Streams the file into `sink`, until its end or until `sink.isSatisfied`. Returns the last
+    /// line when it had no newline, looked cut and was left out
+    /// (`options.incompleteLastLine == .drop`).
     @discardableResult
     public func scan<S: RecordingSink>(into sink: inout S) throws(InputError) -> LeftOutLine? {
         var cursor = try LineCursor(path: path)
@@ -148,7 +149,7 @@ public struct DelimitedReader {
         // The printed precision of the last column is followed only when the file may end
         // without a newline (a pipe, or a file whose last byte is not a line end).
         let follow = cursor.endsWithLineEnd != true
-        while true {
+        while !sink.isSatisfied {
             let next: UnsafeBufferPointer<UInt8>?
             if let p = pending { next = p; pending = nil } else { next = try cursor.next() }
             guard let line = next else { break }

@@ -20,11 +20,16 @@ public protocol RecordingSink {
     /// A hint that about `count` samples per stream will follow (readers that know the file
     /// size call it so in-memory sinks can reserve capacity once).
     mutating func expectSamples(_ count: Int)
+    /// True when the sink wants no more samples: a reader that checks it between rows stops
+    /// there, having read no further (the delimited reader does).
+    var isSatisfied: Bool { get }
 }
 
 extension RecordingSink {
     /// Ignores the hint: a sink that keeps nothing per sample has nothing to reserve.
     public mutating func expectSamples(_ count: Int) {}
+    /// Never satisfied: the whole file is read.
+    public var isSatisfied: Bool { false }
 }
 
 /// Collects everything a reader produces into a `Recording`. Samples go straight into the

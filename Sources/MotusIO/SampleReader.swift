@@ -127,6 +127,27 @@ public struct SampleReader {
         do { try forEachChecked(body) } catch { throw InputSpool.renamed(error) }
     }
 
+    /// Calls `body` with the samples, in the order `forEach` gives them, until it returns false;
+    /// the file is read no further than the row of that sample (give or take the rows a
+    /// delimited file's merge holds back). Returns false when `body` stopped the walk, true
+    /// when every sample was given. An early stop checks no values, so the next `forEach`
+    /// still checks the whole file.
+    @discardableResult
+    public mutating func forEach(while body: (SensorSample) -> Bool) throws(InputError) -> Bool {
+        var more = true
+        do {
+            switch source {
+            case .memory(let r):
+                r.forEachSample(kinds: kinds) { s in if more { more = body(s) } }
+            case .native:
+                try forEachNative { s in more = body(s); return more }
+            case .delimited(let options):
+                try forEachDelimited(options: options) { s in more = body(s); return more }
+            }
+        } catch { throw InputSpool.renamed(error) }
+        return more
+    }
+
     mutating func forEachChecked(_ body: (SensorSample) -> Void) throws(InputError) {
         switch source {
         case .memory(let r):
@@ -147,8 +168,8 @@ public struct SampleReader {
     mutating func forEachFromFile(_ body: (SensorSample) -> Void) throws(InputError) {
         switch source {
         case .memory(let r): r.forEachSample(kinds: kinds, body)
-        case .native: try forEachNative(body)
-        case .delimited(let options): try forEachDelimited(options: options, body)
+        case .native: try forEachNative { body($0); return true }
+        case .delimited(let options): try forEachDelimited(options: options) { body($0); return true }
         }
     }
 
@@ -240,7 +261,8 @@ public struct SampleReader {
         }
     }
 
-    func forEachNative(_ body: (SensorSample) -> Void) throws(InputError) {
+    /// The native file's samples in merge order, until `body` returns false.
+    func forEachNative(_ body: (SensorSample) -> Bool) throws(InputError) {
         var cursors: [KindCursor] = []
         for k in kinds where declaredKinds.contains(k) {
             var c = try KindCursor(path: path, kind: k)
@@ -254,8 +276,7 @@ public struct SampleReader {
             for j in cursors.indices where !cursors[j].ended {
                 if best < 0 || cursors[j].head.time < bestT { best = j; bestT = cursors[j].head.time }
             }
-            guard best >= 0 else { return }
-            body(cursors[best].sample())
+            guard best >= 0, body(cursors[best].sample()) else { return }
             try cursors[best].advance()
         }
     }
@@ -266,7 +287,9 @@ public struct SampleReader {
     struct Ordering: RecordingSink {
         let kinds: [StreamKind]
         let tolerance: Double
-        let body: (SensorSample) -> Void
+        let body: (SensorSample) -> Bool
+        /// Set when `body` returned false: nothing more is given, and the reader stops.
+        var isSatisfied = false
         /// Rank in `kinds` of each declared stream, or -1 (not wanted, or not its kind's first).
         var rank: [Int] = []
         var queues: [Queue]
@@ -287,7 +310,7 @@ public struct SampleReader {
             }
         }
 
-        init(kinds: [StreamKind], tolerance: Double, body: @escaping (SensorSample) -> Void) {
+        init(kinds: [StreamKind], tolerance: Double, body: @escaping (SensorSample) -> Bool) {
             self.kinds = kinds; self.tolerance = tolerance; self.body = body
             queues = [Queue](repeating: Queue(), count: kinds.count)
         }
@@ -314,7 +337,7 @@ public struct SampleReader {
         /// Emits the earliest head while it is certainly the next in merge order: every active
         /// stream has a head to compare with, or it is older than any later row can be.
         mutating func drain(final: Bool) {
-            while true {
+            while !isSatisfied {
                 var best = -1
                 var bestT = Double.infinity
                 var allHave = true
@@ -326,14 +349,15 @@ public struct SampleReader {
                 guard best >= 0, final || allHave || bestT < latest - tolerance else { return }
                 let h = queues[best].head
                 let v = queues[best].values
-                body(SensorSample(kind: kinds[best], time: bestT) { v[h * 8 + $0] })
+                isSatisfied = !body(SensorSample(kind: kinds[best], time: bestT) { v[h * 8 + $0] })
                 queues[best].head = h + 1
                 queues[best].compact()
             }
         }
     }
 
-    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Void) throws(InputError) {
+    /// The delimited file's samples in merge order, until `body` returns false.
+    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Bool) throws(InputError) {
         let path = self.path, kinds = self.kinds
         let result: Result<Void, InputError> = withoutActuallyEscaping(body) { escapable in
             var ordering = Ordering(kinds: kinds, tolerance: options.backwardsTolerance, body: escapable)

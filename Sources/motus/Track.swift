@@ -116,16 +116,19 @@ struct TrackCommand: ParsableCommand {
         }
         var streams: [StreamKind: SensorStream] = [:]
         var count = 0
-        try reader.forEach { sample in
-            guard count <= offlineSampleLimit else { return }
+        // The walk stops at the first sample over the limit: a file too long for offline is
+        // not read twice in full.
+        let whole = try reader.forEach(while: { sample in
             switch sample {
             case .acceleration(let v), .userAcceleration(let v), .gravity(let v):
                 count += 1
-                if count <= offlineSampleLimit { streams[sample.kind, default: SensorStream(kind: sample.kind)].append(time: v.time, v.value) }
+                guard count <= offlineSampleLimit else { return false }
+                streams[sample.kind, default: SensorStream(kind: sample.kind)].append(time: v.time, v.value)
             default: break
             }
-        }
-        guard count <= offlineSampleLimit else {
+            return true
+        })
+        guard whole else {
             printError("motus: \(path): more than \(offlineSampleLimit) acceleration samples: steps counted live (as --step-mode live), the offline detector would hold them all in memory")
             return nil
         }

@@ -88,6 +88,42 @@ import MotusTestSupport
         }
     }
 
+    /// `forEach(while:)` gives the samples `forEach` gives until its body says stop, and reads
+    /// no further: a bad row after the stop is never reached, so no error.
+    @Test func aWalkStopsWhereItsBodySays() throws {
+        var native = "#motus,1\n@stream,a,acc,t_s,x,y,z\n@stream,g,gyro,t_s,x,y,z\n"
+        var csv = "t,acc_x,acc_y,acc_z,gyr_x,gyr_y,gyr_z\n"
+        for i in 0..<3000 {
+            let t = Double(i) / 100
+            native += "a,\(t),0,0,9.8\ng,\(t),0.1,0,0\n"
+            csv += "\(t),0,0,9.8,0.1,0,0\n"
+        }
+        native += "a,30,0,x,9.8\n"
+        csv += "30,0,x,9.8,0,0,0\n"
+        let files = [TestFiles.temp(native, name: "stop.motus"), TestFiles.temp(csv, name: "stop.csv")]
+        for p in files {
+            var reader = try SampleReader(path: p, kinds: Self.kinds)
+            #expect(throws: InputError.self) { try reader.forEach { _ in } }
+            var first: [SensorSample] = []
+            let whole = try reader.forEach(while: { s in
+                first.append(s)
+                return first.count < 1000
+            })
+            #expect(!whole, "\(p)")
+            #expect(first.count == 1000, "\(p)")
+            #expect(first.map(\.time) == (0..<1000).map { Double($0 / 2) / 100 }, "\(p)")
+        }
+        // A walk that is never stopped gives every sample and says so; from memory as well.
+        let r = try RecordingLoader.load(path: TestFiles.temp(csv.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", name: "whole.csv"))
+        var memory = SampleReader(recording: r, path: "whole.csv", kinds: Self.kinds)
+        var n = 0
+        #expect(try memory.forEach(while: { _ in n += 1; return true }))
+        #expect(n == 6000)
+        n = 0
+        #expect(try !memory.forEach(while: { _ in n += 1; return n < 10 }))
+        #expect(n == 10)
+    }
+
     @Test func sharedRecordingsStreamAsTheyLoad() throws {
         guard TestFiles.hasShared, let shared = TestFiles.shared else { return }
         let files = [
