@@ -54,6 +54,7 @@ DIMENSIONLESS = {
     "efficiency": "a share of power (0…1)", "resistance": "a rolling resistance coefficient",
     "opacity": "an opacity (0…1)", "sine": "the sine of an angle", "norm": "a unit-free vector's length",
     "compensation": "a lead in sample periods", "percentile": "a percentile of the caller's values",
+    "asymmetry": "a ratio of the longest interval to the shortest",
 }
 
 # Declarations (Module.Type.member, fnmatch patterns; a parameter is `…member.name`) whose
