@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "MotusLearn",
                 dependencies: [.target(name: "CBLAS", condition: .when(platforms: [.linux]))]),
         // Datasets that carry their ground truth, and the one loop every `evaluate*` command runs.
-        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusFusion", "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusTracking"]),
+        .target(name: "MotusEvaluation", dependencies: ["MotusCore", "MotusIO", "MotusSignal", "MotusFusion", "MotusFeatures", "MotusLearn", "MotusClassifier", "MotusTracking"]),
         // Pictures (SVG) of recordings, sessions, evaluations and rides, drawn by our own small
         // SVG layer; the plots are built from the results of the modules below.
         .target(name: "MotusPlot", dependencies: ["MotusCore", "MotusIO", "MotusGeo", "MotusClassifier", "MotusTracking", "MotusEvaluation"]),

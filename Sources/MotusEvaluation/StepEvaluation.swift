@@ -1,5 +1,6 @@
 import MotusCore
 import MotusIO
+import MotusSignal
 import MotusTracking
 
 /// Evaluating the steps a live session counts against labelled walks, for every dataset with
@@ -186,8 +187,6 @@ public enum StepEvaluation {
     }
 
     static func median(_ xs: [Double]) -> Double {
-        guard !xs.isEmpty else { return 0 }
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
+        xs.isEmpty ? 0 : TimingStatistics.percentile(xs.sorted(), 0.5)
     }
 }

@@ -127,25 +127,16 @@ public struct SampleReader {
         do { try forEachChecked(body) } catch { throw InputSpool.renamed(error) }
     }
 
-    /// Calls `body` with the samples, in the order `forEach` gives them, until it returns false;
-    /// the file is read no further than the row of that sample (give or take the rows a
-    /// delimited file's merge holds back). Returns false when `body` stopped the walk, true
-    /// when every sample was given. An early stop checks no values, so the next `forEach`
-    /// still checks the whole file.
+    /// Calls `body` with the samples of `only` (default: every kind of `kinds`), in the order
+    /// `forEach` gives them, until it returns false; the file is read no further than the row
+    /// of that sample (give or take the rows a delimited file's merge holds back), and a
+    /// native file's other kinds are not parsed. Returns false when `body` stopped the walk,
+    /// true when every sample was given. An early stop checks no values, so the next
+    /// `forEach` still checks the whole file.
     @discardableResult
-    public mutating func forEach(while body: (SensorSample) -> Bool) throws(InputError) -> Bool {
-        var more = true
-        do {
-            switch source {
-            case .memory(let r):
-                r.forEachSample(kinds: kinds) { s in if more { more = body(s) } }
-            case .native:
-                try forEachNative { s in more = body(s); return more }
-            case .delimited(let options):
-                try forEachDelimited(options: options) { s in more = body(s); return more }
-            }
-        } catch { throw InputSpool.renamed(error) }
-        return more
+    public func forEach(only: Set<StreamKind>? = nil, while body: (SensorSample) -> Bool) throws(InputError) -> Bool {
+        let wanted = only.map { o in kinds.filter { o.contains($0) } } ?? kinds
+        do { return try forEachFromFile(kinds: wanted, body) } catch { throw InputSpool.renamed(error) }
     }
 
     mutating func forEachChecked(_ body: (SensorSample) -> Void) throws(InputError) {
@@ -166,11 +157,19 @@ public struct SampleReader {
     }
 
     mutating func forEachFromFile(_ body: (SensorSample) -> Void) throws(InputError) {
+        _ = try forEachFromFile(kinds: kinds) { body($0); return true }
+    }
+
+    /// The samples of `wanted` (a subsequence of `kinds`) in merge order, until `body` returns
+    /// false; false when it did.
+    func forEachFromFile(kinds wanted: [StreamKind], _ body: (SensorSample) -> Bool) throws(InputError) -> Bool {
+        var more = true
         switch source {
-        case .memory(let r): r.forEachSample(kinds: kinds, body)
-        case .native: try forEachNative { body($0); return true }
-        case .delimited(let options): try forEachDelimited(options: options) { body($0); return true }
+        case .memory(let r): r.forEachSample(kinds: wanted) { s in if more { more = body(s) } }
+        case .native: try forEachNative(kinds: wanted) { s in more = body(s); return more }
+        case .delimited(let options): try forEachDelimited(options: options, kinds: wanted) { s in more = body(s); return more }
         }
+        return more
     }
 
     // MARK: Native
@@ -261,10 +260,10 @@ public struct SampleReader {
         }
     }
 
-    /// The native file's samples in merge order, until `body` returns false.
-    func forEachNative(_ body: (SensorSample) -> Bool) throws(InputError) {
+    /// The native file's samples of `wanted` in merge order, until `body` returns false.
+    func forEachNative(kinds wanted: [StreamKind], _ body: (SensorSample) -> Bool) throws(InputError) {
         var cursors: [KindCursor] = []
-        for k in kinds where declaredKinds.contains(k) {
+        for k in wanted where declaredKinds.contains(k) {
             var c = try KindCursor(path: path, kind: k)
             try c.advance()
             if !c.ended { cursors.append(c) }
@@ -356,9 +355,9 @@ public struct SampleReader {
         }
     }
 
-    /// The delimited file's samples in merge order, until `body` returns false.
-    func forEachDelimited(options: DelimitedOptions, _ body: (SensorSample) -> Bool) throws(InputError) {
-        let path = self.path, kinds = self.kinds
+    /// The delimited file's samples of `kinds` in merge order, until `body` returns false.
+    func forEachDelimited(options: DelimitedOptions, kinds: [StreamKind], _ body: (SensorSample) -> Bool) throws(InputError) {
+        let path = self.path
         let result: Result<Void, InputError> = withoutActuallyEscaping(body) { escapable in
             var ordering = Ordering(kinds: kinds, tolerance: options.backwardsTolerance, body: escapable)
             do throws(InputError) {

@@ -113,12 +113,10 @@ public enum OfflineStepDetector {
             if dt < s.boutGapSeconds { d.append(dt) }
         }
         guard d.count >= Swift.max(1, s.minimumIntervals) else { return 1 }
-        let sorted = d.sorted()
-        let n = sorted.count
-        let median = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+        let median = TimingStatistics.percentile(d.sorted(), 0.5)
         let r = s.irregularityRatio
         let off = d.filter { $0 > median * r || $0 * r < median }.count
-        return Double(off) / Double(n)
+        return Double(off) / Double(d.count)
     }
 
     /// The vertical detector alone: peaks of the band-passed vertical acceleration (see the

@@ -1,4 +1,5 @@
 import MotusCore
+import MotusSignal
 
 /// Step length models. A step is one footfall (half a stride). Lengths in metres.
 public enum StrideModel: Sendable, Hashable, Codable {
@@ -54,10 +55,9 @@ public enum StrideEstimator {
     /// Median step interval (s) of consecutive steps, 0.55 s when there are fewer than two.
     public static func medianInterval(_ steps: [StepEvent]) -> Seconds {
         guard steps.count > 1 else { return 0.55 }
-        var d = (1..<steps.count).map { steps[$0].time - steps[$0 - 1].time }.filter { $0 > 0.25 && $0 < 2 }
+        let d = (1..<steps.count).map { steps[$0].time - steps[$0 - 1].time }.filter { $0 > 0.25 && $0 < 2 }
         guard !d.isEmpty else { return 0.55 }
-        d.sort()
-        return d.count % 2 == 1 ? d[d.count / 2] : 0.5 * (d[d.count / 2 - 1] + d[d.count / 2])
+        return TimingStatistics.percentile(d.sorted(), 0.5)
     }
 
     /// Calibrates a model from a walk of known length: the same model family, scaled so that

@@ -116,9 +116,9 @@ struct TrackCommand: ParsableCommand {
         }
         var streams: [StreamKind: SensorStream] = [:]
         var count = 0
-        // The walk stops at the first sample over the limit: a file too long for offline is
-        // not read twice in full.
-        let whole = try reader.forEach(while: { sample in
+        // Only the acceleration kinds are read, and the walk stops at the first sample over
+        // the limit: a file too long for offline is not read twice in full.
+        let whole = try reader.forEach(only: [.acceleration, .userAcceleration, .gravity], while: { sample in
             switch sample {
             case .acceleration(let v), .userAcceleration(let v), .gravity(let v):
                 count += 1

@@ -112,10 +112,14 @@ import MotusTestSupport
             #expect(!whole, "\(p)")
             #expect(first.count == 1000, "\(p)")
             #expect(first.map(\.time) == (0..<1000).map { Double($0 / 2) / 100 }, "\(p)")
+            // One kind only: the same walk without the other kind's samples.
+            var gyro: [SensorSample] = []
+            #expect(try !reader.forEach(only: [.rotationRate], while: { s in gyro.append(s); return gyro.count < 500 }))
+            #expect(gyro == first.filter { $0.kind == .rotationRate }, "\(p)")
         }
         // A walk that is never stopped gives every sample and says so; from memory as well.
         let r = try RecordingLoader.load(path: TestFiles.temp(csv.split(separator: "\n").dropLast().joined(separator: "\n") + "\n", name: "whole.csv"))
-        var memory = SampleReader(recording: r, path: "whole.csv", kinds: Self.kinds)
+        let memory = SampleReader(recording: r, path: "whole.csv", kinds: Self.kinds)
         var n = 0
         #expect(try memory.forEach(while: { _ in n += 1; return true }))
         #expect(n == 6000)
