@@ -25,55 +25,38 @@ public final class NativeWriter: RecordingSink {
     }
 
     /// The file written, or "standard output".
-    public let path: String
-    private var fd: Int32
-    private var buffer: [UInt8] = []
+    public var path: String { out.displayName }
+    private let out: OutputBytes
     private var declared: [Bool] = []
     private var names: [String] = []
     private var kinds: [StreamKind] = []
     /// The first write error, kept so `RecordingSink` calls (which cannot throw) surface it on `flush`/`close`.
-    public private(set) var failure: WriteError?
+    public var failure: WriteError? { out.failure }
     /// Bytes handed to the operating system so far.
-    public private(set) var bytesWritten = 0
-    /// Length of the file in whole lines (what a failed write is cut back to).
-    private var fileLength = 0
+    public var bytesWritten: Int { out.bytesWritten }
 
     /// Creates (or truncates) `path` and writes the magic line. With `append`, an existing
     /// native file is continued instead (its streams must be declared again by name; the
     /// duplicate declarations are harmless).
     public init(path: String, append: Bool = false) throws(WriteError) {
-        self.path = path
         let exists = access(path, F_OK) == 0
-        let flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
-        fd = open(path, flags, 0o644)
-        if fd < 0 { throw WriteError(path: path, message: String(cString: strerror(errno))) }
-        if append && exists { fileLength = max(0, Int(lseek(fd, 0, SEEK_END))) }
-        buffer.reserveCapacity(1 << 16)
+        out = try OutputBytes(path: path, append: append)
         if !(append && exists) { write("\(NativeFormat.magic),\(NativeFormat.version)\n") }
         try flush()
     }
 
     /// Writes to standard output (`motus convert --out -`), which `close` leaves open.
     public init(standardOutput: ()) throws(WriteError) {
-        path = "standard output"
-        fd = 1
-        ownsDescriptor = false
-        buffer.reserveCapacity(1 << 16)
+        out = OutputBytes(standardOutput: ())
         write("\(NativeFormat.magic),\(NativeFormat.version)\n")
         try flush()
     }
 
-    /// False for standard output.
-    private var ownsDescriptor = true
-
-    deinit { if fd >= 0 { _ = try? flush(); if ownsDescriptor { _ = Posix.close(fd) } } }
-
-    @inline(__always) private func write(_ s: String) { buffer.append(contentsOf: s.utf8) }
+    @inline(__always) private func write(_ s: String) { out.append(s) }
 
     @inline(__always) private func writeNumber(_ v: Double) {
         if v.isNaN { return }  // empty field: not reported
-        var d = v.description
-        d.withUTF8 { buffer.append(contentsOf: $0) }
+        out.append(number: v)
     }
 
     // MARK: RecordingSink
@@ -104,11 +87,11 @@ public final class NativeWriter: RecordingSink {
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         precondition(declared[index], "declare a stream before its samples")
         write(names[index])
-        buffer.append(UInt8(ascii: ","))
+        out.append(byte: UInt8(ascii: ","))
         writeNumber(time)
-        for v in values { buffer.append(UInt8(ascii: ",")); writeNumber(v) }
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { try? flush() }
+        for v in values { out.append(byte: UInt8(ascii: ",")); writeNumber(v) }
+        out.append(byte: 0x0A)
+        out.flushIfFull()
     }
 
     /// Writes `@label,START,END,"LABEL"` (times in s).
@@ -128,51 +111,15 @@ public final class NativeWriter: RecordingSink {
 
     /// Hands buffered bytes to the operating system (`write(2)`); throws on the first failure.
     /// The buffer holds whole lines only, and a write that fails part-way (a full disk) is cut
-    /// back to its last complete line, so the file never ends inside a line.
-    public func flush() throws(WriteError) {
-        if let failure { throw failure }
-        var off = 0
-        while off < buffer.count {
-            let n = buffer.withUnsafeBytes { Posix.write(fd, $0.baseAddress! + off, $0.count - off) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                var keep = off
-                while keep > 0 && buffer[keep - 1] != 0x0A { keep -= 1 }
-                var message = reason
-                if keep < off && ftruncate(fd, off_t(fileLength + keep)) != 0 {
-                    message += " (and the unfinished last line could not be cut off: \(String(cString: strerror(errno))))"
-                }
-                fileLength += keep
-                bytesWritten += keep
-                let e = WriteError(path: path, message: message)
-                failure = e
-                throw e
-            }
-            off += n
-        }
-        bytesWritten += buffer.count
-        fileLength += buffer.count
-        buffer.removeAll(keepingCapacity: true)
-    }
+    /// back to its last complete line, so the file never ends inside a line (`OutputBytes`).
+    public func flush() throws(WriteError) { try out.flush() }
 
     /// Flushes and asks the OS to put the bytes on disk (`fsync`).
-    public func sync() throws(WriteError) {
-        try flush()
-        if fsync(fd) != 0 && errno != EINVAL {
-            let e = WriteError(path: path, message: String(cString: strerror(errno)))
-            failure = e
-            throw e
-        }
-    }
+    public func sync() throws(WriteError) { try out.sync() }
 
     /// Flushes, syncs to disk and closes the file (standard output stays open). Throws the first
     /// write error, if any came before.
-    public func close() throws(WriteError) {
-        try sync()
-        if ownsDescriptor { _ = Posix.close(fd) }
-        fd = -1
-    }
+    public func close() throws(WriteError) { try out.close() }
 
     /// Writes a whole recording to `path`.
     public static func write(_ r: Recording, to path: String) throws(WriteError) {

@@ -52,68 +52,6 @@ public protocol RecordingWriter: AnyObject, RecordingSink {
 
 extension NativeWriter: RecordingWriter {}
 
-/// Bytes going to a file or to standard output (`-`), buffered, with the first write error kept.
-public final class OutputBytes {
-    /// The file written, as given (`-` for standard output).
-    public let path: String
-    var fd: Int32
-    let owns: Bool
-    var buffer: [UInt8] = []
-    var failure: NativeWriter.WriteError?
-
-    /// Creates (or truncates) `path`; `-` is standard output.
-    public init(path: String) throws(NativeWriter.WriteError) {
-        self.path = path
-        if path == "-" {
-            fd = 1; owns = false
-        } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            owns = true
-            if fd < 0 { throw NativeWriter.WriteError(path: path, message: String(cString: strerror(errno))) }
-        }
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    deinit { if fd >= 0 { try? flush(); if owns { _ = Posix.close(fd) } } }
-
-    @inline(__always) func append(_ s: String) { buffer.append(contentsOf: s.utf8) }
-    @inline(__always) func append(byte b: UInt8) { buffer.append(b) }
-
-    /// A number in the shortest form that reads back to the same double; NaN as `nan` (the
-    /// caller writes what stands for "not reported" in its format instead).
-    @inline(__always) func append(number v: Double) {
-        var d = v.description
-        d.withUTF8 { buffer.append(contentsOf: $0) }
-    }
-
-    func flushIfFull() { if buffer.count >= 1 << 16 { try? flush() } }
-
-    func flush() throws(NativeWriter.WriteError) {
-        if let failure { throw failure }
-        var off = 0
-        while off < buffer.count {
-            let n = buffer.withUnsafeBytes { Posix.write(fd, $0.baseAddress! + off, $0.count - off) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = NativeWriter.WriteError(path: path == "-" ? "standard output" : path, message: String(cString: strerror(errno)))
-                failure = e
-                throw e
-            }
-            off += n
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func close() throws(NativeWriter.WriteError) {
-        try flush()
-        if owns {
-            if fsync(fd) != 0 && errno != EINVAL { throw NativeWriter.WriteError(path: path, message: String(cString: strerror(errno))) }
-            _ = Posix.close(fd)
-        }
-        fd = -1
-    }
-}
-
 /// Writes a recording as one CSV table that pandas, R or a spreadsheet read as it is. The
 /// header is always
 ///

@@ -269,7 +269,8 @@ public struct MotionSession: Sendable {
     /// A step found by an outside detector (`OfflineStepDetector` over a whole file), counted
     /// (steps, distance, splits) when the settings' `stepMode` is `.offline` and no platform
     /// step counter reports; ignored otherwise. Moving/still does not depend on it: the live
-    /// pedometer's steps decide resumes and date pauses in either mode. Push each step once, in time order, before the first sample after its time.
+    /// pedometer's steps decide resumes and date pauses in either mode. Push each step once, in
+    /// time order, before the first sample after its time.
     /// Its cadence is that of the last four pushed steps (the intervals longer than the
     /// pedometer's longest step interval break it).
     public mutating func pushStep(_ s: StepEvent) {

@@ -131,7 +131,7 @@ public enum OfflineStepDetector {
         for i in 1..<n where acc.times[i] > acc.times[i - 1] { intervals.append(acc.times[i] - acc.times[i - 1]) }
         guard !intervals.isEmpty else { return [] }
         intervals.sort()
-        let rate = 1 / intervals[intervals.count / 2]
+        let rate = 1 / TimingStatistics.percentile(intervals, 0.5)
         guard s.gravityCutoffHz < rate / 2, s.bandHighHz < s.gridRateHz / 2 else { return [] }
         let lowPass = BiquadCascade(sections: [.butterworthLowPass(cutoffHz: s.gravityCutoffHz, sampleRateHz: rate)])
         var comp = [[Double]](repeating: [], count: 3)

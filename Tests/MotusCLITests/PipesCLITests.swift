@@ -70,6 +70,21 @@ import MotusIO
         #expect(r.stdout == direct.stdout)
     }
 
+    /// A full disk (a file-size limit, SIGXFSZ ignored, so write(2) fails with EFBIG) while
+    /// `convert` writes each format: one line on stderr naming the file being written, status 1,
+    /// and no output left behind (convert writes `OUT.partial` and renames it only when whole).
+    @Test func convertOnAFullDiskLeavesNoHalfFile() throws {
+        let dir = (CLI.temp("x", "") as NSString).deletingLastPathComponent
+        for ext in ["motus", "csv", "jsonl"] {
+            let out = dir + "/full." + ext
+            // 8 blocks of 512 bytes: the 197 kB walk needs far more.
+            let r = try Self.shell("trap '' XFSZ; ulimit -f 8; motus convert datasets/lowback-straight-walk.motus --out '\(out)'")
+            #expect(r.status == 1, "\(ext): \(r.stderr)")
+            #expect(r.stderr == "motus: \(out).partial: cannot write: File too large\n", "\(ext): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: out + ".partial"), "\(ext)")
+        }
+    }
+
     @Test func convertWritesTheFormatItsOutNames() throws {
         let dir = (CLI.temp("x", "") as NSString).deletingLastPathComponent
         let walk = "datasets/lowback-straight-walk.motus"

@@ -117,14 +117,15 @@ public enum MPowerReader {
                     }
                 }
             }
-            var accValues = [Double](); accValues.reserveCapacity(3 * n)
-            // Each term is at most 1.8e307 m/s² (finite × g), so the sum stays finite.
-            for j in 0..<(3 * n) { accValues.append(grav[j] + uacc[j]) }
+            let gravity = SensorStream(kind: .gravity, times: times, values: grav)
+            let user = SensorStream(kind: .userAcceleration, times: times, values: uacc)
+            // The raw acceleration by the one rule a session pairs them with (both share every
+            // time here). Each term is at most 1.8e307 m/s² (finite × g), so the sum stays finite.
             streams = [
-                SensorStream(kind: .acceleration, times: times, values: accValues),
+                Recording(streams: [gravity, user]).deviceMotionAcceleration ?? SensorStream(kind: .acceleration),
                 SensorStream(kind: .rotationRate, times: times, values: gyro),
-                SensorStream(kind: .gravity, times: times, values: grav),
-                SensorStream(kind: .userAcceleration, times: times, values: uacc),
+                gravity,
+                user,
                 SensorStream(kind: .attitude, times: times, values: att),
             ]
             if !magTimes.isEmpty { streams.append(SensorStream(kind: .magneticField, times: magTimes, values: mag)) }

@@ -225,9 +225,9 @@ public enum MotionSenseReader {
         let grav = SensorStream.fromColumns(kind: .gravity, times: times, rows: rows, x: 3, y: 4, z: 5, scale: k)
         let gyro = SensorStream.fromColumns(kind: .rotationRate, times: times, rows: rows, x: 6, y: 7, z: 8)
         let uacc = SensorStream.fromColumns(kind: .userAcceleration, times: times, rows: rows, x: 9, y: 10, z: 11, scale: k)
-        var accValues = [Double](); accValues.reserveCapacity(3 * n)
-        for j in 0..<(3 * n) { accValues.append(grav.values[j] + uacc.values[j]) }
-        let acc = SensorStream(kind: .acceleration, times: times, values: accValues)
+        // The raw acceleration the device-motion sample stands for, by the one rule a session
+        // pairs them with (gravity and user acceleration share every time here).
+        let acc = Recording(streams: [grav, uacc]).deviceMotionAcceleration ?? SensorStream(kind: .acceleration)
         var att = [Double](); att.reserveCapacity(4 * n)
         for i in 0..<n {
             let q = attitude(roll: rows.value(i, 0), pitch: rows.value(i, 1), yaw: rows.value(i, 2))
