@@ -37,15 +37,22 @@ extension FusionEvaluation {
         return false
     }
 
+    /// `OrientationFilter`'s settings for a recording whose reference is `reference`:
+    /// `.biasCorrectedGyroscope` when the reference says the rotation rate is bias-free, else
+    /// `.default`.
+    public static func defaultSettings(for reference: GroundTruth.OrientationReference) -> OrientationFilter.Settings {
+        biasCorrected(reference) ? .biasCorrectedGyroscope : .default
+    }
+
     /// The filter for a recording whose reference is `reference`, unless `method` is given:
-    /// `OrientationFilter`, told the rotation rate is bias-free when the reference says so.
+    /// `OrientationFilter` with `defaultSettings(for:)`.
     public static func defaultMethod(for reference: GroundTruth.OrientationReference) -> Method {
-        .orientationFilter(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)
+        .orientationFilter(defaultSettings(for: reference))
     }
 
     /// `defaultMethod(for:)` in the offline mode (forwards and backwards in time).
     public static func offlineMethod(for reference: GroundTruth.OrientationReference) -> Method {
-        .offline(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)
+        .offline(defaultSettings(for: reference))
     }
 
     /// `AttitudeFilter`, the filter the shipped models' features were computed with, set up for

@@ -72,6 +72,9 @@ struct EvaluateFusion: ParsableCommand {
     @Flag(name: .customLong("offline"), help: "Offline mode: the filter forwards and backwards in time over the whole recording (OfflineOrientation), as evaluate, classify and train use it when asked; never the live session.")
     var offline = false
 
+    @Option(name: .customLong("acceleration-time-constant"), help: ArgumentHelp("The filter's accelerometer low-pass time constant in seconds (default 3): longer rejects more motion and trusts the gyroscope for longer. To see how a data set's figures depend on it; the live session always uses the default.", valueName: "S"))
+    var accelerationTimeConstant: Double?
+
     @Flag(name: .customLong("magnetometer"), help: "9D: heading from the magnetometer too; on measured orientation (BROAD) score the full orientation error after removing one constant heading offset per recording (BROAD's protocol).")
     var magnetometer = false
 
@@ -98,6 +101,10 @@ struct EvaluateFusion: ParsableCommand {
     func validate() throws {
         if skipSeconds < 0 { throw ValidationError("--skip-seconds must be ≥ 0") }
         if offline && (method != .motus || checkStill || magnetometer) { throw ValidationError("--offline goes with the default method (motus), not with --check-still or --magnetometer") }
+        if let tau = accelerationTimeConstant {
+            if !(tau > 0 && tau.isFinite) { throw ValidationError("--acceleration-time-constant must be a number of seconds > 0, not \(tau)") }
+            if method != .motus || checkStill || magnetometer { throw ValidationError("--acceleration-time-constant goes with the default method (motus), live or --offline, not with --check-still or --magnetometer") }
+        }
         if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if plotRecording != nil && plot == nil { throw ValidationError("--plot-recording needs --plot FILE") }
@@ -117,7 +124,11 @@ struct EvaluateFusion: ParsableCommand {
         let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
-            case .motus: offline ? e.truth.orientation.map { FusionEvaluation.offlineMethod(for: $0) } : nil
+            case .motus: e.truth.orientation.map { reference in
+                var settings = FusionEvaluation.defaultSettings(for: reference)
+                if let tau = accelerationTimeConstant { settings.accelerationTimeConstant = tau }
+                return offline ? .offline(settings) : .orientationFilter(settings)
+            }
             case .lowpass: .lowPass(.default)
             case .legacy: e.truth.orientation.map(FusionEvaluation.legacyMethod(for:))
             }
@@ -140,6 +151,7 @@ struct EvaluateFusion: ParsableCommand {
             var out = EvaluationJSON(method: method.rawValue, subjects: subjects.rawValue, skipSeconds: skipSeconds, report: report,
                                      odd: odd, even: even)
             out.skipped = run.skipped
+            out.accelerationTimeConstantS = accelerationTimeConstant
             print(try JSONOutput.encode(out))
         default:
             print(Self.table(report, odd: odd, even: even) + Datasets.skippedLines(run.skipped), terminator: "")
@@ -237,6 +249,8 @@ struct EvaluationJSON: Encodable {
     var method: String
     var subjects: String
     var skipSeconds: Double
+    /// `--acceleration-time-constant` when given (absent: each recording's default settings).
+    var accelerationTimeConstantS: Double?
     /// Over all samples pooled (after `skip_seconds` of each recording; over the scored phases
     /// against a measured orientation).
     var medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double, count: Int
