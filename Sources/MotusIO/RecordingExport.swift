@@ -76,8 +76,10 @@ public final class RecordingCSVWriter: RecordingWriter {
     static let valueColumns = ["x", "y", "z", "w", "steps", "distance_m", "lat_deg", "lon_deg", "alt_m", "speed_mps", "course_deg", "hacc_m", "vacc_m", "pressure_pa"]
 
     let out: OutputBytes
-    var names: [String] = []
-    var kinds: [StreamKind] = []
+    /// Per stream: the start of its sample rows, `kind,stream,` (made once, at `declare`).
+    var prefixes: [String] = []
+    /// The value cells of the row being written, reused from row to row.
+    var cells = [Double](repeating: .nan, count: RecordingCSVWriter.valueColumns.count)
     /// Per kind: the value column (index into `valueColumns`) of each of its components.
     static func slots(_ kind: StreamKind) -> [Int] {
         switch kind {
@@ -121,16 +123,16 @@ public final class RecordingCSVWriter: RecordingWriter {
 
     /// Notes the stream's name and kind; writes nothing (every sample row names both).
     public func declare(stream index: Int, name: String, kind: StreamKind) {
-        while names.count <= index { names.append(""); kinds.append(.acceleration); slotsByStream.append([]) }
-        names[index] = Self.field(name); kinds[index] = kind; slotsByStream[index] = Self.slots(kind)
+        while prefixes.count <= index { prefixes.append(""); slotsByStream.append([]) }
+        prefixes[index] = kind.rawValue + "," + Self.field(name) + ","; slotsByStream[index] = Self.slots(kind)
     }
 
     /// Writes one sample row: kind, stream, `time_s` (s) and the values (SI) in their kind's
     /// columns; a NaN value is an empty cell.
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
-        out.append(kinds[index].rawValue + "," + names[index] + ",")
+        out.append(prefixes[index])
         out.append(number: time)
-        var cells = [Double](repeating: .nan, count: Self.valueColumns.count)
+        for i in cells.indices { cells[i] = .nan }
         for (c, slot) in slotsByStream[index].enumerated() where c < values.count { cells[slot] = values[c] }
         for v in cells {
             out.append(byte: UInt8(ascii: ","))
