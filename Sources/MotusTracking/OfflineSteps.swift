@@ -35,6 +35,13 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// bout's median interval (a detector with fewer than `minimumIntervals` intervals in a bout
 /// counts as wholly irregular there; a tie keeps the live steps).
 ///
+/// The chosen steps are then reconciled step by step with the other detector, by the same
+/// rhythm rule (`reconcile`): a chosen step the other detector does not confirm, which splits
+/// one regular interval into a short one and another, is dropped; an interval more than
+/// `irregularityRatio` times the local median (a missed step) gets the step of either detector
+/// that splits it into two regular intervals. The bout choice says which detector follows a
+/// walk; the reconciliation mends the single steps where it slipped.
+///
 /// The vertical detector's steps get a peak-to-peak value like the live ones (the range of
 /// |a| low-passed at 3 Hz since the previous step), which the Weinberg stride model uses.
 public enum OfflineStepDetector {
@@ -60,6 +67,12 @@ public enum OfflineStepDetector {
         public var minimumIntervals: Int = 4
         /// Cut-off (Hz) of the low-pass of |a| whose range between steps is a step's peak-to-peak.
         public var peakToPeakCutoffHz: Hertz = 3
+        /// Two detectors' steps this close (s) are the same step (the other detector confirms it).
+        public var confirmationToleranceSeconds: Seconds = 0.15
+        /// The local rhythm of a step is the median of up to this many intervals on each side.
+        public var rhythmIntervals: Int = 4
+        /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
+        public var reconciles: Bool = true
 
         /// The defaults.
         public init() {}
@@ -79,7 +92,8 @@ public enum OfflineStepDetector {
     /// this stream, in time order).
     public static func detect(_ acc: SensorStream, live: [StepEvent], settings: Settings = .default) -> [StepEvent] {
         let vertical = verticalSteps(acc, settings: settings)
-        return choose(live: live, vertical: vertical, settings: settings)
+        let chosen = choose(live: live, vertical: vertical, settings: settings)
+        return settings.reconciles ? reconcile(chosen, live: live, vertical: vertical, settings: settings) : chosen
     }
 
     /// Per walking bout, the steps of the more regular detector (see the type's description).
@@ -102,6 +116,100 @@ public enum OfflineStepDetector {
         }
         bout(to: prev)
         return out
+    }
+
+    /// The chosen steps (`choose`) mended one step at a time with both detectors' steps (`live`
+    /// and `vertical`, each in time order), by the rhythm rule of the bout choice: an interval
+    /// is regular when it lies within `irregularityRatio` of the local median, the median of
+    /// the `rhythmIntervals` intervals on each side (intervals shorter than the bout gap; at
+    /// least three of them, else nothing is changed there).
+    /// - A chosen step (not the first or the last) that the other detector does not confirm
+    ///   (no step of it within `confirmationToleranceSeconds`) is dropped when one of its two
+    ///   intervals is shorter than the local median over the ratio while the two together make
+    ///   one regular interval: it split a step's interval, as a stray oscillation does.
+    /// - Then an interval longer than the ratio times the local median (a missed step) gets
+    ///   the step of either detector, nearest its middle, that splits it into two regular
+    ///   intervals, if one does.
+    /// In time order.
+    public static func reconcile(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
+                                 settings s: Settings = .default) -> [StepEvent] {
+        guard chosen.count >= 4 else { return chosen }
+        let r = s.irregularityRatio, gap = s.boutGapSeconds
+        func regular(_ dt: Double, _ median: Double) -> Bool { dt >= median / r && dt <= median * r }
+        func confirmed(_ t: Double, in steps: [StepEvent]) -> Bool {
+            let i = insertionIndex(t, in: steps)
+            return (i < steps.count && steps[i].time - t <= s.confirmationToleranceSeconds)
+                || (i > 0 && t - steps[i - 1].time <= s.confirmationToleranceSeconds)
+        }
+        var scratch: [Double] = []
+        // The median of the intervals in times[from..<to] shorter than the gap; nil with fewer than three.
+        func localMedian(_ times: [Double], _ from: Int, _ to: Int) -> Double? {
+            scratch.removeAll(keepingCapacity: true)
+            let lo = Swift.max(0, from), hi = Swift.min(times.count, to)
+            if hi - lo >= 2 {
+                for k in (lo + 1)..<hi where times[k] - times[k - 1] < gap { scratch.append(times[k] - times[k - 1]) }
+            }
+            guard scratch.count >= 3 else { return nil }
+            scratch.sort()
+            return TimingStatistics.percentile(scratch, 0.5)
+        }
+        let w = Swift.max(1, s.rhythmIntervals)
+        // Drop the unconfirmed steps that split an interval (each judged among the chosen steps).
+        let times = chosen.map(\.time)
+        var kept: [StepEvent] = [chosen[0]]
+        kept.reserveCapacity(chosen.count)
+        var without: [Double] = []
+        for i in 1..<(chosen.count - 1) {
+            let t = times[i]
+            if confirmed(t, in: live) && confirmed(t, in: vertical) { kept.append(chosen[i]); continue }
+            let a = t - times[i - 1], b = times[i + 1] - t
+            if a < gap && b < gap {
+                // The rhythm around the step as if it were not there: w + 1 steps on each side.
+                without.removeAll(keepingCapacity: true)
+                for k in Swift.max(0, i - w - 1)..<Swift.min(times.count, i + w + 2) where k != i { without.append(times[k]) }
+                if let m = localMedian(without, 0, without.count), Swift.min(a, b) < m / r, regular(a + b, m) { continue }
+            }
+            kept.append(chosen[i])
+        }
+        kept.append(chosen[chosen.count - 1])
+        // Fill the missed steps, judged among the kept steps.
+        let keptTimes = kept.map(\.time)
+        var out: [StepEvent] = []
+        out.reserveCapacity(kept.count)
+        out.append(kept[0])
+        var li = 0, vi = 0
+        for i in 1..<kept.count {
+            let t0 = keptTimes[i - 1], t1 = keptTimes[i], g = t1 - t0
+            if g < gap, let m = localMedian(keptTimes, i - w - 1, i + w + 1), g > m * r {
+                let mid = (t0 + t1) / 2
+                var best: StepEvent?
+                func consider(_ steps: [StepEvent], _ j: inout Int) {
+                    while j < steps.count && steps[j].time <= t0 { j += 1 }
+                    var k = j
+                    while k < steps.count && steps[k].time < t1 {
+                        let e = steps[k]
+                        if regular(e.time - t0, m) && regular(t1 - e.time, m)
+                            && (best.map { Swift.abs(e.time - mid) < Swift.abs($0.time - mid) } ?? true) { best = e }
+                        k += 1
+                    }
+                }
+                consider(live, &li)
+                consider(vertical, &vi)
+                if let e = best { out.append(e) }
+            }
+            out.append(kept[i])
+        }
+        return out
+    }
+
+    /// The index of the first step at or after `t` in `steps` (in time order).
+    static func insertionIndex(_ t: Double, in steps: [StepEvent]) -> Int {
+        var lo = 0, hi = steps.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if steps[mid].time < t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie

@@ -20,7 +20,8 @@ struct EvaluateSteps: ParsableCommand {
         Steps come from the offline step counter by default (`--step-mode offline`: the whole \
         file is known, so each walking bout takes the steps of the live pedometer or of a \
         zero-phase detector on the vertical acceleration, whichever keeps the more regular \
-        rhythm); `--step-mode live` scores what a live session counts as the samples arrive.
+        rhythm, and single steps are then mended by the same rhythm rule with the other \
+        detector's steps); `--step-mode live` scores what a live session counts as the samples arrive.
 
         Every recording a dataset lists but that cannot be scored (an Oxford walk without \
         stepcounter.csv, a recording without step events or without acceleration) is listed \
@@ -64,7 +65,7 @@ struct EvaluateSteps: ParsableCommand {
     @Flag(name: .customLong("platform-counter"), help: "Use the recording's platform step-counter stream instead of the accelerometer when it has one.")
     var platformCounter = false
 
-    @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular) or live (what a session counts as the samples arrive).", valueName: "MODE"))
+    @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular, single steps mended with the other) or live (what a session counts as the samples arrive).", valueName: "MODE"))
     var stepMode: StepMode = .offline
 
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")

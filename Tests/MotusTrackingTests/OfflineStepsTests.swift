@@ -67,6 +67,43 @@ import MotusSignal
         #expect(OfflineStepDetector.choose(live: [], vertical: []).isEmpty)
     }
 
+    @Test func reconcilingDropsAnUnconfirmedSplitAndFillsAConfirmedGap() {
+        let truth = regular(from: 10, count: 20)
+        // The chosen steps split one interval (12.2, which the other detector does not have)
+        // and miss one step (14.0, which the other detector has).
+        let chosen = (truth.filter { $0 != 14 } + [12.2]).sorted()
+        let other = truth
+        let mended = OfflineStepDetector.reconcile(steps(chosen), live: steps(chosen), vertical: steps(other))
+        #expect(mended.map(\.time) == truth)
+        // A split both detectors find is a step: kept.
+        let both = OfflineStepDetector.reconcile(steps(chosen), live: steps(chosen), vertical: steps((other + [12.25]).sorted()))
+        #expect(both.map(\.time).contains(12.2))
+        // A step that would leave an irregular interval (0.2 s after the last one) fills nothing.
+        let early = truth.filter { $0 != 14 } + [13.7]
+        let unfilled = OfflineStepDetector.reconcile(steps(truth.filter { $0 != 14 }), live: steps(truth.filter { $0 != 14 }),
+                                                     vertical: steps(early.sorted()))
+        #expect(unfilled.count == truth.count - 1)
+        // Off, the choice stands as it was.
+        var off = OfflineStepDetector.Settings()
+        off.reconciles = false
+        let walk = walkSignal(rateHz: 100, steps: 30, seed: 5)
+        let live = Pedometer.detect(walk)
+        #expect(OfflineStepDetector.detect(walk, live: live, settings: off).map(\.time)
+                == OfflineStepDetector.choose(live: live, vertical: OfflineStepDetector.verticalSteps(walk)).map(\.time))
+    }
+
+    @Test func reconcilingLeavesBoutEdgesAndShortRunsAlone() {
+        // The first step stays though it is 0.2 s before the next (confirmed) one, and an
+        // interval across a pause (longer than the bout gap) is never filled, though the other
+        // detector has steps in it.
+        let a = regular(from: 0, count: 8), b = regular(from: 8, count: 8)
+        let chosen = [-0.2] + a + b
+        let mended = OfflineStepDetector.reconcile(steps(chosen), live: steps(chosen), vertical: steps([0.0, 5.0, 6.0]))
+        #expect(mended.map(\.time) == chosen)
+        // Fewer than four steps: unchanged.
+        #expect(OfflineStepDetector.reconcile(steps([1, 1.2, 2]), live: steps([1, 1.2, 2]), vertical: []).count == 3)
+    }
+
     @Test func userAccelerationPlusGravityIsTheAcceleration() {
         var r = Recording(metadata: RecordingMetadata(), streams: [])
         var u = SensorStream(kind: .userAcceleration), g = SensorStream(kind: .gravity)
