@@ -92,6 +92,7 @@ EXEMPT = [
     ("MotusSignal.MovingAverage.*", "filters samples of the caller's unit"),
     ("MotusSignal.FirstOrder*", "filters samples of the caller's unit"),
     ("MotusSignal.Biquad*", "filters samples of the caller's unit; coefficients and gains are unit-free"),
+    ("MotusSignal.StreamingZeroPhaseFilter.*", "filters samples of the caller's unit"),
     ("MotusSignal.RealFFT.*", "transforms samples of the caller's unit"),
     ("MotusSignal.Window.*", "window weights"),
     ("MotusSignal.Peaks.*", "peaks of a signal of the caller's unit"),

@@ -33,6 +33,9 @@ public struct MotionSession: Sendable {
 
     private var frames: FrameBuilder
     private var pedometer: Pedometer
+    /// The live check on the pedometer's steps before they are counted (`LiveStepCheck`); nil
+    /// when turned off, in a ride, with offline steps, or once a platform step counter reports.
+    private var stepCheck: LiveStepCheck?
     private var classifier: StreamingClassifier?
     private var stillness: StillnessDetector
     private var posture: PostureTracker
@@ -74,6 +77,8 @@ public struct MotionSession: Sendable {
         let t = settings.tuning
         pedometer = Pedometer(settings: t.pedometer)
         classifier = try model.map { m throws(StreamingClassifier.Failure) in try StreamingClassifier(model: m) }
+        let checks = t.stepCheck.enabled && settings.mode == .foot && settings.stepMode == .live
+        stepCheck = checks ? LiveStepCheck(settings: t.stepCheck) : nil
         let frameSettings = model?.pipeline.frameSettings ?? FrameBuilder.Settings(rateHz: t.frameRateHz)
         frames = FrameBuilder(settings: frameSettings)
         stillness = StillnessDetector(rateHz: frameSettings.rateHz, settings: t.stillness)
@@ -166,6 +171,7 @@ public struct MotionSession: Sendable {
         touch(t)
         if settings.mode == .foot {
             let k = pedometer.update(acceleration: frames.lastAcceleration, time: t)
+            stepCheck?.push(frames.lastAcceleration, time: t)
             if k > 0 {
                 stepsCredited(k, at: t)
             } else {
@@ -181,6 +187,12 @@ public struct MotionSession: Sendable {
                                           newest: n > 0 ? pedometer.pendingStepTime(n - 1) : .nan, motionStd: stillness.accelerationStd,
                                           postureChange: change, at: t, events: &events)
                 }
+            }
+            if stepCheck != nil {
+                // A candidate the pedometer has not credited yet, or one it has not found yet
+                // (found within the longest step interval), may still become a step.
+                let next = pedometer.pendingSteps > 0 ? pedometer.pendingStepTime(0) : t - pedometer.settings.maximumStepInterval
+                countCheckedSteps(noStepBefore: next)
             }
         }
         let run = frames.latest   // a small copy, so the frames are read without the builder
@@ -212,7 +224,13 @@ public struct MotionSession: Sendable {
         }
         policy.stepsConfirmed(firstStep: pedometer.recentStep(first).time, postureChange: change, at: t, events: &events)
         if !platformSteps && settings.stepMode == .live {
-            for j in Swift.stride(from: held - 1, through: 0, by: -1) { addStep(pedometer.recentStep(j), cadence: pedometer.cadence) }
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) {
+                let s = pedometer.recentStep(j)
+                if stepCheck == nil { addStep(s, cadence: pedometer.cadence); continue }
+                // Checked before it is counted; moving/still follows it now.
+                policy.stepCounted(at: s.time)
+                if let passed = stepCheck?.push(s) { countStep(passed) }
+            }
         } else if !platformSteps {
             // Offline steps are counted as they are pushed; the live ones still date the
             // pauses, so that moving/still is the live session's in either mode.
@@ -224,6 +242,23 @@ public struct MotionSession: Sendable {
     private mutating func addStep(_ s: StepEvent, cadence: Double) {
         policy.stepCounted(at: s.time)
         odometer.addStep(s, cadence: cadence, movingTime: policy.movingTime(at: s.time), events: &events)
+    }
+
+    /// Counts (steps, distance, splits) a pedometer step that passed the live check.
+    private mutating func countStep(_ s: StepEvent) {
+        odometer.addStep(s, cadence: pedometer.cadence, movingTime: policy.movingTime(at: s.time), events: &events)
+    }
+
+    /// Counts the checked steps that are decided (`LiveStepCheck.next(noStepBefore:)`).
+    private mutating func countCheckedSteps(noStepBefore horizon: Double) {
+        while let s = stepCheck?.next(noStepBefore: horizon) { countStep(s) }
+    }
+
+    /// Ends the live check: its last steps are decided and counted.
+    private mutating func finishStepCheck() {
+        guard stepCheck != nil else { return }
+        stepCheck?.finish()
+        countCheckedSteps(noStepBefore: .infinity)
     }
 
     /// One frame on the fixed grid.
@@ -254,7 +289,12 @@ public struct MotionSession: Sendable {
         let before = stepCounter.lastTime
         let added = Int(stepCounter.update(s).rounded())
         touch(s.time)
-        if !platformSteps && stepCounter.lastTime.isFinite { platformSteps = true }
+        if !platformSteps && stepCounter.lastTime.isFinite {
+            platformSteps = true
+            // The platform counts from now on; the pedometer steps already checked are counted.
+            finishStepCheck()
+            stepCheck = nil
+        }
         guard added > 0 else { return }
         let t0 = before.isFinite ? before : s.time
         let span = s.time - t0
@@ -326,6 +366,7 @@ public struct MotionSession: Sendable {
     /// the pedometer has not confirmed is retracted (a pause with cause `unconfirmed`, dated at
     /// the resume). The batch run and the asynchronous adapter call it at the end of the input.
     public mutating func finish() {
+        finishStepCheck()
         policy.finish(at: now, events: &events)
     }
 

@@ -40,7 +40,8 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// one regular interval into a short one and another, is dropped; an interval more than
 /// `irregularityRatio` times the local median (a missed step) gets the step of either detector
 /// that splits it into two regular intervals. The bout choice says which detector follows a
-/// walk; the reconciliation mends the single steps where it slipped.
+/// walk; the reconciliation mends the single steps where it slipped. The live session runs the
+/// first half of it, with a live vertical detector (`LiveStepCheck`).
 ///
 /// The vertical detector's steps get a peak-to-peak value like the live ones (the range of
 /// |a| low-passed at 3 Hz since the previous step), which the Weinberg stride model uses.
@@ -69,7 +70,7 @@ public enum OfflineStepDetector {
         public var peakToPeakCutoffHz: Hertz = 3
         /// Two detectors' steps this close (s) are the same step (the other detector confirms it).
         public var confirmationToleranceSeconds: Seconds = 0.15
-        /// The local rhythm of a step is the median of up to this many intervals on each side.
+        /// The local rhythm of a step is the median of up to this many intervals on each side (within its walking bout).
         public var rhythmIntervals: Int = 4
         /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
         public var reconciles: Bool = true
@@ -121,12 +122,14 @@ public enum OfflineStepDetector {
     /// The chosen steps (`choose`) mended one step at a time with both detectors' steps (`live`
     /// and `vertical`, each in time order), by the rhythm rule of the bout choice: an interval
     /// is regular when it lies within `irregularityRatio` of the local median, the median of
-    /// the `rhythmIntervals` intervals on each side (intervals shorter than the bout gap; at
-    /// least three of them, else nothing is changed there).
+    /// the intervals of the walking bout around it, `rhythmIntervals` + 1 steps on each side at
+    /// most (the bout ends at an interval of the bout gap or more; at least three intervals,
+    /// else nothing is changed there).
     /// - A chosen step (not the first or the last) that the other detector does not confirm
     ///   (no step of it within `confirmationToleranceSeconds`) is dropped when one of its two
     ///   intervals is shorter than the local median over the ratio while the two together make
-    ///   one regular interval: it split a step's interval, as a stray oscillation does.
+    ///   one regular interval: it split a step's interval, as a stray oscillation does. This is
+    ///   `StepRhythmCheck`, the rule a live session checks its pedometer's steps with.
     /// - Then an interval longer than the ratio times the local median (a missed step) gets
     ///   the step of either detector, nearest its middle, that splits it into two regular
     ///   intervals, if one does.
@@ -141,46 +144,40 @@ public enum OfflineStepDetector {
             return (i < steps.count && steps[i].time - t <= s.confirmationToleranceSeconds)
                 || (i > 0 && t - steps[i - 1].time <= s.confirmationToleranceSeconds)
         }
+        // Drop the unconfirmed steps that split an interval (each judged among the chosen
+        // steps): the rule the live session checks its steps with.
+        var check = StepRhythmCheck(settings: s)
+        var kept: [StepEvent] = []
+        kept.reserveCapacity(chosen.count)
+        for e in chosen {
+            if let passed = check.push(e, confirmed: confirmed(e.time, in: live) && confirmed(e.time, in: vertical)) { kept.append(passed) }
+            while let k = check.next(noStepBefore: e.time) { kept.append(k) }
+        }
+        while let k = check.next(noStepBefore: .infinity) { kept.append(k) }
+        // Fill the missed steps, judged among the kept steps.
+        let keptTimes = kept.map(\.time)
+        let w = Swift.max(1, s.rhythmIntervals)
         var scratch: [Double] = []
-        // The median of the intervals in times[from..<to] shorter than the gap; nil with fewer than three.
-        func localMedian(_ times: [Double], _ from: Int, _ to: Int) -> Double? {
+        // The median interval of the bout around the interval before step i: up to w + 1 steps
+        // on each side of it, the bout ending at an interval of the gap or more (the interval
+        // itself counts when shorter); nil with fewer than three intervals.
+        func boutMedian(_ i: Int) -> Double? {
+            var lo = i - 1, hi = i
+            while (i - 1) - lo < w && lo > 0 && keptTimes[lo] - keptTimes[lo - 1] < gap { lo -= 1 }
+            while hi - i < w && hi + 1 < keptTimes.count && keptTimes[hi + 1] - keptTimes[hi] < gap { hi += 1 }
             scratch.removeAll(keepingCapacity: true)
-            let lo = Swift.max(0, from), hi = Swift.min(times.count, to)
-            if hi - lo >= 2 {
-                for k in (lo + 1)..<hi where times[k] - times[k - 1] < gap { scratch.append(times[k] - times[k - 1]) }
-            }
+            for k in (lo + 1)...hi where keptTimes[k] - keptTimes[k - 1] < gap { scratch.append(keptTimes[k] - keptTimes[k - 1]) }
             guard scratch.count >= 3 else { return nil }
             scratch.sort()
             return TimingStatistics.percentile(scratch, 0.5)
         }
-        let w = Swift.max(1, s.rhythmIntervals)
-        // Drop the unconfirmed steps that split an interval (each judged among the chosen steps).
-        let times = chosen.map(\.time)
-        var kept: [StepEvent] = [chosen[0]]
-        kept.reserveCapacity(chosen.count)
-        var without: [Double] = []
-        for i in 1..<(chosen.count - 1) {
-            let t = times[i]
-            if confirmed(t, in: live) && confirmed(t, in: vertical) { kept.append(chosen[i]); continue }
-            let a = t - times[i - 1], b = times[i + 1] - t
-            if a < gap && b < gap {
-                // The rhythm around the step as if it were not there: w + 1 steps on each side.
-                without.removeAll(keepingCapacity: true)
-                for k in Swift.max(0, i - w - 1)..<Swift.min(times.count, i + w + 2) where k != i { without.append(times[k]) }
-                if let m = localMedian(without, 0, without.count), Swift.min(a, b) < m / r, regular(a + b, m) { continue }
-            }
-            kept.append(chosen[i])
-        }
-        kept.append(chosen[chosen.count - 1])
-        // Fill the missed steps, judged among the kept steps.
-        let keptTimes = kept.map(\.time)
         var out: [StepEvent] = []
         out.reserveCapacity(kept.count)
         out.append(kept[0])
         var li = 0, vi = 0
         for i in 1..<kept.count {
             let t0 = keptTimes[i - 1], t1 = keptTimes[i], g = t1 - t0
-            if g < gap, let m = localMedian(keptTimes, i - w - 1, i + w + 1), g > m * r {
+            if g < gap, let m = boutMedian(i), g > m * r {
                 let mid = (t0 + t1) / 2
                 var best: StepEvent?
                 func consider(_ steps: [StepEvent], _ j: inout Int) {

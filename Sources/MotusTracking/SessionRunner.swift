@@ -144,8 +144,9 @@ public struct SessionUpdate: Sendable {
 /// The session over an asynchronous sequence of samples (a sensor callback bridged with an
 /// `AsyncStream`, say). It yields one `SessionUpdate` per sample that caused events, and one
 /// every `snapshotInterval` seconds of input time; when the input ends it calls `finish()`
-/// (one last update if that retracts a provisional resume). The core stays the synchronous
-/// `MotionSession`, so the results are those of a batch run over the same samples.
+/// (one last update if that causes events: a retracted provisional resume, the last checked
+/// steps). The core stays the synchronous `MotionSession`, so the results are those of a batch
+/// run over the same samples.
 public struct SessionUpdates<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == SensorSample {
     public typealias Element = SessionUpdate
     let base: Base

@@ -50,6 +50,8 @@ public struct SessionTuning: Sendable, Hashable, Codable {
     public var posture = PostureTracker.Settings()
     /// The step detector.
     public var pedometer = Pedometer.Settings()
+    /// The live check on the step detector's steps before they are counted.
+    public var stepCheck = LiveStepCheck.Settings()
     /// When to resume and pause.
     public var policy = MotionPolicy.Settings()
     /// Pace and stride calibration.

@@ -21,7 +21,9 @@ struct EvaluateSteps: ParsableCommand {
         file is known, so each walking bout takes the steps of the live pedometer or of a \
         zero-phase detector on the vertical acceleration, whichever keeps the more regular \
         rhythm, and single steps are then mended by the same rhythm rule with the other \
-        detector's steps); `--step-mode live` scores what a live session counts as the samples arrive.
+        detector's steps); `--step-mode live` scores what a live session counts as the samples arrive \
+        (the pedometer's steps, a step the live vertical detector does not confirm and that splits \
+        one interval of the walk's rhythm left out).
 
         Every recording a dataset lists but that cannot be scored (an Oxford walk without \
         stepcounter.csv, a recording without step events or without acceleration) is listed \
@@ -33,7 +35,8 @@ struct EvaluateSteps: ParsableCommand {
         whose recordings change during the run, is an error naming the file.
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
-        message when a bar fails. Example:
+        message when a bar fails; `--max-live-gap 0.7` also counts the recordings live and \
+        fails when the live MAPE is more than 0.7 points above the offline one. Example:
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
 
         --recording ID scores one recording of a dataset folder with the dataset's context, \
@@ -59,13 +62,16 @@ struct EvaluateSteps: ParsableCommand {
     @Option(name: .customLong("max-distance-error"), help: ArgumentHelp("Fail when the median |distance error| (%) is above X.", valueName: "X"))
     var maxDistance: Double?
 
+    @Option(name: .customLong("max-live-gap"), help: ArgumentHelp("Also count every recording live (what a session counts) and fail when the live MAPE is more than X points above the offline one (offline mode only).", valueName: "X"))
+    var maxLiveGap: Double?
+
     @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
     var allowSkipped = false
 
     @Flag(name: .customLong("platform-counter"), help: "Use the recording's platform step-counter stream instead of the accelerometer when it has one.")
     var platformCounter = false
 
-    @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular, single steps mended with the other) or live (what a session counts as the samples arrive).", valueName: "MODE"))
+    @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular, single steps mended with the other) or live (what a session counts: the pedometer's steps, each checked against a live vertical detector a few seconds later).", valueName: "MODE"))
     var stepMode: StepMode = .offline
 
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
@@ -78,8 +84,11 @@ struct EvaluateSteps: ParsableCommand {
     var plot: String?
 
     func validate() throws {
-        for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error")] {
+        for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error"), (maxLiveGap, "--max-live-gap")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
+        }
+        if maxLiveGap != nil && (stepMode != .offline || platformCounter) {
+            throw ValidationError("--max-live-gap compares the live count with the offline one: it needs --step-mode offline and no --platform-counter")
         }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
@@ -117,6 +126,19 @@ struct EvaluateSteps: ParsableCommand {
                 printError("motus: pedometer update: \(Fmt.f(Double(timedNanos) / Double(timedSamples), 1)) ns per sample over \(timedSamples) samples")
             }
             var failures: [String] = []
+            if let gap = maxLiveGap {
+                // The same recordings again, counted as a live session counts them.
+                let live = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings),
+                                              progress: Datasets.progress("evaluate-steps (live)"), outcome: { e in
+                    StepEvaluation.score(e, mode: .live)
+                })
+                let l = StepEvaluation.summarize(live.rows)
+                let d = l.mape - s.mape
+                printError("motus: live step MAPE \(Fmt.f(l.mape, 2)) %, offline \(Fmt.f(s.mape, 2)) %: live \(Fmt.f(Swift.abs(d), 2)) points \(d > 0 ? "above" : "below") offline")
+                if d > gap {
+                    failures.append("live step MAPE \(Fmt.f(l.mape, 2)) % is \(Fmt.f(d, 2)) points above offline \(Fmt.f(s.mape, 2)) % > \(Fmt.f(gap, 2))")
+                }
+            }
             if let m = maxMAPE, s.mape > m { failures.append("step MAPE \(Fmt.f(s.mape, 2)) % > \(Fmt.f(m, 2)) %") }
             if let m = maxWorst, s.worstAbsErrorPercent > m {
                 failures.append("worst |step error| \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "?")) > \(Fmt.f(m, 2)) %")

@@ -44,8 +44,9 @@ import Motus
             default: break
             }
         }
-        // When the workout ends: a provisional resume the steps did not confirm is taken back.
+        // When the workout ends: an unconfirmed provisional resume is taken back, the last steps counted.
         session.finish()
+        show("\(session.snapshot.steps) steps in all")
         // --- end of the snippet ---
 
         #expect(session.snapshot.steps > 30, "the U-turn walk: \(session.snapshot.steps) steps")

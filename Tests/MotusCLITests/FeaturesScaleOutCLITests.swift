@@ -137,6 +137,25 @@ import Motus
         #expect(two.status != 0 && two.stderr.contains("--recording takes one dataset folder, not 2 paths"))
     }
 
+    @Test func liveGapCountsBothWaysAndNeedsTheOfflineMode() throws {
+        let offline = try CLI.run(["evaluate-steps", Self.data, "--format", "json", "--allow-skipped"])
+        let live = try CLI.run(["evaluate-steps", Self.data, "--format", "json", "--allow-skipped", "--step-mode", "live"])
+        func mape(_ r: CLI.Result) throws -> Double {
+            let j = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            return try #require((j["summary"] as? [String: Any])?["mape"] as? Double)
+        }
+        let d = try mape(live) - mape(offline)
+        let line = String(format: "live %.2f points %@ offline", Swift.abs(d), d > 0 ? "above" : "below")
+        let pass = try CLI.run(["evaluate-steps", Self.data, "--allow-skipped", "--max-live-gap", String(format: "%.2f", Swift.max(0, d) + 0.01)])
+        #expect(pass.status == 0 && pass.stderr.contains(line), "\(pass.stderr)")
+        if d > 0.02 {
+            let fail = try CLI.run(["evaluate-steps", Self.data, "--allow-skipped", "--max-live-gap", String(format: "%.2f", d - 0.02)])
+            #expect(fail.status == 1 && fail.stderr.contains("bar failed: live step MAPE"))
+        }
+        let wrong = try CLI.run(["evaluate-steps", Self.data, "--step-mode", "live", "--max-live-gap", "1"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("--max-live-gap compares the live count with the offline one"))
+    }
+
     @Test func evaluateStepsByIdGivesTheWholeRunsRowOrItsSkippedLine() throws {
         let whole = try CLI.run(["evaluate-steps", Self.data, "--format", "json", "--allow-skipped"])
         #expect(whole.status == 0, "\(whole.stderr)")

@@ -1,0 +1,147 @@
+import Testing
+import MotusTestSupport
+import MotusCore
+import MotusSignal
+@testable import MotusTracking
+
+/// The live check on the pedometer's steps: the streaming rhythm rule, the live vertical
+/// detector, and the session counting through them.
+@Suite struct LiveStepCheckTests {
+    func steps(_ times: [Double]) -> [StepEvent] { times.map { StepEvent(time: $0, peakToPeak: 1) } }
+    func regular(from a: Double, count: Int, interval: Double = 0.5) -> [Double] { (0..<count).map { a + Double($0) * interval } }
+
+    /// Pushes `times` one at a time with their confirmations, asking for decided steps after
+    /// each as a live caller does (no step can come before the one just pushed).
+    func run(_ times: [Double], confirmed: (Double) -> Bool, settings: OfflineStepDetector.Settings = .default) -> [Double] {
+        var check = StepRhythmCheck(settings: settings)
+        var out: [Double] = []
+        for t in times {
+            if let p = check.push(StepEvent(time: t, peakToPeak: 1), confirmed: confirmed(t)) { out.append(p.time) }
+            while let s = check.next(noStepBefore: t) { out.append(s.time) }
+        }
+        while let s = check.next(noStepBefore: .infinity) { out.append(s.time) }
+        return out
+    }
+
+    @Test func rhythmCheckDropsAnUnconfirmedSplitOnly() {
+        let walk = regular(from: 10, count: 20)
+        let extra = 13.2, withExtra = (walk + [extra]).sorted()
+        // Unconfirmed, it split the interval 13.0–13.5: dropped.
+        #expect(run(withExtra, confirmed: { $0 != extra }) == walk)
+        // Confirmed by the other detector: kept.
+        #expect(run(withExtra, confirmed: { _ in true }) == withExtra)
+        // An unconfirmed step that splits nothing (a regular walk) is kept.
+        #expect(run(walk, confirmed: { _ in false }) == walk)
+        // A run too short for a rhythm (fewer than three intervals around a step) is kept.
+        let short = [10.0, 10.5, 10.7, 11.0]
+        #expect(run(short, confirmed: { _ in false }) == short)
+    }
+
+    @Test func rhythmCheckWaitsForTheStepsItNeedsAndNoLonger() {
+        var check = StepRhythmCheck()
+        let walk = regular(from: 0, count: 12)
+        for t in walk.prefix(6) { check.push(StepEvent(time: t, peakToPeak: 1), confirmed: false) }
+        // Step 0 opens the bout (kept at once); step 1 needs five steps after it (1.0 … 3.0).
+        var got: [Double] = []
+        while let s = check.next(noStepBefore: 2.5) { got.append(s.time) }
+        #expect(got == [0.0])
+        check.push(StepEvent(time: walk[6], peakToPeak: 1), confirmed: false)
+        while let s = check.next(noStepBefore: 3.0) { got.append(s.time) }
+        #expect(got == [0.0, 0.5])
+        // Unknown confirmations hold a step until they are known.
+        check.push(StepEvent(time: walk[7], peakToPeak: 1))
+        for t in walk.dropFirst(8) { check.push(StepEvent(time: t, peakToPeak: 1), confirmed: false) }
+        while let s = check.next(noStepBefore: 6) { got.append(s.time) }
+        #expect(got == Array(walk.prefix(7)))
+        check.confirm(until: 10) { _ in true }
+        // The end of the walk: nothing can follow within the bout gap, all are decided.
+        while let s = check.next(noStepBefore: walk[11] + 2) { got.append(s.time) }
+        #expect(got == walk)
+        #expect(check.pending == 0 && check.dropped == 0)
+    }
+
+    @Test func rhythmCheckPassesOnTheOldestStepWhenFull() {
+        var check = StepRhythmCheck()
+        var passed: [Double] = []
+        let many = regular(from: 0, count: StepRhythmCheck.capacity + 3, interval: 0.4)
+        for t in many { if let p = check.push(StepEvent(time: t, peakToPeak: 1)) { passed.append(p.time) } }
+        #expect(passed == Array(many.prefix(3)))
+        check.confirm(until: .infinity) { _ in true }
+        var rest: [Double] = []
+        while let s = check.next(noStepBefore: .infinity) { rest.append(s.time) }
+        #expect(passed + rest == many, "no step lost")
+    }
+
+    @Test(arguments: [25.0, 100.0, 400.0])
+    func liveVerticalDetectorFindsTheWholeFileDetectorsSteps(rateHz: Double) {
+        let walk = walkSignal(rateHz: rateHz, steps: 40, jitter: 0.2, seed: 3)
+        let offline = OfflineStepDetector.verticalSteps(walk).map(\.time)
+        var live = VerticalStepStream()
+        var lag = 0.0
+        for i in 0..<walk.count {
+            live.push(walk.vector(i), time: walk.times[i])
+            if live.decidedUntil.isFinite { lag = Swift.max(lag, walk.times[i] - live.decidedUntil) }
+        }
+        live.finish()
+        #expect(live.decidedUntil == .infinity)
+        // Within the walk (3 s to 23 s) the same peaks; before and after it, in the still
+        // lead-in, the live threshold (a running mean square) is still small and may pass
+        // noise peaks, which only ever confirm more steps.
+        let inWalk = live.stepTimes.prefix(live.steps).filter { $0 >= 3 - 0.3 && $0 <= 23 + 0.3 }
+        #expect(abs(inWalk.count - offline.count) <= 1, "live \(inWalk.count), whole file \(offline.count)")
+        // Each whole-file peak is found live within 20 ms.
+        #expect(offline.filter { !live.hasStep(near: $0, within: 0.02) }.count <= 1)
+        // Peaks are decided a bounded time after they happen: settling, span, hop, one sample.
+        let s = VerticalStepStream.Settings.default
+        #expect(lag <= s.settlingSeconds + s.prominenceSpanSeconds + s.hopSeconds + 0.05, "lag \(lag) s")
+    }
+
+    /// The streaming filter's output and the whole-signal one's largest difference past the
+    /// first 3 s (the forward pass starts without padding), and at the last sample.
+    func streamed(_ x: [Double], _ band: BiquadCascade, delay: Int) -> (Double, Double) {
+        let whole = band.filteredZeroPhase(x)
+        var live = StreamingZeroPhaseFilter(band, delaySamples: delay, hopSamples: 50)
+        var out: [Double] = []
+        for v in x {
+            if live.push(v) > 0 { for i in live.newlyFinal..<live.finalCount { out.append(live.output(i)) } }
+            // Final `delay` samples behind the newest, at most a hop later.
+            #expect(live.finalCount >= live.count - delay - 50)
+        }
+        live.finish()
+        for i in live.newlyFinal..<live.finalCount { out.append(live.output(i)) }
+        #expect(out.count == x.count)
+        let err = zip(out, whole).dropFirst(300).map { Swift.abs($0 - $1) }.max() ?? .infinity
+        return (err, Swift.abs(out[x.count - 1] - whole[x.count - 1]))
+    }
+
+    @Test func streamingZeroPhaseFilteringIsTheWholeSignalsAfterItsDelay() {
+        let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: 1, highHz: 5, sampleRateHz: 100)
+        var rng = SplitMix64(seed: 9)
+        let x = (0..<3000).map { Math.sin(Double($0) * 0.13) + 0.5 * Math.sin(Double($0) * 0.41) + 0.2 * rng.gaussian() }
+        // Amplitude about 1.5: the backward pass's made-up end is forgotten to 2 % in 2 s (the
+        // live detector's delay) and to 0.2 % in 4 s; the end itself is the whole signal's.
+        let (at2s, end) = streamed(x, band, delay: 200)
+        #expect(at2s < 0.03 && end < 1e-9, "2 s: \(at2s), end \(end)")
+        let (at4s, _) = streamed(x, band, delay: 400)
+        #expect(at4s < 0.003 && at4s < at2s / 5, "4 s: \(at4s)")
+    }
+
+    @Test func aLiveSessionCountsCheckedStepsLaterAndAllOfThemAtTheEnd() throws {
+        let walk = walkSignal(rateHz: 100, steps: 40, seed: 5)
+        var on = MotionSession(settings: SessionSettings())
+        var offSettings = SessionSettings()
+        offSettings.tuning.stepCheck.enabled = false
+        var off = MotionSession(settings: offSettings)
+        var behind = 0
+        for i in 0..<walk.count {
+            on.pushAcceleration(walk.vector(i), time: walk.times[i])
+            off.pushAcceleration(walk.vector(i), time: walk.times[i])
+            behind = Swift.max(behind, off.steps - on.steps)
+            #expect(on.steps <= off.steps)
+        }
+        #expect(behind > 0, "checked steps are counted after a delay")
+        on.finish(); off.finish()
+        // A regular walk: the check drops nothing, so both count the pedometer's steps.
+        #expect(on.steps == off.steps && abs(on.steps - 40) <= 1, "checked \(on.steps), unchecked \(off.steps)")
+    }
+}
