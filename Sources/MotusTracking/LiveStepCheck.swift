@@ -6,9 +6,9 @@ import MotusCore
 /// regular interval of the walk in two, is not counted.
 ///
 /// The counted steps come later than the pedometer's, by a bounded delay: a step waits for the
-/// vertical detector to have looked past it (about four seconds) and for the steps its rhythm
-/// needs (five more, or the end of the walk). Moving/still does not wait: it follows the
-/// pedometer's steps as they come.
+/// vertical detector to have looked past it (about four seconds); one it did not find also
+/// waits for the steps its rhythm needs (five more, or the end of the walk). Moving/still does
+/// not wait: it follows the pedometer's steps as they come.
 public struct LiveStepCheck: Sendable {
     /// On or off, and the vertical detector's live settings; the rhythm and the vertical
     /// detector's band, spacing and threshold are `OfflineStepDetector.Settings`'.
