@@ -70,7 +70,8 @@ public enum OfflineStepDetector {
         public var peakToPeakCutoffHz: Hertz = 3
         /// Two detectors' steps this close (s) are the same step (the other detector confirms it).
         public var confirmationToleranceSeconds: Seconds = 0.15
-        /// The local rhythm of a step is the median of up to this many intervals on each side (within its walking bout).
+        /// The local rhythm of a step is the median of up to this many intervals on each side,
+        /// within its walking bout.
         public var rhythmIntervals: Int = 4
         /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
         public var reconciles: Bool = true
