@@ -405,11 +405,7 @@ extension FusionEvaluation {
         let method = FusionPipeline.complete(&r, settings: settings, lowPassSettings: lowPassSettings)
         let grav = r.stream(.gravity)!.values, att = r.stream(.attitude)
         let t = acc.times, t0 = t[0], n = acc.count
-        func index(_ time: Double) -> Int {  // first sample at or after `time`
-            var lo = 0, hi = n
-            while lo < hi { let m = (lo + hi) / 2; if t[m] < time { lo = m + 1 } else { hi = m } }
-            return lo
-        }
+        func index(_ time: Double) -> Int { t.sortedFirstIndex(atOrAfter: time) }  // first sample at or after `time`
 
         // Still phases.
         var still: [Range<Int>] = []

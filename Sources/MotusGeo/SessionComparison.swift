@@ -102,8 +102,7 @@ public struct SessionComparison: Sendable {
         /// First time the distance reaches `x` (s); the end time if never.
         func time(atDistance x: Double) -> Double {
             guard let last = d.last, x <= last else { return t.last ?? .nan }
-            var lo = 0, hi = d.count - 1
-            while lo < hi { let m = (lo + hi) / 2; if d[m] < x { lo = m + 1 } else { hi = m } }
+            let lo = d.sortedFirstIndex(atOrAfter: x)
             if lo == 0 { return t[0] }
             let span = d[lo] - d[lo - 1]
             return span > 0 ? t[lo - 1] + (x - d[lo - 1]) / span * (t[lo] - t[lo - 1]) : t[lo]
@@ -112,8 +111,7 @@ public struct SessionComparison: Sendable {
             guard let last = t.last, !t.isEmpty else { return .nan }
             if x >= last { return d[d.count - 1] }
             if x <= t[0] { return d[0] }
-            var lo = 0, hi = t.count - 1
-            while lo < hi { let m = (lo + hi) / 2; if t[m] < x { lo = m + 1 } else { hi = m } }
+            let lo = t.sortedFirstIndex(atOrAfter: x)
             let span = t[lo] - t[lo - 1]
             return span > 0 ? d[lo - 1] + (x - t[lo - 1]) / span * (d[lo] - d[lo - 1]) : d[lo]
         }

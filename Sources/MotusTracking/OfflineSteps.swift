@@ -141,7 +141,7 @@ public enum OfflineStepDetector {
         let r = s.irregularityRatio, gap = s.boutGapSeconds
         func regular(_ dt: Double, _ median: Double) -> Bool { dt >= median / r && dt <= median * r }
         func confirmed(_ t: Double, in steps: [StepEvent]) -> Bool {
-            let i = insertionIndex(t, in: steps)
+            let i = steps.sortedFirstIndex(atOrAfter: t) { $0.time }
             return (i < steps.count && steps[i].time - t <= s.confirmationToleranceSeconds)
                 || (i > 0 && t - steps[i - 1].time <= s.confirmationToleranceSeconds)
         }
@@ -198,16 +198,6 @@ public enum OfflineStepDetector {
             out.append(kept[i])
         }
         return out
-    }
-
-    /// The index of the first step at or after `t` in `steps` (in time order).
-    static func insertionIndex(_ t: Double, in steps: [StepEvent]) -> Int {
-        var lo = 0, hi = steps.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if steps[mid].time < t { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie
