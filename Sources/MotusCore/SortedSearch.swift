@@ -13,6 +13,7 @@ extension RandomAccessCollection where Index == Int {
     }
 }
 
+/// Binary search in sorted numbers.
 extension RandomAccessCollection where Index == Int, Element == Double {
     /// The index of the first value at or after `value` in ascending values; `endIndex` when
     /// none is. O(log n).
