@@ -97,6 +97,7 @@ EXEMPT = [
     ("MotusSignal.Window.*", "window weights"),
     ("MotusSignal.Peaks.*", "peaks of a signal of the caller's unit"),
     ("MotusSignal.TimingStatistics.percentile(*", "a percentile of the caller's values"),
+    ("MotusCore.RandomAccessCollection.sortedFirstIndex(*", "searches values of the caller's unit"),
     ("MotusFusion.Matrix3.*", "a 3×3 matrix of any unit"),
     ("MotusFusion.LowPassState.*", "filters samples of the caller's unit"),
     ("MotusFusion.HeadingEstimator.Settings.normTolerance", "a relative change of the field's magnitude"),
