@@ -17,8 +17,8 @@ import MotusCore
 public struct StreamingZeroPhaseFilter: Sendable {
     let sections: [Biquad]
     let delay: Int, hop: Int, pad: Int
-    /// The forward pass's state.
-    var forwardState: [Biquad]
+    /// The forward pass's state; scratch states for the padded end and the backward pass.
+    var forwardState: [Biquad], endState: [Biquad], backState: [Biquad]
     /// The newest samples and their forward-filtered values (rings of `capacity`).
     var raw: [Double], forward: [Double]
     let capacity: Int
@@ -39,6 +39,8 @@ public struct StreamingZeroPhaseFilter: Sendable {
         hop = Swift.max(1, hopSamples)
         pad = 3 * (2 * cascade.sections.count + 1)
         forwardState = cascade.sections
+        endState = cascade.sections
+        backState = cascade.sections
         capacity = Swift.max(pad + 1, delay + hop + 1)
         raw = [Double](repeating: 0, count: capacity)
         forward = [Double](repeating: 0, count: capacity)
@@ -87,27 +89,28 @@ public struct StreamingZeroPhaseFilter: Sendable {
     mutating func settle(upTo: Int) {
         let n = count, p = Swift.min(pad, n - 1)
         // The odd reflection of the newest samples, through a copy of the forward pass.
-        var state = forwardState
+        // (Element-wise copies into the scratch states: no array is copied, nothing allocated.)
+        for k in sections.indices { endState[k] = forwardState[k] }
         for i in 0..<p {
             var y = 2 * raw[(n - 1) % capacity] - raw[(n - 2 - i) % capacity]
-            for k in state.indices { y = state[k].process(y) }
+            for k in endState.indices { y = endState[k].process(y) }
             tail[i] = y
         }
         // Backwards from the end of the padding, each section from its steady state.
-        var back = sections
         var level = p > 0 ? tail[p - 1] : forward[(n - 1) % capacity]
-        for k in back.indices {
-            back[k].reset(); back[k].prime(with: level)
+        for k in sections.indices {
+            backState[k] = sections[k]
+            backState[k].reset(); backState[k].prime(with: level)
             level *= sections[k].dcGain
         }
         for i in Swift.stride(from: p - 1, through: 0, by: -1) {
             var y = tail[i]
-            for k in back.indices { y = back[k].process(y) }
+            for k in backState.indices { y = backState[k].process(y) }
         }
         let first = finalCount
         for j in Swift.stride(from: n - 1, through: first, by: -1) {
             var y = forward[j % capacity]
-            for k in back.indices { y = back[k].process(y) }
+            for k in backState.indices { y = backState[k].process(y) }
             backward[j - first] = y
         }
         newlyFinal = first
