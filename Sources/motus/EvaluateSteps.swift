@@ -39,6 +39,12 @@ struct EvaluateSteps: ParsableCommand {
         fails when the live MAPE is more than 0.7 points above the offline one. Example:
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
 
+        --resample HZ counts every recording as a device sampling its inertial streams at HZ \
+        would have recorded it (below the recording's own rate, low-passed at 0.4 × HZ forwards \
+        and backwards first, as a sensor's anti-alias filter would): how both counters hold from \
+        10 to 400 Hz on data recorded at one rate. Example:
+          motus evaluate-steps ../shared/datasets/oxford --resample 20
+
         --recording ID scores one recording of a dataset folder with the dataset's context, \
         its row as the whole run gives it (`motus features --list-recordings` lists the ids); \
         a recording that cannot be scored is then reported (JSON: under "skipped") rather \
@@ -74,6 +80,9 @@ struct EvaluateSteps: ParsableCommand {
     @Option(name: .customLong("step-mode"), help: ArgumentHelp("Step counter: offline (the whole file: the live pedometer and a zero-phase detector on vertical acceleration, each walking bout from the more regular, single steps mended with the other) or live (what a session counts: the pedometer's steps, each checked against a live vertical detector a few seconds later).", valueName: "MODE"))
     var stepMode: StepMode = .offline
 
+    @Option(name: .customLong("resample"), help: ArgumentHelp("Count each recording as a device sampling its accelerometer and gyroscope at HZ would have recorded it (low-passed at 0.4 × HZ first when HZ is below the recording's rate): how the counters hold at other rates (10–400 Hz).", valueName: "HZ"))
+    var resampleHz: Double?
+
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
     var timing = false
 
@@ -87,6 +96,12 @@ struct EvaluateSteps: ParsableCommand {
         for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error"), (maxLiveGap, "--max-live-gap")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
+        if let r = resampleHz, !(r.isFinite && r >= 1 && r <= 10_000) {
+            throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)")
+        }
+        if resampleHz != nil && platformCounter {
+            throw ValidationError("--resample changes the inertial streams' rate; the platform step counter has none: drop --platform-counter")
+        }
         if maxLiveGap != nil && (stepMode != .offline || platformCounter) {
             throw ValidationError("--max-live-gap compares the live count with the offline one: it needs --step-mode offline and no --platform-counter")
         }
@@ -99,7 +114,8 @@ struct EvaluateSteps: ParsableCommand {
             var timedNanos: UInt64 = 0, timedSamples = 0
             if let p = plot { try OutputPaths.file(p) }
             let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
-            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e -> Evaluation.Outcome<StepEvaluation.Row> in
+            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e0 -> Evaluation.Outcome<StepEvaluation.Row> in
+                let e = resampled(e0)
                 if timing, let acc = e.recording.stream(.acceleration) {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     let n = Pedometer.detect(acc).count
@@ -118,8 +134,8 @@ struct EvaluateSteps: ParsableCommand {
             }
             let s = StepEvaluation.summarize(rows)
             switch format {
-            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, recordings: rows, summary: s, skipped: skipped)))
-            default: print(Self.table(rows, s, skipped, mode: platformCounter ? .live : stepMode), terminator: "")
+            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, recordings: rows, summary: s, skipped: skipped)))
+            default: print(Self.table(rows, s, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
@@ -130,7 +146,7 @@ struct EvaluateSteps: ParsableCommand {
                 // The same recordings again, counted as a live session counts them.
                 let live = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings),
                                               progress: Datasets.progress("evaluate-steps (live)"), outcome: { e in
-                    StepEvaluation.score(e, mode: .live)
+                    StepEvaluation.score(resampled(e), mode: .live)
                 })
                 let l = StepEvaluation.summarize(live.rows)
                 let d = l.mape - s.mape
@@ -153,14 +169,25 @@ struct EvaluateSteps: ParsableCommand {
         }
     }
 
+    /// The recording as `--resample` asks (unchanged without it).
+    func resampled(_ e: EvaluationRecording) -> EvaluationRecording {
+        guard let hz = resampleHz else { return e }
+        var out = e
+        out.recording = e.recording.resampledAsDevice(rateHz: hz)
+        return out
+    }
+
     struct Report: Encodable {
         var stepMode: StepMode
+        /// The rate every recording was resampled to (`--resample`), absent without it.
+        var resampleHz: Double?
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
         var skipped: [Evaluation.Skipped]
     }
 
-    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped], mode: StepMode) -> String {
+    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped], mode: StepMode,
+                      resampleHz: Double? = nil) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -169,7 +196,8 @@ struct EvaluateSteps: ParsableCommand {
                       r.courseMeters.map { Fmt.f($0, 0) } ?? "-", r.distanceErrorPercent.map { Fmt.f($0, 2) } ?? "-"])
         }
         var out = Fmt.table(t)
-        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter)\n"
+        let rate = resampleHz.map { ", resampled to \(Fmt.f($0, $0 == $0.rounded() ? 0 : 1)) Hz" } ?? ""
+        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter\(rate))\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
         if let d = s.distanceMedianAbsErrorPercent {
             out += "distance (height only): median |error| \(Fmt.f(d, 2)) % over \(s.distanceRecordings) recordings\n"

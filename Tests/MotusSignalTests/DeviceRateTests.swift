@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import MotusCore
+@testable import MotusSignal
+
+/// `resampledAsDevice`: what a device sampling at another rate would have recorded.
+@Suite struct DeviceRateTests {
+    /// A 100 Hz acceleration stream: a 2 Hz and an 8 Hz sine on x, a constant on y, a ramp on
+    /// z, starting at `start` s, with a hole of `hole` s after sample `holeAt`.
+    static func stream(seconds: Double = 20, start: Double = 12.345, holeAt: Int = 900, hole: Double = 0) -> SensorStream {
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<Int(seconds * 100) {
+            let t = start + Double(i) * 0.01 + (i > holeAt ? hole : 0)
+            s.append(time: t, Vector3(sin(2 * .pi * 2 * t) + 0.5 * sin(2 * .pi * 8 * t), 9.81, 0.1 * t))
+        }
+        return s
+    }
+
+    /// Amplitude of the component of `x` (sampled at `times`) at `hz`, by projection.
+    static func amplitude(_ x: [Double], _ times: [Double], hz: Double) -> Double {
+        var c = 0.0, s = 0.0
+        for (v, t) in zip(x, times) { c += v * cos(2 * .pi * hz * t); s += v * sin(2 * .pi * hz * t) }
+        return 2 * (c * c + s * s).squareRoot() / Double(x.count)
+    }
+
+    @Test func lowerRateKeepsTheBandAndRemovesWhatWouldAlias() {
+        let s = Self.stream()
+        let r = s.resampledAsDevice(rateHz: 10)
+        // The grid: the first sample's time plus k / 10 s, every 0.1 s to the end.
+        #expect(r.kind == .acceleration && r.name == s.name)
+        #expect(r.times.first == s.times.first)
+        #expect(r.count == 200)
+        for i in 1..<r.count { #expect(Swift.abs(r.times[i] - r.times[i - 1] - 0.1) < 1e-9) }
+        // Away from the ends: 2 Hz kept as two second-order Butterworth sections at 4 Hz,
+        // forwards and backwards, keep it (1 / (1 + (2/4)⁴)² = 0.886), 8 Hz (which would alias
+        // to 2 Hz at 10 Hz) removed to below 2 %.
+        let mid = Array(50..<150)
+        let x = mid.map { r.value($0, 0) }, times = mid.map { r.times[$0] }
+        let section: Double = 1 / (1 + 0.0625)   // 1 / (1 + (2 / 4)⁴)
+        let kept = section * section
+        #expect(Swift.abs(Self.amplitude(x, times, hz: 2) - kept) < 0.03)
+        // At 10 Hz an 8 Hz component would read as a 2 Hz one: what is left is the kept 2 Hz
+        // sine alone, in phase, to within 2 % of the 8 Hz component's amplitude.
+        for (v, t) in zip(x, times) { #expect(Swift.abs(v - kept * sin(2 * .pi * 2 * t)) < 0.01 + 0.02 * 0.5) }
+        // The constant and the ramp pass unchanged (unit gain at 0 Hz, zero phase).
+        for i in mid {
+            #expect(Swift.abs(r.value(i, 1) - 9.81) < 1e-6)
+            #expect(Swift.abs(r.value(i, 2) - 0.1 * r.times[i]) < 1e-3)
+        }
+    }
+
+    @Test func higherRateInterpolatesWithoutFiltering() {
+        let s = Self.stream(seconds: 2)
+        let r = s.resampledAsDevice(rateHz: 400)
+        // The last grid point falls on the last sample, up to rounding.
+        #expect(r.count >= (s.count - 1) * 4 && r.count <= (s.count - 1) * 4 + 1)
+        // Every fourth sample is an input sample, exactly; the ones between lie on the line.
+        for i in 0..<(r.count + 3) / 4 {
+            for c in 0..<3 { #expect(Swift.abs(r.value(4 * i, c) - s.value(i, c)) < 1e-9) }
+        }
+        for c in 0..<3 { #expect(Swift.abs(r.value(2, c) - 0.5 * (s.value(0, c) + s.value(1, c))) < 1e-9) }
+    }
+
+    @Test func aGapStaysAGap() {
+        // A 2 s hole after 9 s: no sample inside it at 25 Hz, samples on the same grid after it.
+        let s = Self.stream(seconds: 20, holeAt: 900, hole: 2)
+        let r = s.resampledAsDevice(rateHz: 25)
+        let holeStart = s.times[900], holeEnd = s.times[901]
+        #expect(!r.times.contains { $0 > holeStart && $0 < holeEnd })
+        let t0 = s.times[0]
+        for t in r.times { #expect(Swift.abs(((t - t0) * 25).rounded() - (t - t0) * 25) < 1e-6) }
+        #expect(r.times.contains { $0 > holeEnd })
+        // A hole shorter than the limit is bridged.
+        let short = Self.stream(seconds: 20, holeAt: 900, hole: 0.2).resampledAsDevice(rateHz: 25)
+        #expect(short.times.contains { $0 > s.times[900] && $0 < s.times[900] + 0.21 })
+    }
+
+    @Test func otherKindsAndTheRecordingsOtherPartsAreLeftAlone() {
+        var steps = SensorStream(kind: .stepCounter)
+        steps.append(time: 0, [3, 2.1])
+        steps.append(time: 1, [5, 3.4])
+        let acc = Self.stream(seconds: 5)
+        var rec = Recording(streams: [acc, steps], labels: [LabelSegment(start: 1, end: 2, label: "walk")])
+        rec.metadata.nominalRateHz = 100
+        let r = rec.resampledAsDevice(rateHz: 20)
+        #expect(r.stream(.stepCounter) == steps)
+        #expect(r.labels == rec.labels)
+        #expect(r.metadata.nominalRateHz == 20)
+        #expect(r.stream(.acceleration)?.count == 100)
+        // Too short to resample: returned as it is.
+        var one = SensorStream(kind: .rotationRate)
+        one.append(time: 3, Vector3(1, 2, 3))
+        #expect(one.resampledAsDevice(rateHz: 10) == one)
+    }
+
+    @Test func attitudesAreInterpolatedOnTheSphere() {
+        var q = SensorStream(kind: .attitude)
+        for i in 0..<100 {
+            let a = 0.02 * Double(i)   // about z
+            q.append(time: Double(i) * 0.01, Quaternion(w: cos(a / 2), x: 0, y: 0, z: sin(a / 2)))
+        }
+        let r = q.resampledAsDevice(rateHz: 10)
+        #expect(r.count == 10)
+        for i in 0..<r.count {
+            let v = r.quaternion(i)
+            #expect(Swift.abs(v.w * v.w + v.x * v.x + v.y * v.y + v.z * v.z - 1) < 1e-9)
+            #expect(Swift.abs(2 * atan2(v.z, v.w) - 0.02 * Double(i * 10)) < 1e-9)
+        }
+    }
+}
