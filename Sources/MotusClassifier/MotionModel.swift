@@ -10,8 +10,10 @@ import MotusLearn
 public struct MotionModel: Codable, Sendable, Equatable {
     /// The `format` every model file carries.
     public static let formatName = "motus-model"
-    /// The newest model-file version this build writes and reads.
-    public static let currentVersion = 1
+    /// The newest model-file version this build writes and reads. Version 2 names the filter
+    /// that fuses gravity where a recording has none (`fusion`: `GravityFusion`); version 1
+    /// holds only `AttitudeFilter`'s settings there, and is read as `.attitude`.
+    public static let currentVersion = 2
 
     /// `formatName`, so a wrong file is named as such.
     public var format: String
@@ -23,8 +25,8 @@ public struct MotionModel: Codable, Sendable, Equatable {
     public var labelMap: LabelMap
     /// The features the model reads: a model always computes its own.
     public var features: FeatureConfiguration
-    /// Sensor fusion used when a recording has no gravity stream.
-    public var fusion: AttitudeFilter.Settings
+    /// Sensor fusion used when a recording has no gravity stream: the filter and its settings.
+    public var fusion: GravityFusion
     /// Standardises each feature as in training.
     public var scaler: StandardScaler
     /// The fitted estimator.
@@ -75,7 +77,7 @@ public struct MotionModel: Codable, Sendable, Equatable {
     // MARK: Training
 
     /// Fits the scaler and the estimator on all windows.
-    public static func train(_ data: LabelledWindows, labels: LabelMap, features: FeatureConfiguration, fusion: AttitudeFilter.Settings = .default,
+    public static func train(_ data: LabelledWindows, labels: LabelMap, features: FeatureConfiguration, fusion: GravityFusion = .default,
                              estimator kind: EstimatorKind, seed: UInt64 = 0, sources: [String], command: String? = nil,
                              augmentation: Augmentation = .none) throws(ClassifierError) -> MotionModel {
         let k = labels.classes.count

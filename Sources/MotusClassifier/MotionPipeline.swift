@@ -11,7 +11,7 @@ public struct MotionPipeline: Sendable {
     /// The features each window gets.
     public var features: FeatureConfiguration
     /// Filter used when a recording lacks gravity.
-    public var fusion: AttitudeFilter.Settings
+    public var fusion: GravityFusion
     /// Longest interval (s) that frames are interpolated across (`FrameBuilder.Settings`).
     public var maximumGapSeconds: Seconds
     /// `.offline`: a recording without gravity gets it first from `OrientationFilter`'s offline
@@ -21,7 +21,7 @@ public struct MotionPipeline: Sendable {
     public var fusionMode: FusionPipeline.Mode
 
     /// A pipeline; the defaults are the shipped models'.
-    public init(features: FeatureConfiguration = .standard, fusion: AttitudeFilter.Settings = .default,
+    public init(features: FeatureConfiguration = .standard, fusion: GravityFusion = .default,
                 maximumGapSeconds: Seconds = FrameBuilder.Settings.defaultMaximumGapSeconds, fusionMode: FusionPipeline.Mode = .live) {
         self.features = features; self.fusion = fusion; self.maximumGapSeconds = maximumGapSeconds; self.fusionMode = fusionMode
     }

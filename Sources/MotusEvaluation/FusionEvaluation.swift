@@ -16,8 +16,8 @@ public enum FusionEvaluation {
         case orientationFilter(OrientationFilter.Settings)
         /// `OfflineOrientation`: the same filter forwards and backwards in time (recordings only).
         case offline(OrientationFilter.Settings)
-        /// `AttitudeFilter` with accelerometer and gyroscope (the filter the shipped models'
-        /// features were computed with).
+        /// `AttitudeFilter` with accelerometer and gyroscope (the filter models of version 1
+        /// fuse with; `GravityFusion.attitude`).
         case attitudeFilter(AttitudeFilter.Settings)
         /// `LowPassGravity` with the accelerometer only.
         case lowPass(LowPassGravity.Settings)

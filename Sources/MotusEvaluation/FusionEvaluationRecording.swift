@@ -55,7 +55,7 @@ extension FusionEvaluation {
         .offline(defaultSettings(for: reference))
     }
 
-    /// `AttitudeFilter`, the filter the shipped models' features were computed with, set up for
+    /// `AttitudeFilter`, the filter models of version 1 fuse with, set up for
     /// the reference as `defaultMethod(for:)` sets up `OrientationFilter`.
     public static func legacyMethod(for reference: GroundTruth.OrientationReference) -> Method {
         .attitudeFilter(biasCorrected(reference) ? .biasCorrectedGyroscope : .default)

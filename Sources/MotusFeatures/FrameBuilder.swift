@@ -19,8 +19,9 @@ import MotusFusion
 ///   gravity until the first raw acceleration sample arrives (then user acceleration is
 ///   ignored, so two drivers never interleave).
 /// - Gravity: the latest gravity sample when it is at most `gravityHoldSeconds` old (a
-///   CoreMotion or Android gravity sensor); otherwise `AttitudeFilter` on the acceleration and the
-///   latest rotation rate; without any rotation rate, `LowPassGravity`. The filters run only
+///   CoreMotion or Android gravity sensor); otherwise the settings' filter (`GravityFusion`:
+///   `OrientationFilter` by default) on the acceleration and the latest rotation rate; without
+///   any rotation rate, `LowPassGravity`. The filters run only
 ///   while no fresh gravity is given, with the time step between consecutive driver samples.
 /// - Rotation rate: the latest sample at or before the driver sample (sample and hold: a live
 ///   app knows nothing newer), zero before the first.
@@ -49,16 +50,16 @@ public struct FrameBuilder: Sendable {
         /// at walking cadence, and splits at anything longer.
         public var maximumGapSeconds: Seconds
         /// How old (s) the latest gravity sample may be and still be used for a driver sample;
-        /// older, the attitude filter takes over.
+        /// older, the settings' filter (`fusion`) takes over.
         public var gravityHoldSeconds: Seconds
-        /// The attitude filter used when gravity is not given and a rotation rate is.
-        public var fusion: AttitudeFilter.Settings
+        /// The filter used when gravity is not given and a rotation rate is.
+        public var fusion: GravityFusion
         /// The accelerometer-only estimate used when neither gravity nor rotation rate is given.
         public var lowPass: LowPassGravity.Settings
 
         /// Settings; units and defaults as on each property.
         public init(rateHz: Hertz = 50, maximumGapSeconds: Seconds = Settings.defaultMaximumGapSeconds, gravityHoldSeconds: Seconds = 0.5,
-                    fusion: AttitudeFilter.Settings = .default, lowPass: LowPassGravity.Settings = .default) {
+                    fusion: GravityFusion = .default, lowPass: LowPassGravity.Settings = .default) {
             self.rateHz = rateHz; self.maximumGapSeconds = maximumGapSeconds; self.gravityHoldSeconds = gravityHoldSeconds
             self.fusion = fusion; self.lowPass = lowPass
         }
@@ -73,16 +74,22 @@ public struct FrameBuilder: Sendable {
         case none
         /// Given by the device (a gravity stream pushed).
         case given
-        /// Fused from acceleration and rotation rate (`AttitudeFilter`).
-        case attitudeFilter
+        /// Fused from acceleration and rotation rate (the settings' `GravityFusion` filter).
+        case fused
         /// Estimated from the accelerometer alone (`LowPassGravity`).
         case lowPass
+
+        /// The name `fused` had when the frames always fused with `AttitudeFilter`.
+        @available(*, deprecated, renamed: "fused")
+        public static var attitudeFilter: GravitySource { .fused }
     }
 
     /// The grid rate, gap policy and fusion settings.
     public let settings: Settings
     private var grid: ResamplerSettings { latest.grid }
-    private var attitude: AttitudeFilter
+    /// The settings' filter: one of the two is set (`settings.fusion`).
+    private var orientation: OrientationFilter?
+    private var attitude: AttitudeFilter?
     private var lowPass: LowPassGravity
 
     @usableFromInline var gyroLatest = Vector3.zero
@@ -126,7 +133,10 @@ public struct FrameBuilder: Sendable {
         precondition(settings.maximumGapSeconds > 0, "FrameBuilder: maximumGapSeconds must be > 0")
         self.settings = settings
         latest = FrameRun(grid: ResamplerSettings(rateHz: settings.rateHz, originSeconds: 0, maxGapSeconds: settings.maximumGapSeconds))
-        attitude = AttitudeFilter(settings: settings.fusion)
+        switch settings.fusion {
+        case .orientation(let s): orientation = OrientationFilter(settings: s)
+        case .attitude(let s): attitude = AttitudeFilter(settings: s)
+        }
         lowPass = LowPassGravity(settings: settings.lowPass)
     }
 
@@ -159,8 +169,15 @@ public struct FrameBuilder: Sendable {
             let dt = fusionTime.isFinite ? t - fusionTime : 0
             let g: Vector3
             if rotationRateSeen {
-                attitude.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
-                g = attitude.gravity; gravitySource = .attitudeFilter
+                // Mutated in place through the optional: no copy of the filter per sample.
+                if orientation != nil {
+                    orientation!.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
+                    g = orientation!.gravity
+                } else {
+                    attitude!.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
+                    g = attitude!.gravity
+                }
+                gravitySource = .fused
             } else {
                 lowPass.update(acceleration: a, dt: dt)
                 g = lowPass.gravity; gravitySource = .lowPass

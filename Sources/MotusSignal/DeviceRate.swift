@@ -66,6 +66,7 @@ extension SensorStream {
     }
 }
 
+/// A whole recording as a device sampling at another rate would have recorded it.
 extension Recording {
     /// The recording as a device sampling its inertial streams at `rateHz` would have given
     /// it: every stream through `SensorStream.resampledAsDevice(rateHz:maximumGapSeconds:)`

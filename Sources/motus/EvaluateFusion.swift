@@ -63,7 +63,7 @@ struct EvaluateFusion: ParsableCommand {
     @Option(help: "Which subjects (by the number in their name): all, odd (MotionSense's tuning set) or even (out of sample).")
     var subjects: FusionEvaluation.SubjectSet = .all
 
-    @Option(help: "Estimator: motus (OrientationFilter, accelerometer + gyroscope), legacy (AttitudeFilter, the filter the shipped models' features use) or lowpass (accelerometer only).")
+    @Option(help: "Estimator: motus (OrientationFilter, accelerometer + gyroscope), legacy (AttitudeFilter, the filter models of version 1 fuse with) or lowpass (accelerometer only).")
     var method: MethodChoice = .motus
 
     @Option(name: .customLong("skip-seconds"), help: ArgumentHelp("Seconds left out at the start of each recording.", valueName: "S"))

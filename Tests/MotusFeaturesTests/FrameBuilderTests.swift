@@ -3,6 +3,7 @@ import Foundation
 import MotusTestSupport
 import MotusCore
 import MotusFeatures
+import MotusFusion
 
 /// Streams of `frames` at times `times` (acceleration, gravity, rotation rate).
 private func recording(_ frames: [MotionFrame], times: [Double], gravity: Bool = true, gyro: Bool = true) -> Recording {
@@ -76,13 +77,59 @@ private func recording(_ frames: [MotionFrame], times: [Double], gravity: Bool =
         #expect(b.gravitySource == .lowPass)
         b.pushRotationRate(Vector3(0, 0, 0), time: 0.02)
         b.pushAcceleration(Vector3(0, 0, 9.81), time: 0.02)
-        #expect(b.gravitySource == .attitudeFilter)
+        #expect(b.gravitySource == .fused)
         b.pushGravity(Vector3(0, 9.81, 0), time: 0.04)
         b.pushAcceleration(Vector3(0, 9.81, 0), time: 0.04)
         #expect(b.gravitySource == .given && b.lastGravity == Vector3(0, 9.81, 0))
         // A gravity sample older than the hold is not used.
         b.pushAcceleration(Vector3(0, 9.81, 0), time: 0.04 + settings.gravityHoldSeconds + 0.01)
-        #expect(b.gravitySource == .attitudeFilter)
+        #expect(b.gravitySource == .fused)
+    }
+
+    /// A walking-like signal without gravity: acceleration and rotation rate at time `t` (s).
+    static func imu(_ t: Double) -> (Vector3, Vector3) {
+        (Vector3(1.5 * sin(2 * .pi * 0.3 * t), 0.8 * cos(2 * .pi * 1.8 * t), 9.81 + 2 * sin(2 * .pi * 1.8 * t)),
+         Vector3(0.3 * cos(2 * .pi * 0.3 * t), 0.1, 0.4 * sin(2 * .pi * 0.9 * t)))
+    }
+
+    /// Without gravity the frames carry the settings' filter's: `OrientationFilter` by default,
+    /// `AttitudeFilter` when a model of version 1 asks for it; each as if run on its own.
+    @Test(arguments: [GravityFusion.default, .orientation(.biasCorrectedGyroscope), .attitude(.default)])
+    func fusesWithTheSettingsFilter(_ fusion: GravityFusion) {
+        var b = FrameBuilder(settings: FrameBuilder.Settings(rateHz: 50, fusion: fusion))
+        var orientation: OrientationFilter? = nil, attitude: AttitudeFilter? = nil
+        switch fusion {
+        case .orientation(let s): orientation = OrientationFilter(settings: s)
+        case .attitude(let s): attitude = AttitudeFilter(settings: s)
+        }
+        for i in 0..<600 {
+            let t = Double(i) / 50, (a, w) = Self.imu(t)
+            b.pushRotationRate(w, time: t)
+            b.pushAcceleration(a, time: t)
+            let dt = i == 0 ? 0 : t - Double(i - 1) / 50   // the builder's step: the difference of the times
+            let g: Vector3
+            if orientation != nil {
+                orientation!.update(acceleration: a, rotationRate: w, dt: dt); g = orientation!.gravity
+            } else {
+                attitude!.update(acceleration: a, rotationRate: w, dt: dt); g = attitude!.gravity
+            }
+            #expect(b.gravitySource == .fused && b.lastGravity == g)
+        }
+    }
+
+    /// The choice is not silently ignored: the two filters give other frames.
+    @Test func theTwoFiltersGiveOtherFrames() {
+        func last(_ fusion: GravityFusion) -> Vector3 {
+            var b = FrameBuilder(settings: FrameBuilder.Settings(rateHz: 50, fusion: fusion))
+            for i in 0..<600 {
+                let t = Double(i) / 50, (a, w) = Self.imu(t)
+                b.pushRotationRate(w, time: t)
+                b.pushAcceleration(a, time: t)
+            }
+            return b.lastGravity
+        }
+        #expect(FrameBuilder.Settings(rateHz: 50).fusion == .default)
+        #expect((last(.default) - last(.attitude(.default))).norm > 1e-3)
     }
 
     @Test func badDriverSamplesAreRejectedAndCounted() {

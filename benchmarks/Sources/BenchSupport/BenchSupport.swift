@@ -65,10 +65,10 @@ public enum Synthetic {
         return (t, a, w)
     }
 
-    /// The same frames through the attitude filter: what a streaming consumer sees.
+    /// The same frames through the orientation filter (the session's): what a streaming consumer sees.
     public static func motionFrames(samples: Int, rateHz: Double = 50, seed: UInt64 = 1) -> [MotionFrame] {
         let d = imu(samples: samples, rateHz: rateHz, seed: seed)
-        var f = AttitudeFilter()
+        var f = OrientationFilter()
         var out: [MotionFrame] = []
         out.reserveCapacity(samples)
         for i in 0..<samples {
@@ -216,10 +216,10 @@ public enum TrackPipeline {
     }
 }
 
-/// A streaming moving/still detector built from the library's per-sample parts: attitude
-/// filter → streaming features → the model's one-row prediction at every hop (allocation-free).
+/// A streaming moving/still detector built from the library's per-sample parts: orientation
+/// filter (the session's) → streaming features → the model's one-row prediction at every hop (allocation-free).
 public struct StreamingDetector {
-    public var filter = AttitudeFilter()
+    public var filter = OrientationFilter()
     public var features: StreamingFeatureExtractor
     public let model: MotionModel
     public var row: [Double]

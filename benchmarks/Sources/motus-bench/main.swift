@@ -7,7 +7,7 @@
 //   motus-bench window [--repeat N]          one streaming window's features + moving/still inference (µs)
 //   motus-bench learn DIR                    logistic regression and one MLP(32) epoch on raw float64 files in DIR
 //   motus-bench infer DIR                    single-window inference, logistic and MLP, on DIR's window problem
-//   motus-bench fusion FILE                  AttitudeFilter.update per sample over FILE (raw float64 rows t,ax,ay,az,gx,gy,gz)
+//   motus-bench fusion FILE                  OrientationFilter.update (the session's filter) per sample over FILE (raw float64 rows t,ax,ay,az,gx,gy,gz)
 //   motus-bench steps ROOT OUTDIR            pedometer over the Oxford walks (or IPOL trials) in ROOT; exports acc for peers
 //   motus-bench track FILE [--repeat N]      read + fuse + features + classify + pedometer over a native file
 //   motus-bench fit FILE [--repeat N]        FIT decode + ride summary
@@ -267,7 +267,7 @@ do {
         var best = Double.infinity
         var g = Vector3.zero
         for _ in 0..<max(3, repeats) {
-            var f = AttitudeFilter()
+            var f = OrientationFilter()
             let t0 = cpuNow()
             for i in 0..<n { f.update(acceleration: acc[i], rotationRate: gyro[i], dt: dts[i]) }
             best = min(best, cpuNow() - t0)
