@@ -11,9 +11,18 @@ struct Convert: ParsableCommand {
         per line). `--out -` writes to standard output (native unless --to says otherwise), and \
         an input of `-` reads standard input.
 
+        --resample HZ writes the recording as a device sampling its accelerometer, gyroscope \
+        and magnetometer at HZ would have recorded it: below the recording's own rate each \
+        stream is low-passed at 0.4 × HZ first, causally, as a sensor's anti-alias filter is; \
+        then every stream is taken on one grid of HZ (gaps of more than 0.5 s stay gaps). To try \
+        an algorithm, or a peer, at another device's rate on the very samples `evaluate-steps \
+        --resample` and `evaluate-fusion --resample` score. It reads the whole recording into \
+        memory first (without it, convert streams).
+
         Examples:
           motus convert walk.csv --rate 100 --accel-unit g --gyro-unit degs --out walk.motus
           motus convert walk.motus --out walk.csv
+          motus convert walk.motus --resample 25 --out walk-25hz.motus
           cat walk.motus | motus convert - --out - --to jsonl | head
         """)
 
@@ -31,6 +40,22 @@ struct Convert: ParsableCommand {
     @Option(help: "Metadata to set, as key=value (device, placement, subject, height_m, weight_kg, source, or any other key). Repeatable.")
     var meta: [String] = []
 
+    @Option(name: .customLong("resample"), help: ArgumentHelp("Write the recording as a device sampling its inertial streams at HZ would have recorded it (see above).", valueName: "HZ"))
+    var resampleHz: Double?
+
+    func validate() throws {
+        if let r = resampleHz, !(r.isFinite && r >= 1 && r <= 10_000) {
+            throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)")
+        }
+    }
+
+    /// Reads the input into `sink`: streamed, or whole and resampled with `--resample`.
+    func read<S: RecordingSink>(into sink: inout S, options: DelimitedOptions) throws {
+        guard let hz = resampleHz else { _ = try RecordingLoader.scan(path: input, options: options, into: &sink); return }
+        let r = try RecordingLoader.load(path: input, options: options).resampledAsDevice(rateHz: hz)
+        RecordingBuilder.replay(r, into: &sink)
+    }
+
     func run() throws {
         try Self.reportingErrors {
             // A folder given as the output is named as such before its (missing) extension is.
@@ -46,13 +71,14 @@ struct Convert: ParsableCommand {
                 }
                 overrides.append((k, v))
             }
-            // Streamed from reader to writer: memory does not grow with the recording's length.
+            // Streamed from reader to writer: memory does not grow with the recording's length
+            // (except with --resample, which needs the whole recording).
             // To standard output it goes as it is read (an error stops it, exit status 1).
             let options = try inputOptions.delimitedOptions()
             if out == "-" {
                 let writer = try format.writer(path: "-")
                 var sink = ConvertSink(writer: writer, overrides: overrides)
-                try RecordingLoader.scan(path: input, options: options, into: &sink)
+                try read(into: &sink, options: options)
                 sink.finish()
                 try writer.close()
                 printError("motus: wrote standard output (\(format.rawValue)): \(sink.streams) streams, \(sink.samples) samples, \(sink.labels) labels, \(sink.events) events")
@@ -64,7 +90,7 @@ struct Convert: ParsableCommand {
             let writer = try format.writer(path: partial)
             var sink = ConvertSink(writer: writer, overrides: overrides)
             do {
-                try RecordingLoader.scan(path: input, options: options, into: &sink)
+                try read(into: &sink, options: options)
                 sink.finish()
                 try writer.close()
                 // rename(2) replaces an existing file in one step.

@@ -78,6 +78,9 @@ struct EvaluateFusion: ParsableCommand {
     @Flag(name: .customLong("magnetometer"), help: "9D: heading from the magnetometer too; on measured orientation (BROAD) score the full orientation error after removing one constant heading offset per recording (BROAD's protocol).")
     var magnetometer = false
 
+    @Option(name: .customLong("resample"), help: ArgumentHelp("Score each recording as a device sampling at HZ would have recorded it (its accelerometer, gyroscope and magnetometer low-passed at 0.4 × HZ first when HZ is below the recording's rate; the reference taken on the same grid): how the filter holds at other rates (25–400 Hz). Not with --check-still.", valueName: "HZ"))
+    var resampleHz: Double?
+
     @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
     var allowSkipped = false
 
@@ -105,6 +108,10 @@ struct EvaluateFusion: ParsableCommand {
             if !(tau > 0 && tau.isFinite) { throw ValidationError("--acceleration-time-constant must be a number of seconds > 0, not \(tau)") }
             if method != .motus || checkStill || magnetometer { throw ValidationError("--acceleration-time-constant goes with the default method (motus), live or --offline, not with --check-still or --magnetometer") }
         }
+        if let r = resampleHz {
+            if !(r.isFinite && r >= 1 && r <= 10_000) { throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)") }
+            if checkStill { throw ValidationError("--resample goes with a reference (device gravity or measured orientation), not --check-still") }
+        }
         if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if plotRecording != nil && plot == nil { throw ValidationError("--plot-recording needs --plot FILE") }
@@ -121,7 +128,8 @@ struct EvaluateFusion: ParsableCommand {
 
     func runReference() throws {
         if let p = plot { try OutputPaths.file(p) }
-        let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion"), outcome: { e -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
+        let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion"), outcome: { e0 -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
+            let e = resampleHz.map { e0.resampledAsDevice(rateHz: $0) } ?? e0
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
             case .motus: e.truth.orientation.map { reference in
@@ -152,9 +160,11 @@ struct EvaluateFusion: ParsableCommand {
                                      odd: odd, even: even)
             out.skipped = run.skipped
             out.accelerationTimeConstantS = accelerationTimeConstant
+            out.resampleHz = resampleHz
             print(try JSONOutput.encode(out))
         default:
-            print(Self.table(report, odd: odd, even: even) + Datasets.skippedLines(run.skipped), terminator: "")
+            let rate = resampleHz.map { "every recording resampled to \(Fmt.f($0, $0 == $0.rounded() ? 0 : 1)) Hz (--resample)\n" } ?? ""
+            print(Self.table(report, odd: odd, even: even) + rate + Datasets.skippedLines(run.skipped), terminator: "")
         }
         if let p = plot {
             let shown: FusionEvaluation.RecordingResult
@@ -251,6 +261,8 @@ struct EvaluationJSON: Encodable {
     var skipSeconds: Double
     /// `--acceleration-time-constant` when given (absent: each recording's default settings).
     var accelerationTimeConstantS: Double?
+    /// `--resample` when given: the rate every recording was resampled to (Hz).
+    var resampleHz: Double?
     /// Over all samples pooled (after `skip_seconds` of each recording; over the scored phases
     /// against a measured orientation).
     var medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double, count: Int

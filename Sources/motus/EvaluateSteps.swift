@@ -40,9 +40,10 @@ struct EvaluateSteps: ParsableCommand {
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
 
         --resample HZ counts every recording as a device sampling its inertial streams at HZ \
-        would have recorded it (below the recording's own rate, low-passed at 0.4 × HZ forwards \
-        and backwards first, as a sensor's anti-alias filter would): how both counters hold from \
-        10 to 400 Hz on data recorded at one rate. Example:
+        would have recorded it (below the recording's own rate, low-passed at 0.4 × HZ first, \
+        causally, as a sensor's anti-alias filter is; `motus convert --resample` writes the \
+        same samples): how both counters hold from 10 to 400 Hz on data recorded at one rate. \
+        Example:
           motus evaluate-steps ../shared/datasets/oxford --resample 20
 
         --recording ID scores one recording of a dataset folder with the dataset's context, \
@@ -171,10 +172,7 @@ struct EvaluateSteps: ParsableCommand {
 
     /// The recording as `--resample` asks (unchanged without it).
     func resampled(_ e: EvaluationRecording) -> EvaluationRecording {
-        guard let hz = resampleHz else { return e }
-        var out = e
-        out.recording = e.recording.resampledAsDevice(rateHz: hz)
-        return out
+        resampleHz.map { e.resampledAsDevice(rateHz: $0) } ?? e
     }
 
     struct Report: Encodable {

@@ -37,3 +37,39 @@ import MotusIO
         #expect(r.status == 64 && r.stderr.contains("--platform-counter"), "\(r.stderr)")
     }
 }
+
+/// `motus convert --resample HZ` and `motus evaluate-fusion --resample HZ`.
+@Suite(.serialized) struct ResampleCLITests {
+    @Test func convertWritesTheRecordingAtTheNewRate() throws {
+        let out = NSTemporaryDirectory() + "motus-resample-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try CLI.run(["convert", "datasets/lowback-straight-walk.motus", "--resample", "25", "--out", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        // 14.5 s at 100 Hz become 14.5 s at 25 Hz: acceleration and gyroscope on one grid, the
+        // reference steps (events) and the walk label kept.
+        var times: [String: [Double]] = [:]
+        var events = 0, labels = 0
+        for line in try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            switch f[0] {
+            case "acc", "gyro": times[String(f[1]), default: []].append(Double(f[2])!)
+            case "event": events += 1
+            case "label": labels += 1
+            default: break
+            }
+        }
+        #expect(times["acc"] == times["gyro"] && (times["acc"]?.count ?? 0) == 363)
+        let t = try #require(times["acc"])
+        for i in 1..<t.count { #expect(Swift.abs(t[i] - t[i - 1] - 0.04) < 1e-9) }
+        #expect(events == 9 && labels == 1)
+        let bad = try CLI.run(["convert", "datasets/lowback-straight-walk.motus", "--resample", "0", "--out", out])
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --resample must be a rate in Hz from 1 to 10000"), "\(bad.stderr)")
+    }
+
+    @Test func evaluateFusionRefusesWhatItCannotResample() throws {
+        let a = try CLI.run(["evaluate-fusion", "datasets/lowback-straight-walk.motus", "--resample", "nan"])
+        #expect(a.status == 64 && a.stderr.hasPrefix("Error: --resample must be a rate in Hz from 1 to 10000"), "\(a.stderr)")
+        let b = try CLI.run(["evaluate-fusion", "--check-still", "datasets/lowback-straight-walk.motus", "--resample", "50"])
+        #expect(b.status == 64 && b.stderr.contains("--check-still"), "\(b.stderr)")
+    }
+}

@@ -23,30 +23,46 @@ import MotusCore
         return 2 * (c * c + s * s).squareRoot() / Double(x.count)
     }
 
+    /// A 100 Hz stream of one sine of `hz` on x, 9.81 on y and a ramp on z, for 20 s.
+    static func sine(_ hz: Double, amplitude: Double = 1) -> SensorStream {
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<2000 {
+            let t = 12.345 + Double(i) * 0.01
+            s.append(time: t, Vector3(amplitude * sin(2 * .pi * hz * t), 9.81, 0.1 * t))
+        }
+        return s
+    }
+
     @Test func lowerRateKeepsTheBandAndRemovesWhatWouldAlias() {
-        let s = Self.stream()
-        let r = s.resampledAsDevice(rateHz: 10)
+        let r = Self.sine(2).resampledAsDevice(rateHz: 10)
         // The grid: the first sample's time plus k / 10 s, every 0.1 s to the end.
-        #expect(r.kind == .acceleration && r.name == s.name)
-        #expect(r.times.first == s.times.first)
-        #expect(r.count == 200)
+        #expect(r.kind == .acceleration && r.times.first == 12.345 && r.count == 200)
         for i in 1..<r.count { #expect(Swift.abs(r.times[i] - r.times[i - 1] - 0.1) < 1e-9) }
-        // Away from the ends: 2 Hz kept as two second-order Butterworth sections at 4 Hz,
-        // forwards and backwards, keep it (1 / (1 + (2/4)⁴)² = 0.886), 8 Hz (which would alias
-        // to 2 Hz at 10 Hz) removed to below 2 %.
-        let mid = Array(50..<150)
+        // Away from the start (the filter settles within a second): 2 Hz keeps the magnitude
+        // of two second-order Butterworth sections at 4 Hz (0.91), and lags as a sensor's
+        // causal filter makes it lag (about 1.5 rad at a fifth of the new rate).
+        let mid = Array(50..<200)
         let x = mid.map { r.value($0, 0) }, times = mid.map { r.times[$0] }
-        let section: Double = 1 / (1 + 0.0625)   // 1 / (1 + (2 / 4)⁴)
-        let kept = section * section
-        #expect(Swift.abs(Self.amplitude(x, times, hz: 2) - kept) < 0.03)
-        // At 10 Hz an 8 Hz component would read as a 2 Hz one: what is left is the kept 2 Hz
-        // sine alone, in phase, to within 2 % of the 8 Hz component's amplitude.
-        for (v, t) in zip(x, times) { #expect(Swift.abs(v - kept * sin(2 * .pi * 2 * t)) < 0.01 + 0.02 * 0.5) }
-        // The constant and the ramp pass unchanged (unit gain at 0 Hz, zero phase).
+        let kept = BiquadCascade(sections: [Biquad](repeating: .butterworthLowPass(cutoffHz: 4, sampleRateHz: 100), count: 2))
+            .magnitude(atHz: 2, sampleRateHz: 100)
+        #expect(kept > 0.9 && kept < 0.95)
+        #expect(Swift.abs(Self.amplitude(x, times, hz: 2) - kept) < 0.005)
+        var c = 0.0, sn = 0.0
+        for (v, t) in zip(x, times) { c += v * cos(2 * .pi * 2 * t); sn += v * sin(2 * .pi * 2 * t) }
+        let lag = atan2(-c, sn)   // x ≈ A sin(2π·2·t − lag)
+        #expect(lag > 1.3 && lag < 1.7, "phase lag \(lag) rad")
+        // The constant passes unchanged (unit gain at 0 Hz, the filter started in its steady
+        // state); the ramp lags by the filter's group delay at 0 Hz (two sections at 4 Hz: 0.11 s).
         for i in mid {
             #expect(Swift.abs(r.value(i, 1) - 9.81) < 1e-6)
-            #expect(Swift.abs(r.value(i, 2) - 0.1 * r.times[i]) < 1e-3)
+            #expect(Swift.abs(r.value(i, 2) - 0.1 * (r.times[i] - 0.1125)) < 2e-3)
         }
+        // 8 Hz would read as 2 Hz at 10 Hz: the filter leaves less than 7 % of it.
+        let alias = Self.sine(8).resampledAsDevice(rateHz: 10)
+        #expect(Self.amplitude(mid.map { alias.value($0, 0) }, mid.map { alias.times[$0] }, hz: 2) < 0.07)
+        // Without the filter it would all be there.
+        let raw = Self.sine(8).resampledAsDevice(rateHz: 10, antiAlias: false)
+        #expect(Self.amplitude(mid.map { raw.value($0, 0) }, mid.map { raw.times[$0] }, hz: 2) > 0.9)
     }
 
     @Test func higherRateInterpolatesWithoutFiltering() {
