@@ -170,7 +170,7 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var restAccelerationSum: Vector3 = .zero
     @usableFromInline var restSumCount: Int = 0
     @usableFromInline var restSumElapsed: Double = 0
-    /// Samples per step of the rest low-passes (about 10 ms of samples, at least 1).
+    /// Samples per step of the rest low-passes (about 80 ms of samples, at least 1).
     @usableFromInline var restStride: Int = 1
     /// Running mean of the acceleration in I during start-up, and the time it covers.
     @usableFromInline var startAcceleration: Vector3 = .zero
@@ -208,8 +208,10 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var inertialSum: Vector3 = .zero
     @usableFromInline var inertialSumCount: Int = 0
     /// Samples per step of the acceleration low-pass and the inclination correction (about
-    /// 10 ms of samples, at least 1).
+    /// 80 ms of samples, at least 1).
     @usableFromInline var correctionStride: Int = 1
+    /// Magnetometer samples per heading step (about `headingStep` of samples, at least 1).
+    @usableFromInline var headingStride: Int = 1
     /// Up (unit) in I after the latest correction.
     @usableFromInline var upInertial = Vector3(0, 0, 1)
     /// Gravity (unit, up, device frame) after the latest sample, before the delay compensation.
@@ -234,11 +236,17 @@ public struct OrientationFilter: Sendable {
     @usableFromInline var renormalisationTick: UInt8 = 0
 
     /// About how often (s) the rest-detection low-passes, the acceleration low-pass and the
-    /// inclination correction step.
-    @usableFromInline static let restStep = 0.01
+    /// inclination correction step: their time constants are 0.5 s and more, so nothing they
+    /// pass changes within 80 ms, and at a phone's 50 Hz the correction runs every fourth sample.
+    @usableFromInline static let restStep = 0.08
 
-    /// Length (s) of the blocks the bias update averages over.
-    @usableFromInline static let biasBlock = 0.1
+    /// About how often (s) the magnetometer's heading steps: it follows a disturbance's onset,
+    /// which a longer step would judge later.
+    @usableFromInline static let headingStep = 0.04
+
+    /// Length (s) of the blocks the bias update averages over (the bias changes over tens of
+    /// seconds).
+    @usableFromInline static let biasBlock = 0.2
 
     /// A filter that has seen no sample (it starts initialising).
     public init(settings: Settings = .default) {
@@ -326,12 +334,12 @@ public struct OrientationFilter: Sendable {
     public mutating func update(acceleration a: Vector3, rotationRate w: Vector3, magneticField m: Vector3, dt: Seconds) {
         update(acceleration: a, rotationRate: w, dt: dt)
         guard !_flags.sampleSkipped, m.isFinite else { return }
-        // The heading changes over seconds: one magnetometer sample per `correctionStride`
-        // (about every 10 ms; every sample at 100 Hz and below) updates it, with the time
+        // The heading changes over seconds: one magnetometer sample per `headingStride`
+        // (about every 40 ms; every sample at 25 Hz and below) updates it, with the time
         // since the previous update.
         headingElapsed += lastStep
         headingSkipped += 1
-        guard headingSkipped >= correctionStride || !heading9D.isInitialised else { return }
+        guard headingSkipped >= headingStride || !heading9D.isInitialised else { return }
         heading9D.update(field: m, attitude: inclinationQ * strapdownQ, rotationRate: lastRate, dt: headingElapsed)
         headingElapsed = 0; headingSkipped = 0
         _flags.magneticDisturbance = heading9D.disturbed
@@ -414,7 +422,7 @@ public struct OrientationFilter: Sendable {
         let countsMotion = integrates && estimatesBias && !rest
 
         // The acceleration in I, low-passed there (running mean during start-up, then once per
-        // `correctionStride` samples, about every 10 ms, on their mean: the low-pass's time
+        // `correctionStride` samples, about every 80 ms, on their mean: the low-pass's time
         // constant is seconds, so nothing it passes changes within a stride). The corrections
         // over their time are the horizontal bias error seen in the reference frame (through
         // the low-pass); the block's mean rate in motion is their sum over the time they took.
@@ -529,8 +537,8 @@ public struct OrientationFilter: Sendable {
 
     /// Rest detection: the gyroscope and accelerometer each within their threshold of their
     /// own low-pass, and the low-passed rate within ±`maximumBias`, for `restMinimumDuration`.
-    /// The two low-passes (time constant `restTimeConstant`, far longer than 10 ms) step once
-    /// per `restStride` samples, about every 10 ms, on those samples' mean, and the sample
+    /// The two low-passes (time constant `restTimeConstant`, far longer than 80 ms) step once
+    /// per `restStride` samples, about every 80 ms, on those samples' mean, and the sample
     /// that completes the stride is checked against them: rest is judged at about 100 Hz
     /// whatever the input rate (every sample below it), and holds in between. `general` as
     /// in `advance` (false: the start-up is over).
@@ -666,6 +674,7 @@ public struct OrientationFilter: Sendable {
         let s = settings
         restStride = Swift.max(1, Int((Self.restStep / dt).rounded()))
         correctionStride = restStride
+        headingStride = Swift.max(1, Int((Self.headingStep / dt).rounded()))
         let restDt = dt * Double(restStride)
         accelerationCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.accelerationTimeConstant, restDt), dt: restDt)
         restCoefficients = LowPassCoefficients(timeConstant: Swift.max(s.restTimeConstant, restDt), dt: restDt)

@@ -302,9 +302,10 @@ def fusion_section(quick):
     row("gravity filter (`OrientationFilter`, the session's), ns per sample (CPU)", f"{m['ns_per_sample']:.0f} ns", peer, ratio,
         "≤ 1.5× Fusion C (about 60 ns)", verdict(m["ns_per_sample"] <= 60))
     NOTES.append("Gravity filter: Motus's figure is `OrientationFilter` (the filter the session fuses with) on synthetic walking "
-                 "data at a constant 50 Hz step. Against Fusion's C library in the same run, on BROAD's samples "
-                 "(benchmarks/fusion, FilterSpeed; the C compiled from the developer's own checkout, not by this script): "
-                 "35.6 against 24.3 ns per sample, 1.47× (issue #19 asks at most 1.5×). The imufusion figure includes "
+                 "data at a constant 50 Hz step. Against Fusion's C library in the same run (benchmarks/fusion, FilterSpeed; "
+                 "the C compiled from the developer's own checkout, not by this script): on BROAD's samples 30.5 against "
+                 "31.6 ns per sample (0.97×), on BROAD as a 50 Hz device 48.4 against 32.5 ns (1.49×; issue #19 asks at "
+                 "most 1.5×). The imufusion figure includes "
                  "Python's per-call overhead. Fusion accuracy against VQF, imufusion and Madgwick: benchmarks/fusion/broad.py.")
 
 
