@@ -9,10 +9,10 @@ extension SensorStream {
     ///   at 0.4 × `rateHz` by two second-order Butterworth sections run forwards in time, each
     ///   started in the steady state of the stretch's first value, as a sensor's own anti-alias
     ///   filter runs: about −11 dB at the new Nyquist frequency, a component at a fifth of
-    ///   `rateHz` keeps 91 % of its amplitude, and the output lags the input by about one period of the
-    ///   new rate (1.1 / `rateHz` at low frequencies), as a slower sensor's output lags the
-    ///   motion (a filter run forwards and backwards would give a lag-free sensor, which no
-    ///   device is; sensor fusion is judged by that lag). At or above the stream's own rate
+    ///   `rateHz` keeps 91 % of its amplitude, and the output lags the input by about one
+    ///   period of the new rate (1.1 / `rateHz` at low frequencies), as a slower sensor's
+    ///   output lags the motion (a filter run forwards and backwards would give a lag-free
+    ///   sensor, which no device is; sensor fusion is judged by that lag). At or above the stream's own rate
     ///   nothing is filtered: a faster grid adds no information, only interpolated samples.
     ///   `antiAlias` false leaves the filter out (a reference, or a device's own fusion output,
     ///   which a slower device would sample as it is).
