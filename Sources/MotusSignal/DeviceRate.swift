@@ -106,6 +106,7 @@ extension Recording {
     }
 }
 
+/// A measured reference on a device's grid, and the kinds a device's rate applies to.
 extension SensorStream {
     /// A measured reference (optical motion capture's orientation, a device's own gravity
     /// estimate) on the grid of `resampledAsDevice`: interpolated without a filter (slerp for
