@@ -101,6 +101,11 @@ public struct SensorStream: Sendable, Equatable {
     /// Duration from first to last timestamp in seconds (0 for fewer than two samples).
     public var duration: Seconds { count > 1 ? times[count - 1] - times[0] : 0 }
 
+    /// True for a measured reference, not a device's output: a stream whose name starts with
+    /// `reference` (BROAD's optical motion capture, `reference_attitude`). Evaluation takes it
+    /// as the truth, `fuse` keeps it, and resampling keeps its holes.
+    public var isMeasuredReference: Bool { name.hasPrefix("reference") }
+
     /// Replaces the contents (used by cleaning and resampling code).
     public mutating func replace(times: [Seconds], values: [Double]) {
         precondition(values.count == times.count * kind.width)

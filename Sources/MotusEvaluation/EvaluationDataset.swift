@@ -67,7 +67,7 @@ public struct EvaluationRecording: Sendable {
         self.entry = entry
         var device = r
         var orientation: GroundTruth.OrientationReference? = nil
-        if let ref = r.streams.first(where: { $0.kind == .attitude && $0.name.hasPrefix("reference") }) {
+        if let ref = r.streams.first(where: { $0.kind == .attitude && $0.isMeasuredReference }) {
             device.streams.removeAll { $0.name == ref.name }
             let movement = r.labels.filter { $0.label == "movement" }
             orientation = .measured(ref, scored: movement.isEmpty ? r.labels : movement)

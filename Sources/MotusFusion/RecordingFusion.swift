@@ -41,7 +41,7 @@ public enum RecordingFusion {
     /// True for the streams `fuse` replaces: every gravity, user-acceleration or attitude
     /// stream that is not a measured reference (name starting with `reference`).
     public static func isDeviceEstimate(_ s: SensorStream) -> Bool {
-        (s.kind == .gravity || s.kind == .userAcceleration || s.kind == .attitude) && !s.name.hasPrefix("reference")
+        (s.kind == .gravity || s.kind == .userAcceleration || s.kind == .attitude) && !s.isMeasuredReference
     }
 
     /// Whether a recording's rotation rate is a device fusion's output, already corrected for

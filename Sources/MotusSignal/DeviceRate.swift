@@ -31,13 +31,9 @@ extension SensorStream {
         precondition(rateHz.isFinite && rateHz > 0, "rateHz must be finite and > 0")
         precondition(maximumGapSeconds > 0, "maximumGapSeconds must be > 0")
         precondition(originSeconds?.isFinite ?? true, "originSeconds must be finite")
-        guard isResampledAsDevice, count > 1, let t0 = times.first else { return self }
-        var intervals: [Double] = []
-        intervals.reserveCapacity(count - 1)
-        for i in 1..<count where times[i] > times[i - 1] { intervals.append(times[i] - times[i - 1]) }
-        guard !intervals.isEmpty else { return self }
-        intervals.sort()
-        let ownRate = 1 / TimingStatistics.percentile(intervals, 0.5)
+        guard isResampledAsDevice, count > 1, let t0 = times.first,
+              let period = TimingStatistics.medianPositiveInterval(times) else { return self }
+        let ownRate = 1 / period
         let lowPass: BiquadCascade? = antiAlias && kind != .attitude && rateHz < ownRate
             ? BiquadCascade(sections: [Biquad](repeating: .butterworthLowPass(cutoffHz: 0.4 * rateHz, sampleRateHz: ownRate), count: 2))
             : nil
@@ -92,7 +88,7 @@ extension Recording {
         r.streams = streams.map {
             // A measured reference (a stream named `reference…`, as BROAD's optical motion
             // capture) is no device output: taken on the grid as it is, holes kept.
-            $0.name.hasPrefix("reference") ? $0.resampledAsReference(rateHz: rateHz, originSeconds: origin)
+            $0.isMeasuredReference ? $0.resampledAsReference(rateHz: rateHz, originSeconds: origin)
                 : $0.resampledAsDevice(rateHz: rateHz, originSeconds: origin, maximumGapSeconds: maximumGapSeconds)
         }
         r.metadata.nominalRateHz = rateHz
@@ -113,12 +109,8 @@ extension SensorStream {
     /// an attitude), with no sample where the stream has a hole of more than one and a half of
     /// its own periods, so that nothing is made up where the measurement was lost.
     public func resampledAsReference(rateHz: Hertz, originSeconds: Seconds? = nil) -> SensorStream {
-        var intervals: [Double] = []
-        for i in times.indices.dropFirst() where times[i] > times[i - 1] { intervals.append(times[i] - times[i - 1]) }
-        guard !intervals.isEmpty else { return self }
-        intervals.sort()
-        return resampledAsDevice(rateHz: rateHz, originSeconds: originSeconds,
-                                 maximumGapSeconds: 1.5 * TimingStatistics.percentile(intervals, 0.5), antiAlias: false)
+        guard let period = TimingStatistics.medianPositiveInterval(times) else { return self }
+        return resampledAsDevice(rateHz: rateHz, originSeconds: originSeconds, maximumGapSeconds: 1.5 * period, antiAlias: false)
     }
 
     /// Whether `resampledAsDevice` resamples a stream of this kind (the inertial streams and

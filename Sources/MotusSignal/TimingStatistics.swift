@@ -140,6 +140,17 @@ public struct TimingStatistics: Sendable, Hashable {
         }
     }
 
+    /// The median of the positive intervals between consecutive `times` (s), nil when there is
+    /// none: a stream's own sample period, robust to gaps and repeated times.
+    public static func medianPositiveInterval(_ times: [Seconds]) -> Seconds? {
+        var intervals: [Double] = []
+        intervals.reserveCapacity(Swift.max(0, times.count - 1))
+        for i in times.indices.dropFirst() where times[i] > times[i - 1] { intervals.append(times[i] - times[i - 1]) }
+        guard !intervals.isEmpty else { return nil }
+        intervals.sort()
+        return percentile(intervals, 0.5)
+    }
+
     /// Percentile `p` in [0, 1] of sorted values, linear between order statistics (numpy's
     /// default). Precondition: `sorted` is non-empty and ascending.
     @inlinable public static func percentile(_ sorted: [Double], _ p: Double) -> Double {

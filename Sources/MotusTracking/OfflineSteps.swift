@@ -222,12 +222,8 @@ public enum OfflineStepDetector {
         let n = acc.count
         guard n > 2, let t0 = acc.times.first, let t1 = acc.times.last, t1 > t0 else { return [] }
         // The device's own rate, for the gravity low-pass (median interval: robust to gaps).
-        var intervals = [Double]()
-        intervals.reserveCapacity(n - 1)
-        for i in 1..<n where acc.times[i] > acc.times[i - 1] { intervals.append(acc.times[i] - acc.times[i - 1]) }
-        guard !intervals.isEmpty else { return [] }
-        intervals.sort()
-        let rate = 1 / TimingStatistics.percentile(intervals, 0.5)
+        guard let period = TimingStatistics.medianPositiveInterval(acc.times) else { return [] }
+        let rate = 1 / period
         guard s.gravityCutoffHz < rate / 2, s.bandHighHz < s.gridRateHz / 2 else { return [] }
         let lowPass = BiquadCascade(sections: [.butterworthLowPass(cutoffHz: s.gravityCutoffHz, sampleRateHz: rate)])
         var comp = [[Double]](repeating: [], count: 3)

@@ -43,11 +43,7 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("resample"), help: ArgumentHelp("Write the recording as a device sampling its inertial streams at HZ would have recorded it (see above).", valueName: "HZ"))
     var resampleHz: Double?
 
-    func validate() throws {
-        if let r = resampleHz, !(r.isFinite && r >= 1 && r <= 10_000) {
-            throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)")
-        }
-    }
+    func validate() throws { try ResampleOption.validate(resampleHz) }
 
     /// Reads the input into `sink`: streamed, or whole and resampled with `--resample`.
     func read<S: RecordingSink>(into sink: inout S, options: DelimitedOptions) throws {

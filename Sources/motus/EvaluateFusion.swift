@@ -108,9 +108,9 @@ struct EvaluateFusion: ParsableCommand {
             if !(tau > 0 && tau.isFinite) { throw ValidationError("--acceleration-time-constant must be a number of seconds > 0, not \(tau)") }
             if method != .motus || checkStill || magnetometer { throw ValidationError("--acceleration-time-constant goes with the default method (motus), live or --offline, not with --check-still or --magnetometer") }
         }
-        if let r = resampleHz {
-            if !(r.isFinite && r >= 1 && r <= 10_000) { throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)") }
-            if checkStill { throw ValidationError("--resample goes with a reference (device gravity or measured orientation), not --check-still") }
+        try ResampleOption.validate(resampleHz)
+        if resampleHz != nil && checkStill {
+            throw ValidationError("--resample goes with a reference (device gravity or measured orientation), not --check-still")
         }
         if magnetometer && (method != .motus || checkStill) { throw ValidationError("--magnetometer goes with the default method (motus) and not with --check-still") }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
@@ -163,7 +163,7 @@ struct EvaluateFusion: ParsableCommand {
             out.resampleHz = resampleHz
             print(try JSONOutput.encode(out))
         default:
-            let rate = resampleHz.map { "every recording resampled to \(Fmt.f($0, $0 == $0.rounded() ? 0 : 1)) Hz (--resample)\n" } ?? ""
+            let rate = resampleHz.map { "every recording resampled to \(ResampleOption.text($0)) Hz (--resample)\n" } ?? ""
             print(Self.table(report, odd: odd, even: even) + rate + Datasets.skippedLines(run.skipped), terminator: "")
         }
         if let p = plot {

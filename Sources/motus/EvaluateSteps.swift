@@ -97,9 +97,7 @@ struct EvaluateSteps: ParsableCommand {
         for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error"), (maxLiveGap, "--max-live-gap")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
-        if let r = resampleHz, !(r.isFinite && r >= 1 && r <= 10_000) {
-            throw ValidationError("--resample must be a rate in Hz from 1 to 10000, not \(r)")
-        }
+        try ResampleOption.validate(resampleHz)
         if resampleHz != nil && platformCounter {
             throw ValidationError("--resample changes the inertial streams' rate; the platform step counter has none: drop --platform-counter")
         }
@@ -194,7 +192,7 @@ struct EvaluateSteps: ParsableCommand {
                       r.courseMeters.map { Fmt.f($0, 0) } ?? "-", r.distanceErrorPercent.map { Fmt.f($0, 2) } ?? "-"])
         }
         var out = Fmt.table(t)
-        let rate = resampleHz.map { ", resampled to \(Fmt.f($0, $0 == $0.rounded() ? 0 : 1)) Hz" } ?? ""
+        let rate = resampleHz.map { ", resampled to \(ResampleOption.text($0)) Hz" } ?? ""
         out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter\(rate))\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
         if let d = s.distanceMedianAbsErrorPercent {
