@@ -29,8 +29,9 @@ public enum StrideModel: Sendable, Hashable, Codable {
     /// Weinberg's `k` for a person of this height, such that a step of the reference
     /// peak-to-trough gets the height rule's length 0.415 × height (used before any
     /// calibration). The default reference, 9.5 m/s², was chosen on the IPOL lower-back
-    /// trials (the only data here with a known distance): leave-one-subject-out median
-    /// |distance error| 5.9 %. It depends on where the phone is carried; calibrate when you can.
+    /// trials, the only data here with a known distance (its error there, as shipped and
+    /// leave-one-subject-out: `benchmarks/steps/stride_reference.py`). It depends on where the
+    /// phone is carried and on the walker; calibrate when you can.
     public static func weinbergK(heightMeters h: Meters, referencePeakToPeak: MetersPerSecondSquared = 9.5) -> Double {
         0.415 * h / Math.pow(referencePeakToPeak, 0.25)
     }
