@@ -22,11 +22,22 @@ leave-one-subject-out; the factor and the reference it implies.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 
-REFERENCE_SHIPPED = 9.5  # StrideModel.weinbergK's default referencePeakToPeak (m/s²)
+
+
+def shipped_reference(repo):
+    """StrideModel.weinbergK's default referencePeakToPeak (m/s²), read from the source so that
+    this script cannot drift from it."""
+    path = os.path.join(repo, "Sources", "MotusTracking", "StrideLength.swift")
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r"referencePeakToPeak: MetersPerSecondSquared = ([0-9.]+)", f.read())
+    if not m:
+        sys.exit(f"stride_reference: no default referencePeakToPeak in {path}")
+    return float(m.group(1))
 
 
 def main():
@@ -49,6 +60,7 @@ def main():
     if len(rows) < 4:
         sys.exit("stride_reference: fewer than four trials with a course, a height and a distance")
     ratio = {r["id"]: r["course_meters"] / r["distance_meters"] for r in rows}
+    reference = shipped_reference(repo)
 
     def err(i, factor):  # |distance error| in % of trial i with the distance scaled by factor
         return abs(factor / ratio[i] - 1) * 100
@@ -63,8 +75,8 @@ def main():
         train = statistics.median(ratio[i] for i in ids if subject[i] != s)
         loso += [err(i, train) for i in ids if subject[i] == s]
     print(f"IPOL, {len(ids)} trials of {len(set(subject.values()))} subjects, --step-mode {args.step_mode}")
-    print(f"median |distance error| as shipped (reference {REFERENCE_SHIPPED} m/s²): {shipped:.2f} %")
-    print(f"median-calibrated on all trials: factor {factor:.4f}, reference {REFERENCE_SHIPPED / factor ** 4:.2f} m/s², "
+    print(f"median |distance error| as shipped (reference {reference} m/s²): {shipped:.2f} %")
+    print(f"median-calibrated on all trials: factor {factor:.4f}, reference {reference / factor ** 4:.2f} m/s², "
           f"median |error| {fitted:.2f} %")
     print(f"leave-one-subject-out (factor chosen on the other subjects): median |error| {statistics.median(loso):.2f} %")
 
