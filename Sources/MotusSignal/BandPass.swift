@@ -98,8 +98,9 @@ public struct BiquadCascade: Sendable, Hashable {
         return Array(y[pad..<(pad + n)])
     }
 
-    /// Filters `y` in place, each section starting in the steady state of the constant input
-    /// `y[0]` (scaled by the gains of the sections before it).
+    /// Filters `y` in place, forwards (causal), each section starting in the steady state of the
+    /// constant input `y[0]` (scaled by the gains of the sections before it): one pass of
+    /// `filteredZeroPhase`, and a sensor's own anti-alias filter (`resampledAsDevice`).
     func run(_ y: inout [Double]) {
         var level = y[0]
         for s in sections {

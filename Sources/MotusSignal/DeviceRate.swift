@@ -49,14 +49,10 @@ extension SensorStream {
             var values = Array(self.values[(start * width)..<(end * width)])
             if let lowPass, n > 1 {
                 for c in 0..<width {
-                    var sections = lowPass.sections
-                    var level = values[c]
-                    for k in sections.indices { sections[k].prime(with: level); level *= sections[k].dcGain }
-                    for i in 0..<n {
-                        var y = values[i * width + c]
-                        for k in sections.indices { y = sections[k].process(y) }
-                        values[i * width + c] = y
-                    }
+                    // Forwards only, from the steady state of the stretch's first value.
+                    var component = (0..<n).map { values[$0 * width + c] }
+                    lowPass.run(&component)
+                    for i in 0..<n { values[i * width + c] = component[i] }
                 }
             }
             for segment in Resampler.resample(times: Array(times[start..<end]), values: values, width: width, settings: settings,
