@@ -1,9 +1,19 @@
 import MotusCore
+import MotusSignal
 
 /// The live session's check on its pedometer's steps: `StepRhythmCheck` with the confirmations
 /// of `VerticalStepStream`, the two halves of the offline detector's step mending that need no
 /// whole recording. A pedometer step the vertical detector does not find, which splits one
 /// regular interval of the walk in two, is not counted.
+///
+/// The other way round, a walk the pedometer does not hear is counted from the vertical
+/// detector's peaks (`SilentWalk`): at low sampling rates a swinging arm's |a| can break the
+/// pedometer's rhythm for a whole walk while the acceleration along gravity keeps it. Peaks
+/// with no pedometer step near them count once `SilentWalk.peaks` of them keep a walking
+/// rhythm, the device's posture stays the same from stride to stride (a phone being handled
+/// turns) and the unfiltered acceleration along gravity repeats itself one and two strides
+/// later (`VerticalStepStream.periodicity`): jolts at random times or a standing sway, which
+/// the band-pass can ring into a regular train of peaks, do not repeat.
 ///
 /// The counted steps come later than the pedometer's, by a bounded delay: a step waits for the
 /// vertical detector to have looked past it (about four seconds); one it did not find also
@@ -15,6 +25,10 @@ public struct LiveStepCheck: Sendable {
     public struct Settings: Sendable, Hashable, Codable {
         /// Whether the live session checks its steps (off: each pedometer step is counted as it comes).
         public var enabled = true
+        /// Whether the vertical detector's peaks count where the pedometer hears no walk.
+        public var countsSilentWalks = true
+        /// When such peaks count.
+        public var silentWalk = SilentWalk()
         /// The live vertical detector's block, settling and threshold settings.
         public var vertical = VerticalStepStream.Settings()
         /// The rhythm, the confirmation tolerance and the vertical detector's band and threshold.
@@ -23,15 +37,67 @@ public struct LiveStepCheck: Sendable {
         public init() {}
     }
 
+    /// When the vertical detector's peaks count as a walk the pedometer does not hear.
+    public struct SilentWalk: Sendable, Hashable, Codable {
+        /// A peak with a pedometer step closer than this (s) is the pedometer's walk.
+        public var heardWithinSeconds: Seconds = 1
+        /// Peaks in a row that must keep the rhythm before any counts (the pedometer's
+        /// confirmation, five steps).
+        public var peaks = 5
+        /// Every interval of the run within [median / r, median × r] of the median interval.
+        public var regularityRatio = 1.4
+        /// The median interval at most this long (s): 40 steps a minute, as the pedometer's.
+        public var maximumStepIntervalSeconds: Seconds = 1.5
+        /// A peak's swing of |a| (m/s², low-passed, since the previous peak) at least this: the
+        /// pedometer's hysteresis floor, twice.
+        public var minimumPeakToPeak: MetersPerSecondSquared = 0.3
+        /// Gravity's direction in the device turns at most this much (degrees, median over the
+        /// run) from one stride to the next: a carried device keeps its posture stride after
+        /// stride, one being put away or taken out does not.
+        public var maximumPostureTurnDegrees: Double = 20
+        /// The unfiltered acceleration along gravity around the run's newest
+        /// `periodicityPeaks` peaks correlates at least this much with itself one stride and
+        /// two strides later (normalised, 1 for a signal that repeats). A walk's steady strides
+        /// reach it on most carry positions, and a run waits for the strides that do; it lies
+        /// above what trains of jolts at random times reach by chance (benchmarks/README.md).
+        public var minimumPeriodicity: Double = 0.8
+        /// Peaks (the newest of the run) over which the periodicity is measured: three strides.
+        public var periodicityPeaks = 6
+        /// The defaults.
+        public init() {}
+    }
+
     var vertical: VerticalStepStream
     var rhythm: StepRhythmCheck
     let tolerance: Seconds
+    // The silent-walk rule (see `SilentWalk`): the pedometer's recent step times (ring of
+    // `pedometerCapacity`), the vertical peaks examined so far, the current run of peaks the
+    // pedometer does not hear (ring of `runCapacity`: times, peak-to-peak, gravity) and the
+    // peaks it made count, waiting to be merged in time order with the pedometer's steps (ring
+    // of `fillCapacity`).
+    let silent: SilentWalk?, gap: Seconds
+    var pedometerTimes = [Double](repeating: 0, count: pedometerCapacity), pedometerCount = 0
+    var examined = 0
+    var runTimes = [Double](repeating: 0, count: runCapacity), runPeaks = [Double](repeating: 0, count: runCapacity)
+    var runGravity = [Vector3](repeating: .zero, count: runCapacity)
+    var runStart = 0, runEnd = 0, runCounts = false
+    var fillTimes = [Double](repeating: 0, count: fillCapacity), fillPeaks = [Double](repeating: 0, count: fillCapacity)
+    var fillStart = 0, fillEnd = 0
+    var held: StepEvent?
+    var scratch = [Double](repeating: 0, count: runCapacity)
+    static let pedometerCapacity = 64, runCapacity = 16, fillCapacity = 256
+    /// Steps counted from the vertical detector's peaks where the pedometer heard no walk.
+    public private(set) var silentWalkSteps = 0
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
         vertical = VerticalStepStream(detector: s.detector, settings: s.vertical)
         rhythm = StepRhythmCheck(settings: s.detector)
         tolerance = s.detector.confirmationToleranceSeconds
+        silent = s.countsSilentWalks ? s.silentWalk : nil
+        gap = s.detector.boutGapSeconds
+        precondition(silent.map { $0.peaks >= 3 && $0.peaks <= Self.runCapacity && $0.periodicityPeaks >= 3 } ?? true,
+                     "SilentWalk.peaks must lie in 3…16 and periodicityPeaks be at least 3")
     }
 
     /// One acceleration sample (m/s², gravity included), as the pedometer gets it.
@@ -39,14 +105,134 @@ public struct LiveStepCheck: Sendable {
 
     /// A pedometer step, in time order. Returns a step passed on unchecked when the check is
     /// full (count it).
-    public mutating func push(_ s: StepEvent) -> StepEvent? { rhythm.push(s) }
+    public mutating func push(_ s: StepEvent) -> StepEvent? {
+        pedometerTimes[pedometerCount % Self.pedometerCapacity] = s.time
+        pedometerCount += 1
+        return rhythm.push(s)
+    }
 
     /// The next step to count, if one is decided: no pedometer step will come dated before
     /// `noStepBefore` (s; +∞ after `finish`).
     public mutating func next(noStepBefore horizon: Seconds) -> StepEvent? {
-        let v = vertical, tol = tolerance
-        rhythm.confirm(until: v.decidedUntil - tol) { v.hasStep(near: $0, within: tol) }
-        return rhythm.next(noStepBefore: horizon)
+        if rhythm.unconfirmed < rhythm.end {
+            let v = vertical, tol = tolerance
+            rhythm.confirm(until: v.decidedUntil - tol) { v.hasStep(near: $0, within: tol) }
+        }
+        if let w = silent { examineSilentPeaks(w, noStepBefore: horizon) }
+        if held == nil { held = rhythm.next(noStepBefore: horizon) }
+        // A silent walk's step goes out before the pedometer's steps that come after it.
+        if fillStart < fillEnd {
+            let f = fillTimes[fillStart % Self.fillCapacity]
+            let before = held.map { f < $0.time } ?? (rhythm.oldestUndecidedTime.map { f < $0 } ?? true)
+            if before {
+                defer { fillStart += 1 }
+                return StepEvent(time: f, peakToPeak: fillPeaks[fillStart % Self.fillCapacity])
+            }
+        }
+        defer { held = nil }
+        return held
+    }
+
+    /// Takes the vertical detector's peaks that no pedometer step can come near any more
+    /// (`heardWithinSeconds` before `horizon`) into the run of peaks the pedometer does not hear,
+    /// and counts the run's peaks once it is a walk (`SilentWalk`), then each next one that
+    /// keeps its rhythm.
+    mutating func examineSilentPeaks(_ w: SilentWalk, noStepBefore horizon: Seconds) {
+        let available = vertical.steps, n = Self.runCapacity
+        examined = Swift.max(examined, available - VerticalStepStream.stepCapacity)
+        while examined < available {
+            let p = vertical.reportedStep(examined)
+            guard p.time + w.heardWithinSeconds < horizon else { return }
+            examined += 1
+            if isHeard(p.time, within: w.heardWithinSeconds) || p.peakToPeak < w.minimumPeakToPeak {
+                runStart = runEnd; runCounts = false; continue
+            }
+            if runEnd > runStart && p.time - runTimes[(runEnd - 1) % n] > gap { runStart = runEnd; runCounts = false }
+            if runEnd - runStart == n { runStart += 1 }
+            runTimes[runEnd % n] = p.time; runPeaks[runEnd % n] = p.peakToPeak; runGravity[runEnd % n] = p.gravity
+            runEnd += 1
+            if runCounts {
+                // Counting: the new peak counts when it keeps the rhythm of the peaks before it.
+                let k = Swift.min(runEnd - runStart - 1, w.peaks)
+                if isRegular(w, from: runEnd - 1 - k, count: k + 1, rhythmFrom: k - 1) { fill(runEnd - 1); continue }
+                runStart = runEnd - 1; runCounts = false
+            }
+            // Not yet counting: the run keeps the longest regular tail of its peaks…
+            while runEnd - runStart >= 3 && !isRegular(w, from: runStart, count: runEnd - runStart, rhythmFrom: runEnd - runStart - 1) {
+                runStart += 1
+            }
+            guard runEnd - runStart >= w.peaks else { continue }
+            // …and counts them all once the device keeps its posture and the newest peaks'
+            // signal repeats itself. A run whose signal does not yet repeat (a walk's first
+            // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
+            if !keepsPosture(w) { runStart += 1; continue }
+            if isPeriodic(w) {
+                runCounts = true
+                for k in runStart..<runEnd { fill(k) }
+            }
+        }
+    }
+
+    /// Whether a pedometer step lies within `within` (s) of `t` (among its last 64).
+    func isHeard(_ t: Double, within: Seconds) -> Bool {
+        var k = pedometerCount - 1
+        while k >= 0 && k >= pedometerCount - Self.pedometerCapacity {
+            let s = pedometerTimes[k % Self.pedometerCapacity]
+            if Swift.abs(s - t) <= within { return true }
+            if s < t - within { return false }
+            k -= 1
+        }
+        return false
+    }
+
+    /// The median of the `count` intervals of the run from peak `from` on (allocates nothing).
+    mutating func medianInterval(from: Int, count m: Int) -> Double {
+        let n = Self.runCapacity
+        for i in 0..<m { scratch[i] = runTimes[(from + i + 1) % n] - runTimes[(from + i) % n] }
+        scratch[0..<m].sort()
+        return m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
+    }
+
+    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm: every interval
+    /// within `regularityRatio` of the median of the first `rhythmFrom` intervals, which is at
+    /// most `maximumStepIntervalSeconds`.
+    mutating func isRegular(_ w: SilentWalk, from: Int, count: Int, rhythmFrom m: Int) -> Bool {
+        guard count >= 2, m >= 1 else { return false }
+        let median = medianInterval(from: from, count: m), r = w.regularityRatio
+        guard median <= w.maximumStepIntervalSeconds else { return false }
+        for k in (from + 1)..<(from + count) {
+            let d = runTimes[k % Self.runCapacity] - runTimes[(k - 1) % Self.runCapacity]
+            if d > median * r || d * r < median { return false }
+        }
+        return true
+    }
+
+    /// Whether the acceleration along gravity around the run's newest `periodicityPeaks` peaks
+    /// repeats itself a stride (two of their median intervals) and two strides later.
+    mutating func isPeriodic(_ w: SilentWalk) -> Bool {
+        let first = runEnd - Swift.min(w.periodicityPeaks, runEnd - runStart)
+        let step = medianInterval(from: first, count: runEnd - first - 1)
+        let a = runTimes[first % Self.runCapacity] - step / 2, b = runTimes[(runEnd - 1) % Self.runCapacity] + step / 2
+        return vertical.periodicity(from: a, to: b, period: 2 * step) >= w.minimumPeriodicity
+            && vertical.periodicity(from: a, to: b, period: 4 * step) >= w.minimumPeriodicity
+    }
+
+    /// Whether gravity's direction at each peak of the run lies within
+    /// `maximumPostureTurnDegrees` of its direction a stride (two peaks) before, in the median.
+    mutating func keepsPosture(_ w: SilentWalk) -> Bool {
+        let n = Self.runCapacity, m = runEnd - runStart - 2
+        guard m >= 1 else { return false }
+        for k in 0..<m { scratch[k] = runGravity[(runStart + k + 2) % n].dot(runGravity[(runStart + k) % n]) }
+        scratch[0..<m].sort()
+        let median = m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
+        return median >= Math.cos(w.maximumPostureTurnDegrees * Double.pi / 180)
+    }
+
+    mutating func fill(_ k: Int) {
+        if fillEnd - fillStart == Self.fillCapacity { fillStart += 1 }
+        fillTimes[fillEnd % Self.fillCapacity] = runTimes[k % Self.runCapacity]
+        fillPeaks[fillEnd % Self.fillCapacity] = runPeaks[k % Self.runCapacity]
+        fillEnd += 1; silentWalkSteps += 1
     }
 
     /// The end of the input: the vertical detector reports its last peaks.

@@ -54,6 +54,9 @@ public struct StepRhythmCheck: Sendable {
     /// Steps pushed and not yet decided.
     public var pending: Int { end - undecided }
 
+    /// Time (s) of the oldest step not yet decided; nil when every step pushed is decided.
+    var oldestUndecidedTime: Double? { undecided < end ? time(undecided) : nil }
+
     /// Adds the next step (in time order; a step earlier than the last one pushed is taken as
     /// coming at the last one's time). `confirmed`: whether the other detector found it, nil
     /// when not yet known (`confirm(until:_:)` says it later). When the check is full (see

@@ -37,6 +37,8 @@ public struct VerticalStepStream: Sendable {
     let rate: Double, span: Int, spacing: Int
     let fraction: Double, alpha: Double
     var gravity: [Biquad]
+    /// |a| on the grid, low-passed at the detector's `peakToPeakCutoffHz` (for peak-to-peak).
+    var smooth: Biquad
     // The grid: the first sample's time, the previous input.
     var t0 = Double.nan, previousTime = Double.nan, previous = Vector3.zero
     /// The band-pass of the vertical acceleration on the grid.
@@ -45,10 +47,21 @@ public struct VerticalStepStream: Sendable {
     var filtered: [Double], threshold: [Double]
     let ringMask: Int
     var finalCount = 0, examined = 1, meanSquare = 0.0
-    /// Reported peak times, newest last (ring of `stepCapacity`).
-    var stepTimes: [Double]
+    /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and |a| low-passed.
+    var gravityRing: [Double], magnitudeRing: [Double]
+    /// Reported peak times, their peak-to-peak and gravity (x, y, z), newest last (rings of
+    /// `stepCapacity`).
+    var stepTimes: [Double], stepPeakToPeak: [Double], stepGravity: [Double]
+    /// The acceleration along gravity on the grid (m/s², gravity included), unfiltered
+    /// (ring, `verticalMask`): the signal whose own periodicity `periodicity` measures.
+    var verticalRing: [Double]
+    let verticalMask: Int
+    /// Grid index of the last reported peak (−1 before the first).
+    var lastPeak = -1
     var stepCount = 0
     static let stepCapacity = 128
+    /// How far back (s) the unfiltered vertical acceleration is kept for `periodicity`.
+    static let verticalSeconds = 20.0
     var ended = false
 
     /// A detector with the whole-file detector's `detector` settings and the live `settings`.
@@ -63,12 +76,21 @@ public struct VerticalStepStream: Sendable {
         band = StreamingZeroPhaseFilter(.butterworthBandPass(order: 4, lowHz: d.bandLowHz, highHz: d.bandHighHz, sampleRateHz: rate),
                                         delaySamples: settle, hopSamples: hop)
         gravity = [Biquad](repeating: .butterworthLowPass(cutoffHz: d.gravityCutoffHz, sampleRateHz: rate), count: 3)
+        smooth = .butterworthLowPass(cutoffHz: d.peakToPeakCutoffHz, sampleRateHz: rate)
         var n = 1
         while n < 2 * span + 2 * spacing + hop + settle + 4 { n *= 2 }
         ringMask = n - 1
         filtered = [Double](repeating: 0, count: n)
         threshold = [Double](repeating: 0, count: n)
+        gravityRing = [Double](repeating: 0, count: 3 * n)
+        magnitudeRing = [Double](repeating: 0, count: n)
+        var m = 1
+        while Double(m) < Self.verticalSeconds * rate { m *= 2 }
+        verticalMask = m - 1
+        verticalRing = [Double](repeating: 0, count: m)
         stepTimes = [Double](repeating: 0, count: Self.stepCapacity)
+        stepPeakToPeak = [Double](repeating: 0, count: Self.stepCapacity)
+        stepGravity = [Double](repeating: 0, count: 3 * Self.stepCapacity)
     }
 
     /// Every peak before this time (s, input clock) has been reported; −∞ before any sample.
@@ -78,6 +100,14 @@ public struct VerticalStepStream: Sendable {
 
     /// Peaks reported so far.
     public var steps: Int { stepCount }
+
+    /// The `n`-th reported peak (0: the first): time (s), peak-to-peak (range of |a| low-passed
+    /// since the previous peak, at most 2 s back) and gravity's unit direction at it.
+    public func reportedStep(_ n: Int) -> (time: Seconds, peakToPeak: MetersPerSecondSquared, gravity: Vector3) {
+        precondition(n >= 0 && n < stepCount && n >= stepCount - Self.stepCapacity, "peak index out of range")
+        let j = n % Self.stepCapacity
+        return (stepTimes[j], stepPeakToPeak[j], Vector3(stepGravity[3 * j], stepGravity[3 * j + 1], stepGravity[3 * j + 2]))
+    }
 
     /// Whether a reported peak lies within `tolerance` (s) of `time` (among the last 128).
     public func hasStep(near time: Seconds, within tolerance: Seconds) -> Bool {
@@ -91,6 +121,34 @@ public struct VerticalStepStream: Sendable {
         return false
     }
 
+    /// How periodic the unfiltered acceleration along gravity is between `start` and `end` (s,
+    /// input clock) at a period near `period` (s): the largest normalised autocorrelation
+    /// (each side's mean removed) over lags within 10 % of it, each sample from `start` to
+    /// `end` paired with the one a lag later (as far as samples have come). 1 for a signal
+    /// that repeats itself; near 0 for jolts at random times, however regular the band-pass
+    /// makes them look. 0 when fewer than a period of samples are kept.
+    public func periodicity(from start: Seconds, to end: Seconds, period: Seconds) -> Double {
+        guard !t0.isNaN, period > 0 else { return 0 }
+        let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
+        let i0 = Swift.max(oldest, Int(((start - t0) * rate).rounded()))
+        let lag0 = Swift.max(1, Int((0.9 * period * rate).rounded())), lag1 = Int((1.1 * period * rate).rounded())
+        var best = 0.0
+        for lag in lag0...Swift.max(lag0, lag1) {
+            let i1 = Swift.min(Int(((end - t0) * rate).rounded()), newest - lag)
+            guard i1 - i0 >= lag else { continue }
+            var sa = 0.0, sb = 0.0
+            for i in i0...i1 { sa += verticalRing[i & verticalMask]; sb += verticalRing[(i + lag) & verticalMask] }
+            let n = Double(i1 - i0 + 1), ma = sa / n, mb = sb / n
+            var ab = 0.0, aa = 0.0, bb = 0.0
+            for i in i0...i1 {
+                let x = verticalRing[i & verticalMask] - ma, y = verticalRing[(i + lag) & verticalMask] - mb
+                ab += x * y; aa += x * x; bb += y * y
+            }
+            if aa > 0 && bb > 0 { best = Swift.max(best, ab / (aa * bb).squareRoot()) }
+        }
+        return best
+    }
+
     /// One acceleration sample (m/s², gravity included; times increasing). Returns the number
     /// of peaks reported by it.
     @discardableResult
@@ -100,6 +158,7 @@ public struct VerticalStepStream: Sendable {
         if t0.isNaN {
             t0 = t; previousTime = t; previous = a
             gravity[0].prime(with: a.x); gravity[1].prime(with: a.y); gravity[2].prime(with: a.z)
+            smooth.prime(with: a.norm)
             grid(a)
             return stepCount - before
         }
@@ -126,7 +185,13 @@ public struct VerticalStepStream: Sendable {
     mutating func grid(_ a: Vector3) {
         let g = Vector3(gravity[0].process(a.x), gravity[1].process(a.y), gravity[2].process(a.z))
         let gn = g.norm
-        if band.push(gn > 0 ? a.dot(g) / gn : 0) > 0 { takeFinal(ended: false) }
+        let k = band.count & ringMask
+        // Gravity as filtered (its direction is taken at a reported peak only).
+        gravityRing[3 * k] = g.x; gravityRing[3 * k + 1] = g.y; gravityRing[3 * k + 2] = g.z
+        magnitudeRing[k] = smooth.process(a.norm)
+        let vertical = gn > 0 ? a.dot(g) / gn : 0
+        verticalRing[band.count & verticalMask] = vertical
+        if band.push(vertical) > 0 { takeFinal(ended: false) }
     }
 
     /// Takes the band-passed samples that became final, then looks for peaks.
@@ -141,12 +206,24 @@ public struct VerticalStepStream: Sendable {
         // A sample is examined once its right-hand span (and the spacing's) is final.
         let last = final ? finalCount - 1 : finalCount - 1 - Swift.max(span, spacing)
         while examined < last {
-            if isPeak(examined) {
-                stepTimes[stepCount % Self.stepCapacity] = t0 + Double(examined) / rate
-                stepCount += 1
-            }
+            if isPeak(examined) { report(examined) }
             examined += 1
         }
+    }
+
+    mutating func report(_ p: Int) {
+        let j = stepCount % Self.stepCapacity
+        stepTimes[j] = t0 + Double(p) / rate
+        let from = Swift.max(lastPeak, p - Int(2 * rate), band.count - ringMask, 0)
+        var lo = Double.infinity, hi = -Double.infinity
+        for k in Swift.min(from, p)...p { let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
+        stepPeakToPeak[j] = hi - lo
+        let g = 3 * (p & ringMask)
+        let u = Vector3(gravityRing[g], gravityRing[g + 1], gravityRing[g + 2]), n = u.norm
+        let d = n > 0 ? u / n : .zero
+        stepGravity[3 * j] = d.x; stepGravity[3 * j + 1] = d.y; stepGravity[3 * j + 2] = d.z
+        lastPeak = p
+        stepCount += 1
     }
 
     func f(_ k: Int) -> Double { filtered[k & ringMask] }

@@ -150,4 +150,65 @@ import MotusSignal
         // A regular walk: the check drops nothing, so both count the pedometer's steps.
         #expect(on.steps == off.steps && abs(on.steps - 40) <= 1, "checked \(on.steps), unchecked \(off.steps)")
     }
+
+    /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
+    /// not hear) and returns the steps it counts, asking after every sample as a session does.
+    func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init()) -> (times: [Double], silent: Int) {
+        var check = LiveStepCheck(settings: settings)
+        var out: [Double] = []
+        for i in 0..<signal.count {
+            check.push(signal.vector(i), time: signal.times[i])
+            while let s = check.next(noStepBefore: signal.times[i]) { out.append(s.time) }
+        }
+        check.finish()
+        while let s = check.next(noStepBefore: .infinity) { out.append(s.time) }
+        return (out, check.silentWalkSteps)
+    }
+
+    /// A walk the pedometer misses (its |a| breaks rhythm at a low rate, a swinging arm) is
+    /// counted from the vertical detector's peaks: all of it, its first steps included (they
+    /// wait until the signal has shown it repeats), in time order; not when the rule is off.
+    @Test(arguments: [12.5, 100.0])
+    func aWalkThePedometerDoesNotHearIsCountedFromTheVerticalPeaks(rateHz: Double) {
+        let walk = walkSignal(rateHz: rateHz, steps: 40, seed: 7)
+        let (times, silent) = silentSteps(walk)
+        #expect(abs(times.count - 40) <= 1 && silent == times.count, "\(times.count) steps, \(silent) silent")
+        #expect(times == times.sorted())
+        #expect(times.allSatisfy { $0 >= 3 - 0.3 && $0 <= 23 + 0.3 }, "\(times)")
+        var off = LiveStepCheck.Settings()
+        off.countsSilentWalks = false
+        #expect(silentSteps(walk, settings: off).times.isEmpty)
+    }
+
+    /// Jolts at random times (a phone knocked about on a table, fidgeting) are not a walk,
+    /// though the band-pass rings each into a pair of peaks and some trains of peaks look
+    /// regular: the signal itself does not repeat a stride later. Fifty different trains.
+    @Test func irregularJoltsAreNoSilentWalk() {
+        for seed in UInt64(1)...50 {
+            var rng = SplitMix64(seed: seed)
+            var s = SensorStream(kind: .acceleration)
+            var t = 0.0, nextJolt = 1.0
+            while t < 60 {
+                var v = 0.03 * rng.gaussian()
+                if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
+                if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }
+                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+                t += 0.01
+            }
+            let (times, _) = silentSteps(s)
+            #expect(times.isEmpty, "seed \(seed): \(times.count) steps")
+        }
+    }
+
+    /// The periodicity measure: 1 for a signal that repeats at the period asked, low for one
+    /// that does not, 0 before enough samples have come.
+    @Test func periodicityOfTheVerticalAcceleration() {
+        var v = VerticalStepStream()
+        #expect(v.periodicity(from: 0, to: 5, period: 1) == 0)
+        let walk = walkSignal(rateHz: 100, steps: 40, seed: 2)
+        for i in 0..<walk.count { v.push(walk.vector(i), time: walk.times[i]) }
+        #expect(v.periodicity(from: 8, to: 12, period: 1) > 0.95)
+        #expect(v.periodicity(from: 8, to: 12, period: 0.75) < 0.5)
+        #expect(v.periodicity(from: 0, to: 2, period: 1) < 0.5, "noise before the walk")
+    }
 }
