@@ -175,14 +175,7 @@ public struct LiveStepCheck: Sendable {
 
     /// Whether a pedometer step lies within `within` (s) of `t` (among its last 64).
     func isHeard(_ t: Double, within: Seconds) -> Bool {
-        var k = pedometerCount - 1
-        while k >= 0 && k >= pedometerCount - Self.pedometerCapacity {
-            let s = pedometerTimes[k % Self.pedometerCapacity]
-            if Swift.abs(s - t) <= within { return true }
-            if s < t - within { return false }
-            k -= 1
-        }
-        return false
+        ringHasTime(pedometerTimes, count: pedometerCount, near: t, within: within)
     }
 
     /// The median of the `count` intervals of the run from peak `from` on (allocates nothing).

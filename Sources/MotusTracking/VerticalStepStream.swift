@@ -111,14 +111,7 @@ public struct VerticalStepStream: Sendable {
 
     /// Whether a reported peak lies within `tolerance` (s) of `time` (among the last 128).
     public func hasStep(near time: Seconds, within tolerance: Seconds) -> Bool {
-        var k = stepCount - 1
-        while k >= 0 && k >= stepCount - Self.stepCapacity {
-            let s = stepTimes[k % Self.stepCapacity]
-            if Swift.abs(s - time) <= tolerance { return true }
-            if s < time - tolerance { return false }
-            k -= 1
-        }
-        return false
+        ringHasTime(stepTimes, count: stepCount, near: time, within: tolerance)
     }
 
     /// How periodic the unfiltered acceleration along gravity is between `start` and `end` (s,
@@ -248,4 +241,18 @@ public struct VerticalStepStream: Sendable {
         while k <= lastIndex && f(k) <= h { rightMin = Swift.min(rightMin, f(k)); k += 1 }
         return h - Swift.max(leftMin, rightMin) >= threshold[p & ringMask]
     }
+}
+
+/// Whether one of the times in `ring` (a ring of increasing times, `count` written so far, the
+/// newest at `(count − 1) % ring.count`) lies within `tolerance` of `time`: searched from the
+/// newest back, stopping at the first one too old.
+func ringHasTime(_ ring: [Double], count: Int, near time: Double, within tolerance: Double) -> Bool {
+    var k = count - 1
+    while k >= 0 && k >= count - ring.count {
+        let s = ring[k % ring.count]
+        if Swift.abs(s - time) <= tolerance { return true }
+        if s < time - tolerance { return false }
+        k -= 1
+    }
+    return false
 }
