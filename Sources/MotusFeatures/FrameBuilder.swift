@@ -156,6 +156,11 @@ public struct FrameBuilder: Sendable {
         gravityLatest = g; gravityTime = time
     }
 
+    /// A filter's gravity, read through the optional in place (see `pushAcceleration`).
+    private static func gravity(of f: inout OrientationFilter) -> Vector3 { f.gravity }
+    /// A filter's gravity, read through the optional in place (see `pushAcceleration`).
+    private static func gravity(of f: inout AttitudeFilter) -> Vector3 { f.gravity }
+
     /// Raw acceleration, gravity included (m/s², Android sign). Returns true when the sample was
     /// accepted as a driver sample; the frames it completed (possibly none) are then `latest`.
     @discardableResult
@@ -169,13 +174,14 @@ public struct FrameBuilder: Sendable {
             let dt = fusionTime.isFinite ? t - fusionTime : 0
             let g: Vector3
             if rotationRateSeen {
-                // Mutated in place through the optional: no copy of the filter per sample.
+                // Mutated in place through the optional, and read through it in place too: a
+                // plain read of `orientation!.gravity` copies the filter once more per sample.
                 if orientation != nil {
                     orientation!.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
-                    g = orientation!.gravity
+                    g = Self.gravity(of: &orientation!)
                 } else {
                     attitude!.update(acceleration: a, rotationRate: gyroLatest, dt: dt)
-                    g = attitude!.gravity
+                    g = Self.gravity(of: &attitude!)
                 }
                 gravitySource = .fused
             } else {

@@ -184,6 +184,10 @@ public struct AttitudeFilter: Sendable {
             if !settings.restBiasEstimation { _flags.atRest = false; _flags.biasLearning = false }
         }
     }
+    /// `settings.gravityMagnitude`, kept beside the settings so that `gravity`, inlined into a
+    /// caller in another module, reads a stored number (set by `cacheThresholds`): through the
+    /// settings' getter (not inlinable, it has an observer) the caller copied the whole filter.
+    @usableFromInline var gravityScale = Units.standardGravity
     /// What the filter did with the latest sample.
     @inlinable public var flags: Flags { _flags }
     /// Diagnostics after the latest sample. `motionLevel` and `correctionAngle` are computed
@@ -292,7 +296,7 @@ public struct AttitudeFilter: Sendable {
     /// itself is not needed for it). `update` keeps the unit direction, so reading it costs
     /// three multiplications.
     @inlinable public var gravity: Vector3 {
-        let g = settings.gravityMagnitude
+        let g = gravityScale
         return Vector3(up.x * g, up.y * g, up.z * g)
     }
 
@@ -472,6 +476,7 @@ public struct AttitudeFilter: Sendable {
     /// `settings` thresholds squared, so that `update` compares squared levels.
     @usableFromInline
     mutating func cacheThresholds() {
+        gravityScale = settings.gravityMagnitude
         motionThreshold2 = settings.motionThreshold * settings.motionThreshold
         quietThreshold2 = settings.quietThreshold * settings.quietThreshold
         let rr = settings.restRotationThreshold, ra = settings.restAccelerationThreshold, rb = rr + settings.maximumBias

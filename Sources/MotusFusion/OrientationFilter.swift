@@ -142,8 +142,16 @@ public struct OrientationFilter: Sendable {
 
     /// Settings; a change takes effect at the next sample.
     public var settings: Settings {
-        didSet { coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; heading9D.settings = settings.magnetometer }
+        didSet {
+            coefficientStep = -1; stepTolerance = -1; blockCoefficientsTime = -1; heading9D.settings = settings.magnetometer
+            outputScales = (settings.gravityMagnitude, settings.delayCompensation)
+        }
     }
+    /// `settings.gravityMagnitude` and `settings.delayCompensation`, kept beside the settings
+    /// so that `gravity`, inlined into a caller in another module, reads two stored numbers:
+    /// through the settings' getter (not inlinable, it has an observer) the caller copied the
+    /// whole filter for every read.
+    @usableFromInline var outputScales: (gravity: Double, lead: Double)
 
     /// The heading part, fed by `update(…magneticField:…)`.
     @inlinable public var headingEstimator: HeadingEstimator { heading9D }
@@ -251,6 +259,7 @@ public struct OrientationFilter: Sendable {
     /// A filter that has seen no sample (it starts initialising).
     public init(settings: Settings = .default) {
         self.settings = settings
+        outputScales = (settings.gravityMagnitude, settings.delayCompensation)
         heading9D = HeadingEstimator(settings: settings.magnetometer)
         let s0 = settings.initialBiasUncertainty
         biasCovariance = .scaledIdentity(s0 * s0)
@@ -267,7 +276,7 @@ public struct OrientationFilter: Sendable {
     @inlinable public var inclination: Quaternion { inclinationQ }
 
     /// The rotation over the delay compensation, as a rotation vector (rad, device frame).
-    @inlinable var leadVector: Vector3 { lastRate * (settings.delayCompensation * lastStep) }
+    @inlinable var leadVector: Vector3 { lastRate * (outputScales.lead * lastStep) }
 
     /// Attitude, device frame → reference frame (z up), predicted `delayCompensation` sample
     /// periods ahead. Unit quaternion. With a magnetometer (`update(…magneticField:…)`) the
@@ -301,7 +310,7 @@ public struct OrientationFilter: Sendable {
         let r = leadVector, v = upNow
         let c = r.cross(v)
         let turned = v - c + r.cross(c) * 0.5
-        return turned * settings.gravityMagnitude
+        return turned * outputScales.gravity
     }
 
     /// Acceleration without gravity (m/s²), device frame: latest acceleration − `gravity`.

@@ -179,7 +179,7 @@ public struct MotionSession: Sendable {
                 // motion, not steps: only those after it may resume.
                 let change = posture.changedAt
                 let n = pedometer.pendingSteps, need = policy.earlyResumeCandidates(postureChange: change)
-                let walking = policy.state != .still ? n : posture.inTransit ? 0 : candidates(n, after: change)
+                let walking = policy.state != .still ? n : posture.inTransit ? 0 : Self.candidates(n, after: change, of: pedometer)
                 // Candidates matter while still (enough of them to resume early) or while a
                 // provisional resume waits for confirmation.
                 if policy.state == .still ? need > 0 && walking >= need : policy.isProvisional {
@@ -206,7 +206,9 @@ public struct MotionSession: Sendable {
 
     /// How many of the `n` pending candidates come at or after `time` (all of them when `time`
     /// is NaN).
-    private func candidates(_ n: Int, after time: Double) -> Int {
+    // Static, on the pedometer alone: as a method of the session, called per sample from a
+    // mutating one, it had the whole session (9 KB) copied for every call.
+    private static func candidates(_ n: Int, after time: Double, of pedometer: borrowing Pedometer) -> Int {
         guard time.isFinite else { return n }
         var m = 0
         while m < n && pedometer.pendingStepTime(n - 1 - m) >= time - MotionPolicy.tolerance { m += 1 }
