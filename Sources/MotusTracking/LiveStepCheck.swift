@@ -18,7 +18,8 @@ import MotusSignal
 /// The counted steps come later than the pedometer's, by a bounded delay: a step waits for the
 /// vertical detector to have looked past it (about four seconds); one it did not find also
 /// waits for the steps its rhythm needs (five more, or the end of the walk). Moving/still does
-/// not wait: it follows the pedometer's steps as they come.
+/// not wait: it follows the pedometer's steps as they come, and takes a silent walk as a
+/// confirmed walk when it begins counting (`takeSilentWalkStart`).
 public struct LiveStepCheck: Sendable {
     /// On or off, and the vertical detector's live settings; the rhythm and the vertical
     /// detector's band, spacing and threshold are `OfflineStepDetector.Settings`'.
@@ -88,6 +89,8 @@ public struct LiveStepCheck: Sendable {
     static let pedometerCapacity = 64, runCapacity = 16, fillCapacity = 256
     /// Steps counted from the vertical detector's peaks where the pedometer heard no walk.
     public private(set) var silentWalkSteps = 0
+    /// The first step of the newest silent walk, until `takeSilentWalkStart` takes it.
+    var silentWalkStart: Double?
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
@@ -168,6 +171,7 @@ public struct LiveStepCheck: Sendable {
             if !keepsPosture(w) { runStart += 1; continue }
             if isPeriodic(w) {
                 runCounts = true
+                if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
                 for k in runStart..<runEnd { fill(k) }
             }
         }
@@ -226,6 +230,13 @@ public struct LiveStepCheck: Sendable {
         fillTimes[fillEnd % Self.fillCapacity] = runTimes[k % Self.runCapacity]
         fillPeaks[fillEnd % Self.fillCapacity] = runPeaks[k % Self.runCapacity]
         fillEnd += 1; silentWalkSteps += 1
+    }
+
+    /// The first step (s) of a silent walk that began counting since the last call, if one
+    /// did: the session takes it as the pedometer's confirmation of a walk, for moving/still.
+    public mutating func takeSilentWalkStart() -> Seconds? {
+        defer { silentWalkStart = nil }
+        return silentWalkStart
     }
 
     /// The end of the input: the vertical detector reports its last peaks.

@@ -33,8 +33,9 @@ public struct MotionSession: Sendable {
 
     private var frames: FrameBuilder
     private var pedometer: Pedometer
-    /// The live check on the pedometer's steps before they are counted (`LiveStepCheck`); nil
-    /// when turned off, in a ride, with offline steps, or once a platform step counter reports.
+    /// The live check on the pedometer's steps before they are counted (`LiveStepCheck`; with
+    /// offline steps it runs uncounted, for its silent walks); nil when turned off, in a ride,
+    /// or once a platform step counter reports.
     private var stepCheck: LiveStepCheck?
     private var classifier: StreamingClassifier?
     private var stillness: StillnessDetector
@@ -77,7 +78,9 @@ public struct MotionSession: Sendable {
         let t = settings.tuning
         pedometer = Pedometer(settings: t.pedometer)
         classifier = try model.map { m throws(StreamingClassifier.Failure) in try StreamingClassifier(model: m) }
-        let checks = t.stepCheck.enabled && settings.mode == .foot && settings.stepMode == .live
+        // Offline (steps pushed from a whole-file detector) the check still runs, uncounted: a
+        // walk the pedometer does not hear resumes the session as in live mode.
+        let checks = t.stepCheck.enabled && settings.mode == .foot
         stepCheck = checks ? LiveStepCheck(settings: t.stepCheck) : nil
         let frameSettings = model?.pipeline.frameSettings ?? FrameBuilder.Settings(rateHz: t.frameRateHz)
         frames = FrameBuilder(settings: frameSettings)
@@ -235,8 +238,13 @@ public struct MotionSession: Sendable {
             }
         } else if !platformSteps {
             // Offline steps are counted as they are pushed; the live ones still date the
-            // pauses, so that moving/still is the live session's in either mode.
-            for j in Swift.stride(from: held - 1, through: 0, by: -1) { policy.stepCounted(at: pedometer.recentStep(j).time) }
+            // pauses, and go through the check (uncounted) for its silent walks, so that
+            // moving/still is the live session's in either mode.
+            for j in Swift.stride(from: held - 1, through: 0, by: -1) {
+                let s = pedometer.recentStep(j)
+                policy.stepCounted(at: s.time)
+                _ = stepCheck?.push(s)
+            }
         }
         odometer.lastPeakToPeak = pedometer.recentStep(0).peakToPeak
     }
@@ -251,9 +259,14 @@ public struct MotionSession: Sendable {
         odometer.addStep(s, cadence: pedometer.cadence, movingTime: policy.movingTime(at: s.time), events: &events)
     }
 
-    /// Counts the checked steps that are decided (`LiveStepCheck.next(noStepBefore:)`).
+    /// Counts the checked steps that are decided (`LiveStepCheck.next(noStepBefore:)`; offline,
+    /// they are only drained), and takes a walk the pedometer did not hear as confirmed.
     private mutating func countCheckedSteps(noStepBefore horizon: Double) {
-        while let s = stepCheck?.next(noStepBefore: horizon) { countStep(s) }
+        let counts = settings.stepMode == .live
+        while let s = stepCheck?.next(noStepBefore: horizon) { if counts { countStep(s) } }
+        if let first = stepCheck?.takeSilentWalkStart() {
+            policy.stepsConfirmed(firstStep: first, at: now, events: &events)
+        }
     }
 
     /// Ends the live check: its last steps are decided and counted.

@@ -211,4 +211,30 @@ import MotusSignal
         #expect(v.periodicity(from: 8, to: 12, period: 0.75) < 0.5)
         #expect(v.periodicity(from: 0, to: 2, period: 1) < 0.5, "noise before the walk")
     }
+
+    /// A walk only the vertical detector hears (the pedometer made deaf here, as a swinging arm
+    /// at a low rate makes it) is counted and resumes the session: once its rhythm, posture
+    /// and periodicity are shown, as a confirmed walk dated at its first step, paused when
+    /// the body is still again; offline (steps from the whole-file detector) moving/still is
+    /// the same. Without the rule: no step, no resume.
+    @Test func aWalkOnlyTheVerticalDetectorHearsResumesTheSession() throws {
+        let (acc, starts, stops) = sessionSignal([.still(4), .walk(steps: 40, hz: 2), .still(8)])
+        var s = SessionSettings()
+        s.tuning.pedometer.minimumHysteresis = 100
+        let live = try changes(Recording(streams: [acc]), settings: s)
+        #expect(abs(live.summary.steps - 40) <= 1, "\(live.summary.steps)")
+        let c = live.stateChanges
+        #expect(c.count == 2, "\(c)")
+        guard c.count == 2 else { return }
+        #expect(c[0].state == .moving && c[0].change.cause == .steps && abs(c[0].change.time - starts[0]) <= 0.6, "\(c[0])")
+        #expect(c[1].state == .still && abs(c[1].change.time - stops[0]) <= 1.5, "\(c[1])")
+        #expect(abs(live.summary.movingTimeSeconds - 20) <= 1.5, "\(live.summary.movingTimeSeconds)")
+        var offline = s
+        offline.stepMode = .offline
+        let o = try changes(Recording(streams: [acc]), settings: offline)
+        #expect(o.stateChanges.map(\.change) == c.map(\.change))
+        s.tuning.stepCheck.countsSilentWalks = false
+        let off = try changes(Recording(streams: [acc]), settings: s)
+        #expect(off.summary.steps == 0 && off.stateChanges.isEmpty, "\(off.stateChanges)")
+    }
 }
