@@ -55,6 +55,7 @@ DIMENSIONLESS = {
     "opacity": "an opacity (0…1)", "sine": "the sine of an angle", "norm": "a unit-free vector's length",
     "compensation": "a lead in sample periods", "percentile": "a percentile of the caller's values",
     "asymmetry": "a ratio of the longest interval to the shortest",
+    "periodicity": "a normalised autocorrelation (−1…1)",
 }
 
 # Declarations (Module.Type.member, fnmatch patterns; a parameter is `…member.name`) whose
