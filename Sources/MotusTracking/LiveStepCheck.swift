@@ -42,15 +42,15 @@ public struct LiveStepCheck: Sendable {
     public struct SilentWalk: Sendable, Hashable, Codable {
         /// A peak with a pedometer step closer than this (s) is the pedometer's walk.
         public var heardWithinSeconds: Seconds = 1
-        /// Peaks in a row that must keep the rhythm before any counts (the pedometer's
-        /// confirmation, five steps).
+        /// Peaks in a row that must keep the rhythm before any counts (as many as the
+        /// pedometer's `confirmationSteps`).
         public var peaks = 5
         /// Every interval of the run within [median / r, median × r] of the median interval.
         public var regularityRatio = 1.4
-        /// The median interval at most this long (s): 40 steps a minute, as the pedometer's.
+        /// The median interval at most this long (s), as the pedometer's
+        /// `maximumConfirmationInterval`.
         public var maximumStepIntervalSeconds: Seconds = 1.5
-        /// A peak's swing of |a| (m/s², low-passed, since the previous peak) at least this: the
-        /// pedometer's hysteresis floor, twice.
+        /// A peak's swing of |a| (m/s², low-passed, since the previous peak) at least this.
         public var minimumPeakToPeak: MetersPerSecondSquared = 0.3
         /// Gravity's direction in the device turns at most this much (degrees, median over the
         /// run) from one stride to the next: a carried device keeps its posture stride after
@@ -58,11 +58,11 @@ public struct LiveStepCheck: Sendable {
         public var maximumPostureTurnDegrees: Double = 20
         /// The unfiltered acceleration along gravity around the run's newest
         /// `periodicityPeaks` peaks correlates at least this much with itself one stride and
-        /// two strides later (normalised, 1 for a signal that repeats). A walk's steady strides
-        /// reach it on most carry positions, and a run waits for the strides that do; it lies
-        /// above what trains of jolts at random times reach by chance (benchmarks/README.md).
+        /// two strides later (normalised, 1 for a signal that repeats). A run that does not
+        /// reach it yet waits for its next peaks. How walks and jolts score against it:
+        /// benchmarks/README.md.
         public var minimumPeriodicity: Double = 0.8
-        /// Peaks (the newest of the run) over which the periodicity is measured: three strides.
+        /// Peaks (the newest of the run) over which the periodicity is measured.
         public var periodicityPeaks = 6
         /// The defaults.
         public init() {}
@@ -186,6 +186,11 @@ public struct LiveStepCheck: Sendable {
     mutating func medianInterval(from: Int, count m: Int) -> Double {
         let n = Self.runCapacity
         for i in 0..<m { scratch[i] = runTimes[(from + i + 1) % n] - runTimes[(from + i) % n] }
+        return scratchMedian(count: m)
+    }
+
+    /// The median of `scratch[0..<m]` (sorted in place; allocates nothing).
+    mutating func scratchMedian(count m: Int) -> Double {
         scratch[0..<m].sort()
         return m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
     }
@@ -220,9 +225,7 @@ public struct LiveStepCheck: Sendable {
         let n = Self.runCapacity, m = runEnd - runStart - 2
         guard m >= 1 else { return false }
         for k in 0..<m { scratch[k] = runGravity[(runStart + k + 2) % n].dot(runGravity[(runStart + k) % n]) }
-        scratch[0..<m].sort()
-        let median = m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
-        return median >= Math.cos(w.maximumPostureTurnDegrees * Double.pi / 180)
+        return scratchMedian(count: m) >= Math.cos(w.maximumPostureTurnDegrees * Double.pi / 180)
     }
 
     mutating func fill(_ k: Int) {

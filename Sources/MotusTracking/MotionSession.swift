@@ -210,7 +210,7 @@ public struct MotionSession: Sendable {
     /// How many of the `n` pending candidates come at or after `time` (all of them when `time`
     /// is NaN).
     // Static, on the pedometer alone: as a method of the session, called per sample from a
-    // mutating one, it had the whole session (9 KB) copied for every call.
+    // mutating one, it had the whole session copied for every call.
     private static func candidates(_ n: Int, after time: Double, of pedometer: borrowing Pedometer) -> Int {
         guard time.isFinite else { return n }
         var m = 0
