@@ -45,8 +45,15 @@ public struct LiveStepCheck: Sendable {
         /// Peaks in a row that must keep the rhythm before any counts (as many as the
         /// pedometer's `confirmationSteps`).
         public var peaks = 5
-        /// Every interval of the run within [median / r, median × r] of the median interval.
+        /// Every interval of the run within [median / r, median × r] of the median interval…
         public var regularityRatio = 1.4
+        /// …or, when the intervals alternate short and long (a phone in one pocket sees the
+        /// near leg's step and the far leg's at different phases of the stride; a limp), every
+        /// stride (two consecutive intervals, one per foot) within [median / r, median × r] of
+        /// the strides' median…
+        public var strideRegularityRatio = 1.2
+        /// …with the longest interval at most this many times the shortest.
+        public var maximumStepAsymmetry = 2.5
         /// The median interval at most this long (s), as the pedometer's
         /// `maximumConfirmationInterval`.
         public var maximumStepIntervalSeconds: Seconds = 1.5
@@ -195,28 +202,54 @@ public struct LiveStepCheck: Sendable {
         return m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
     }
 
-    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm: every interval
-    /// within `regularityRatio` of the median of the first `rhythmFrom` intervals, which is at
-    /// most `maximumStepIntervalSeconds`.
+    /// The median of the `count` strides (two consecutive intervals) of the run from peak `from`
+    /// on (allocates nothing).
+    mutating func medianStride(from: Int, count m: Int) -> Double {
+        let n = Self.runCapacity
+        for i in 0..<m { scratch[i] = runTimes[(from + i + 2) % n] - runTimes[(from + i) % n] }
+        return scratchMedian(count: m)
+    }
+
+    /// The run's `k`-th interval (s): from peak `k − 1` to peak `k`.
+    func runInterval(_ k: Int) -> Double {
+        runTimes[k % Self.runCapacity] - runTimes[(k - 1) % Self.runCapacity]
+    }
+
+    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm, judged against
+    /// the first `rhythmFrom` intervals: every interval within `regularityRatio` of their
+    /// median, or (intervals that alternate) every stride within `strideRegularityRatio` of
+    /// their strides' median with the intervals no more than `maximumStepAsymmetry` apart. The
+    /// step (half the median stride, or the median interval) is at most
+    /// `maximumStepIntervalSeconds`.
     mutating func isRegular(_ w: SilentWalk, from: Int, count: Int, rhythmFrom m: Int) -> Bool {
         guard count >= 2, m >= 1 else { return false }
         let median = medianInterval(from: from, count: m), r = w.regularityRatio
-        guard median <= w.maximumStepIntervalSeconds else { return false }
+        var lo = Double.infinity, hi = 0.0, steady = true
         for k in (from + 1)..<(from + count) {
-            let d = runTimes[k % Self.runCapacity] - runTimes[(k - 1) % Self.runCapacity]
-            if d > median * r || d * r < median { return false }
+            let d = runInterval(k)
+            lo = Swift.min(lo, d); hi = Swift.max(hi, d)
+            if d > median * r || d * r < median { steady = false }
+        }
+        if steady { return median <= w.maximumStepIntervalSeconds }
+        // Alternating intervals: at least two strides to set the rhythm.
+        guard m >= 3, hi <= w.maximumStepAsymmetry * lo else { return false }
+        let stride = medianStride(from: from, count: m - 1), rs = w.strideRegularityRatio
+        guard stride <= 2 * w.maximumStepIntervalSeconds else { return false }
+        for k in from..<(from + count - 2) {
+            let s = runTimes[(k + 2) % Self.runCapacity] - runTimes[k % Self.runCapacity]
+            if s > stride * rs || s * rs < stride { return false }
         }
         return true
     }
 
     /// Whether the acceleration along gravity around the run's newest `periodicityPeaks` peaks
-    /// repeats itself a stride (two of their median intervals) and two strides later.
+    /// repeats itself a stride (the median of their strides) and two strides later.
     mutating func isPeriodic(_ w: SilentWalk) -> Bool {
         let first = runEnd - Swift.min(w.periodicityPeaks, runEnd - runStart)
-        let step = medianInterval(from: first, count: runEnd - first - 1)
-        let a = runTimes[first % Self.runCapacity] - step / 2, b = runTimes[(runEnd - 1) % Self.runCapacity] + step / 2
-        return vertical.periodicity(from: a, to: b, period: 2 * step) >= w.minimumPeriodicity
-            && vertical.periodicity(from: a, to: b, period: 4 * step) >= w.minimumPeriodicity
+        let stride = medianStride(from: first, count: runEnd - first - 2)
+        let a = runTimes[first % Self.runCapacity] - stride / 4, b = runTimes[(runEnd - 1) % Self.runCapacity] + stride / 4
+        return vertical.periodicity(from: a, to: b, period: stride) >= w.minimumPeriodicity
+            && vertical.periodicity(from: a, to: b, period: 2 * stride) >= w.minimumPeriodicity
     }
 
     /// Whether gravity's direction at each peak of the run lies within

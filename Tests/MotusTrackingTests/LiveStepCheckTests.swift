@@ -180,6 +180,35 @@ import MotusSignal
         #expect(silentSteps(walk, settings: off).times.isEmpty)
     }
 
+    /// A walk whose peaks alternate short and long intervals (a phone in one pocket: the near
+    /// leg's step and the far leg's fall at different phases of the stride) is counted from
+    /// the regularity of its strides, each of its peaks once; with the intervals further apart
+    /// than `maximumStepAsymmetry`, not.
+    @Test func anAsymmetricWalkIsCountedByItsStrides() {
+        // Strides of 1 s: the near leg's step at 0, the far leg's 0.36 s later (intervals
+        // 0.36 and 0.64 s, 1.8 times apart), 30 strides between 3 s of stillness.
+        func pulse(_ t: Double, _ width: Double) -> Double {
+            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
+        }
+        var rng = SplitMix64(seed: 3)
+        var s = SensorStream(kind: .acceleration)
+        var t = 0.0
+        while t < 36 {
+            var v = 0.0
+            if t >= 3 && t < 33 {
+                let u = (t - 3).truncatingRemainder(dividingBy: 1)
+                v = 3 * (pulse(u, 0.2) + pulse(u - 1, 0.2)) + 2 * pulse(u - 0.36, 0.2) - 1
+            }
+            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v + 0.03 * rng.gaussian()))
+            t += 0.01
+        }
+        let (times, silent) = silentSteps(s)
+        #expect(abs(times.count - 60) <= 2 && silent == times.count, "\(times.count) steps, \(silent) silent")
+        var strict = LiveStepCheck.Settings()
+        strict.silentWalk.maximumStepAsymmetry = 1.5
+        #expect(silentSteps(s, settings: strict).times.count < 10)
+    }
+
     /// Jolts at random times (a phone knocked about on a table, fidgeting) are not a walk,
     /// though the band-pass rings each into a pair of peaks and some trains of peaks look
     /// regular: the signal itself does not repeat a stride later. Fifty different trains.
