@@ -62,17 +62,19 @@ def source_files(path):
     return [f for f in files if os.path.exists(f)]
 
 
-def convert(motus, path, out_csv):
-    """`motus convert PATH --out OUT.csv`, unless OUT.csv is there already and was written from
-    the same input files (size and modification time, kept in OUT.csv.key)."""
-    key = "\n".join("%s %d %d" % (f, os.stat(f).st_size, os.stat(f).st_mtime_ns) for f in source_files(path))
+def convert(motus, path, out_csv, extra_args=()):
+    """`motus convert PATH [EXTRA_ARGS] --out OUT.csv` (EXTRA_ARGS: `--resample HZ`), unless
+    OUT.csv is there already and was written from the same input files (size and modification
+    time) with the same arguments, kept in OUT.csv.key."""
+    key = "\n".join(["%s %d %d" % (f, os.stat(f).st_size, os.stat(f).st_mtime_ns) for f in source_files(path)]
+                    + [" ".join(extra_args)])
     key_file = out_csv + ".key"
     if os.path.exists(out_csv) and os.path.exists(key_file):
         with open(key_file) as fh:
             if fh.read() == key:
                 return
     os.makedirs(os.path.dirname(out_csv), exist_ok=True)
-    p = subprocess.run([motus, "convert", path, "--out", out_csv], capture_output=True, text=True)
+    p = subprocess.run([motus, "convert", path, *extra_args, "--out", out_csv], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("motus convert %s failed: %s" % (path, p.stderr.strip()))
     with open(key_file, "w") as fh:

@@ -3,7 +3,12 @@ every method on every data set with reference steps, each method scored on the s
 recordings the same way `motus evaluate-steps` scores them.
 
 Run through benchmarks/steps/run.sh (venv, release build). Directly:
-    benchmarks/.venv-steps/bin/python benchmarks/steps/steps.py [--motus PATH] [--datasets DIR]
+    benchmarks/.venv-steps/bin/python benchmarks/steps/steps.py [--motus PATH] [--datasets DIR] [--resample HZ]
+
+With `--resample HZ` every method gets each recording as a device sampling at HZ would have
+recorded it: Motus through `evaluate-steps --resample HZ`, the peers through the CSV of `motus
+convert --resample HZ` (the same samples); the files are then named with the rate
+(steps-table-HZhz.md, steps-recordings-HZhz.csv, converted recordings in steps-HZhz/).
 
 For each data set: `motus evaluate-steps DIR --format json --allow-skipped` in each step mode
 gives the Motus columns and the recordings Motus scored (those it skipped are skipped for every
@@ -93,9 +98,11 @@ def machine():
         time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.cpu_count(), cpu, commit or "?", versions)
 
 
-def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool):
-    """Scores every method on one data set. Returns (table rows, per-recording rows, notes)."""
-    runs = dict(zip([t for t, _ in modes], pool.map(lambda m: motus_cli.evaluate_steps(motus, root, m[1]), modes)))
+def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool, resample=None):
+    """Scores every method on one data set (at `resample` Hz when given). Returns (table rows,
+    per-recording rows, notes)."""
+    rate_args = ["--resample", resample] if resample else []
+    runs = dict(zip([t for t, _ in modes], pool.map(lambda m: motus_cli.evaluate_steps(motus, root, m[1] + rate_args), modes)))
     if all(not rows for rows, _, _ in runs.values()):
         error = next(iter(runs.values()))[2] or "no recording scored"
         if "no step events" not in error:
@@ -115,8 +122,9 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
             title, len(skipped), "" if len(skipped) == 1 else "s", "; ".join("%s (%s)" % kv for kv in sorted(skipped.items()))))
 
     paths = {i: entry_path(kind, root, i) for i in ids}
-    cache = {i: os.path.join(DATA, "steps", kind, i.replace("/", "__") + ".csv") for i in ids}
-    list(pool.map(lambda i: motus_cli.convert(motus, paths[i], cache[i]), ids))
+    folder = "steps-%shz" % resample if resample else "steps"
+    cache = {i: os.path.join(DATA, folder, kind, i.replace("/", "__") + ".csv") for i in ids}
+    list(pool.map(lambda i: motus_cli.convert(motus, paths[i], cache[i], rate_args), ids))
 
     errors = {m: {} for m in methods}  # method → id → (counted, error %)
     failed = {m: [] for m in methods}
@@ -170,7 +178,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--motus", default=os.path.join(REPO, ".build", "release", "motus"))
     ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS") or os.path.join(REPO, "..", "shared", "datasets"))
+    ap.add_argument("--resample", metavar="HZ", help="every method on each recording as a device sampling at HZ would "
+                    "record it (motus evaluate-steps / convert --resample HZ)")
     args = ap.parse_args()
+    if args.resample is not None:
+        try:
+            ok = 0 < float(args.resample) < float("inf")
+        except ValueError:
+            ok = False
+        if not ok:
+            sys.exit("steps.py: --resample needs a rate in Hz, a positive number; got %r" % args.resample)
     started = time.time()
     motus = os.path.abspath(args.motus)
     if not os.access(motus, os.X_OK):
@@ -197,14 +214,17 @@ def main():
         t0 = time.time()
         # mobgap's detectors are built for a lower-back sensor: IPOL only.
         detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind == "ipol" else [])
-        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool)
+        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool, args.resample)
         table_rows += t
         recording_rows += r
         notes += n
         print("%s: %d recordings in %.0f s" % (title, len(r), time.time() - t0), file=sys.stderr)
     pool.shutdown()
 
-    lines = ["Step MAPE % / worst |error| % per method, scored as `motus evaluate-steps` scores (same recordings in every column).", "",
+    rate = (" Every recording as a device sampling at %s Hz would record it (`evaluate-steps --resample %s`; the peers "
+            "read `motus convert --resample %s`)." % ((args.resample,) * 3)) if args.resample else ""
+    lines = ["Step MAPE % / worst |error| % per method, scored as `motus evaluate-steps` scores (same recordings in every column)."
+             + rate, "",
              "| " + " | ".join(["data set", "recordings"] + methods) + " |", "|---|---:|" + "---|" * len(methods)]
     for name, n, c in table_rows:
         lines.append("| " + " | ".join([name, n] + [c[m] for m in methods]) + " |")
@@ -217,18 +237,20 @@ def main():
     if len(modes) == 1:
         lines.append("- This motus build has no `evaluate-steps --step-mode`: one Motus column, its default mode.")
     lines += ["- " + n for n in notes]
-    lines.append("- Total run time %.0f s. Command: `benchmarks/steps/run.sh`." % (time.time() - started))
+    lines.append("- Total run time %.0f s. Command: `benchmarks/steps/run.sh%s`." % (
+        time.time() - started, " --resample " + args.resample if args.resample else ""))
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(DATA, exist_ok=True)
-    with open(os.path.join(DATA, "steps-table.md"), "w") as fh:
+    suffix = "-%shz" % args.resample if args.resample else ""
+    with open(os.path.join(DATA, "steps-table%s.md" % suffix), "w") as fh:
         fh.write(text)
     fields = ["dataset", "id", "group", "true_steps"] + [m + s for m in methods for s in (" counted", " error %")]
-    with open(os.path.join(DATA, "steps-recordings.csv"), "w", newline="") as fh:
+    with open(os.path.join(DATA, "steps-recordings%s.csv" % suffix), "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields, restval="")
         w.writeheader()
         w.writerows(recording_rows)
-    print("per-recording rows: %s" % os.path.join(DATA, "steps-recordings.csv"), file=sys.stderr)
+    print("per-recording rows: %s" % os.path.join(DATA, "steps-recordings%s.csv" % suffix), file=sys.stderr)
 
 
 if __name__ == "__main__":
