@@ -54,8 +54,8 @@ public struct LiveStepCheck: Sendable {
         public var strideRegularityRatio = 1.2
         /// …with the longest interval at most this many times the shortest.
         public var maximumStepAsymmetry = 2.5
-        /// The median interval at most this long (s), as the pedometer's
-        /// `maximumConfirmationInterval`.
+        /// The step at most this long (s): the median interval, or half the median stride when
+        /// the intervals alternate; as the pedometer's `maximumConfirmationInterval`.
         public var maximumStepIntervalSeconds: Seconds = 1.5
         /// A peak's swing of |a| (m/s², low-passed, since the previous peak) at least this.
         public var minimumPeakToPeak: MetersPerSecondSquared = 0.3
