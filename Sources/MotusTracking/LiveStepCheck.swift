@@ -4,7 +4,9 @@ import MotusSignal
 /// The live session's check on its pedometer's steps: `StepRhythmCheck` with the confirmations
 /// of `VerticalStepStream`, the two halves of the offline detector's step mending that need no
 /// whole recording. A pedometer step the vertical detector does not find, which splits one
-/// regular interval of the walk in two, is not counted.
+/// regular interval of the walk in two, is not counted; nor are such steps when
+/// `OfflineStepDetector.Settings.unconfirmedRunSteps` of them in a row come more often than
+/// their own rhythm (a phone handled after a walk, a cane's taps in a turn).
 ///
 /// The other way round, a walk the pedometer does not hear is counted from the vertical
 /// detector's peaks (`SilentWalk`): at low sampling rates a swinging arm's |a| can break the
@@ -17,7 +19,8 @@ import MotusSignal
 ///
 /// The counted steps come later than the pedometer's, by a bounded delay: a step waits for the
 /// vertical detector to have looked past it (about four seconds); one it did not find also
-/// waits for the steps its rhythm needs (five more, or the end of the walk). Moving/still does
+/// waits for the steps its rhythm needs (five more, or the end of the walk) and for the
+/// vertical detector's verdict on the three after it. Moving/still does
 /// not wait: it follows the pedometer's steps as they come, and takes a silent walk as a
 /// confirmed walk when it begins counting (`takeSilentWalkStart`).
 public struct LiveStepCheck: Sendable {

@@ -37,7 +37,9 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// The chosen steps are then reconciled step by step with the other detector, by the same
 /// rhythm rule (`reconcile`): a chosen step the other detector does not confirm, which splits
-/// one regular interval into a short one and another, is dropped; an interval more than
+/// one regular interval into a short one and another, is dropped, and so are the pedometer's
+/// steps the vertical detector does not hear when `unconfirmedRunSteps` of them in a row come
+/// more often than their own rhythm (a phone handled after a walk); an interval more than
 /// `irregularityRatio` times the local median (a missed step) gets the step of either detector
 /// that splits it into two regular intervals. The bout choice says which detector follows a
 /// walk; the reconciliation mends the single steps where it slipped. The live session runs the
@@ -75,6 +77,18 @@ public enum OfflineStepDetector {
         public var rhythmIntervals: Int = 4
         /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
         public var reconciles: Bool = true
+        /// This many steps in a row that the other detector does not confirm, coming more
+        /// often than their own rhythm, are dropped (`StepRhythmCheck`): handling a phone after
+        /// a walk, or a cane's taps while turning on the spot, not a walk. 0 turns the rule
+        /// off. A run keeps its rhythm when no interval is shorter than their median over
+        /// `irregularityRatio`, or (intervals that alternate, as a phone in one pocket gives)
+        /// every stride of two intervals lies within `strideRegularityRatio` of the strides'
+        /// median…
+        public var unconfirmedRunSteps: Int = 4
+        /// …(see `unconfirmedRunSteps`)…
+        public var strideRegularityRatio: Double = 1.2
+        /// …with the longest interval at most this many times the shortest.
+        public var maximumStepAsymmetry: Double = 2.5
 
         /// The defaults.
         public init() {}
@@ -129,8 +143,12 @@ public enum OfflineStepDetector {
     /// - A chosen step (not the first or the last) that the other detector does not confirm
     ///   (no step of it within `confirmationToleranceSeconds`) is dropped when one of its two
     ///   intervals is shorter than the local median over the ratio while the two together make
-    ///   one regular interval: it split a step's interval, as a stray oscillation does. This is
-    ///   `StepRhythmCheck`, the rule a live session checks its pedometer's steps with.
+    ///   one regular interval: it split a step's interval, as a stray oscillation does. A
+    ///   pedometer step the vertical detector does not confirm is also dropped when it lies in
+    ///   a run of `unconfirmedRunSteps` such steps that come more often than their own rhythm
+    ///   (the vertical detector's own steps are never dropped so: where the pedometer is deaf
+    ///   they are the walk). This is `StepRhythmCheck`, the rule a live session checks its
+    ///   pedometer's steps with.
     /// - Then an interval longer than the ratio times the local median (a missed step) gets
     ///   the step of either detector, nearest its middle, that splits it into two regular
     ///   intervals, if one does.
@@ -151,7 +169,11 @@ public enum OfflineStepDetector {
         var kept: [StepEvent] = []
         kept.reserveCapacity(chosen.count)
         for e in chosen {
-            if let passed = check.push(e, confirmed: confirmed(e.time, in: live) && confirmed(e.time, in: vertical)) { kept.append(passed) }
+            // The run rule is the live check's: it drops the pedometer's steps the vertical
+            // detector does not hear, never the vertical detector's own (where the pedometer
+            // is deaf, as at low rates, they are the walk).
+            let heard = confirmed(e.time, in: vertical)
+            if let passed = check.push(e, confirmed: confirmed(e.time, in: live) && heard, inRuns: !heard) { kept.append(passed) }
             while let k = check.next(noStepBefore: e.time) { kept.append(k) }
         }
         while let k = check.next(noStepBefore: .infinity) { kept.append(k) }

@@ -13,9 +13,19 @@ import MotusSignal
 /// that ratio of the median. Decisions look only at the steps as pushed (a dropped step still
 /// counts as a neighbour), so one decision never changes another.
 ///
+/// A second rule drops runs: `unconfirmedRunSteps` steps in a row, none confirmed, within one
+/// bout, that come more often than their own rhythm (one interval shorter than their median
+/// over `irregularityRatio`, and, when the intervals alternate, strides not regular either).
+/// Each unconfirmed step is dropped when it lies in such a run. Steps that keep a rhythm the
+/// other detector does not hear stay (a walk it misses); candidates at erratic times it does
+/// not hear either are not a walk (a phone handled after a walk ends, a cane's taps while
+/// turning on the spot). A long interval does not make a run irregular: it is a missed step or
+/// a pause, which dropping steps cannot mend.
+///
 /// A step is decided once its confirmation is known (`confirm(until:_:)`) and the steps after
 /// it that its rhythm needs have come (or cannot come any more: `next(noStepBefore:)`), so the
-/// delay is bounded: at most `rhythmIntervals` + 2 steps, or the bout gap after the last one.
+/// delay is bounded: at most `rhythmIntervals` + 2 steps (or `unconfirmedRunSteps`, if more),
+/// or the bout gap after the last one.
 /// Fixed storage: allocates nothing after `init`. The live session checks the pedometer's
 /// steps against `VerticalStepStream` (`LiveStepCheck`); `OfflineStepDetector.reconcile` checks
 /// a whole recording's chosen steps with the same rule.
@@ -25,8 +35,10 @@ public struct StepRhythmCheck: Sendable {
     /// caller that asks `next` after each push, a few dozen are held at walking rates).
     public static let capacity = 192
 
-    let ratio: Double, gap: Seconds, side: Int
+    let ratio: Double, gap: Seconds, side: Int, run: Int, strideRatio: Double, asymmetry: Double
     var times: [Double], peaks: [Double], filled: [Bool]
+    /// Whether the run rule may drop the step (`push(_:confirmed:inRuns:)`).
+    var inRuns: [Bool]
     /// 0: not yet known, 1: confirmed, 2: not confirmed.
     var confirmation: [UInt8]
     /// Sequence numbers (the n-th pushed step): the oldest held, one past the newest, the next
@@ -42,13 +54,18 @@ public struct StepRhythmCheck: Sendable {
         ratio = settings.irregularityRatio
         gap = settings.boutGapSeconds
         side = Swift.max(1, settings.rhythmIntervals)
+        run = settings.unconfirmedRunSteps >= 2 ? settings.unconfirmedRunSteps : 0
+        strideRatio = settings.strideRegularityRatio
+        asymmetry = settings.maximumStepAsymmetry
+        precondition(run < Self.capacity / 4, "unconfirmedRunSteps must be below \(Self.capacity / 4)")
         let c = Self.capacity
         times = [Double](repeating: 0, count: c)
         peaks = [Double](repeating: 0, count: c)
         filled = [Bool](repeating: false, count: c)
+        inRuns = [Bool](repeating: true, count: c)
         confirmation = [UInt8](repeating: 0, count: c)
         scratch = []
-        scratch.reserveCapacity(2 * side + 1)
+        scratch.reserveCapacity(Swift.max(2 * side + 1, run))
     }
 
     /// Steps pushed and not yet decided.
@@ -59,10 +76,12 @@ public struct StepRhythmCheck: Sendable {
 
     /// Adds the next step (in time order; a step earlier than the last one pushed is taken as
     /// coming at the last one's time). `confirmed`: whether the other detector found it, nil
-    /// when not yet known (`confirm(until:_:)` says it later). When the check is full (see
-    /// `capacity`), the oldest undecided step is returned, passed on unchecked: count it.
+    /// when not yet known (`confirm(until:_:)` says it later). `inRuns`: whether the run rule
+    /// applies to it (a step the other detector itself reported does not make or join a run).
+    /// When the check is full (see `capacity`), the oldest undecided step is returned, passed
+    /// on unchecked: count it.
     @discardableResult
-    public mutating func push(_ s: StepEvent, confirmed: Bool? = nil) -> StepEvent? {
+    public mutating func push(_ s: StepEvent, confirmed: Bool? = nil, inRuns: Bool = true) -> StepEvent? {
         var passed: StepEvent? = nil
         if end - oldest == Self.capacity {
             if undecided == oldest {
@@ -78,6 +97,7 @@ public struct StepRhythmCheck: Sendable {
         times[j] = Swift.max(s.time, last)
         peaks[j] = s.peakToPeak
         filled[j] = s.filled
+        self.inRuns[j] = inRuns
         confirmation[j] = confirmed.map { $0 ? 1 : 2 } ?? 0
         end += 1
         if confirmed != nil && unconfirmed == end - 1 { unconfirmed = end }
@@ -105,7 +125,7 @@ public struct StepRhythmCheck: Sendable {
             let j = slot(undecided)
             undecided += 1
             // Keep the neighbours the next decision needs.
-            oldest = Swift.max(oldest, undecided - side - 1)
+            oldest = Swift.max(oldest, undecided - Swift.max(side + 1, run))
             if keep { return StepEvent(time: times[j], peakToPeak: peaks[j], filled: filled[j]) }
             dropped += 1
         }
@@ -119,6 +139,10 @@ public struct StepRhythmCheck: Sendable {
     mutating func decide(_ i: Int, horizon: Double) -> Bool? {
         let c = confirmation[slot(i)]
         guard c != 0 else { return nil }
+        if c == 2 && run > 0 && inRuns[slot(i)] {
+            guard let inRun = isInIrregularRun(i, horizon: horizon) else { return nil }
+            if inRun { return false }
+        }
         let t = time(i)
         // The first step, and a step that opens a bout, are kept.
         guard i > oldest, t - time(i - 1) < gap else { return true }
@@ -143,15 +167,64 @@ public struct StepRhythmCheck: Sendable {
         if a + b < gap { scratch.append(a + b) }
         for k in Swift.stride(from: i + 2, through: last, by: 1) { scratch.append(time(k) - time(k - 1)) }
         guard scratch.count >= 3 else { return true }
-        // Insertion sort: at most 2 × side + 1 values.
+        sortScratch()
+        let median = TimingStatistics.percentile(scratch, 0.5)
+        let splits = Swift.min(a, b) < median / ratio && a + b >= median / ratio && a + b <= median * ratio
+        return !splits
+    }
+
+    /// Whether unconfirmed step `i` lies in a run of `run` unconfirmed steps within one bout
+    /// that does not keep its rhythm (`keepsRhythm`); nil while the steps after it that could
+    /// make such a run have not come, or their confirmation is not known.
+    mutating func isInIrregularRun(_ i: Int, horizon: Double) -> Bool? {
+        // The unconfirmed steps in a row around i, within its bout, at most `run` - 1 each side.
+        var lo = i
+        while i - lo < run - 1 && lo - 1 >= oldest && isRunStep(lo - 1) && time(lo) - time(lo - 1) < gap { lo -= 1 }
+        var hi = i
+        while hi - i < run - 1 {
+            guard hi + 1 < end else {
+                // A step may still come within the gap: wait for it.
+                if horizon < time(hi) + gap { return nil }
+                break
+            }
+            if confirmation[slot(hi + 1)] == 0 { return nil }
+            guard isRunStep(hi + 1) && time(hi + 1) - time(hi) < gap else { break }
+            hi += 1
+        }
+        guard hi - lo + 1 >= run else { return false }
+        for first in lo...(hi - run + 1) where !keepsRhythm(from: first, count: run) { return true }
+        return false
+    }
+
+    /// Whether held step `k` can be part of a run: not confirmed, and the run rule applies to it.
+    func isRunStep(_ k: Int) -> Bool { confirmation[slot(k)] == 2 && inRuns[slot(k)] }
+
+    /// Sorts `scratch` in place by insertion (a few values; allocates nothing).
+    mutating func sortScratch() {
+        guard scratch.count > 1 else { return }
         for k in 1..<scratch.count {
             let v = scratch[k]
             var m = k - 1
             while m >= 0 && scratch[m] > v { scratch[m + 1] = scratch[m]; m -= 1 }
             scratch[m + 1] = v
         }
-        let median = TimingStatistics.percentile(scratch, 0.5)
-        let splits = Swift.min(a, b) < median / ratio && a + b >= median / ratio && a + b <= median * ratio
-        return !splits
+    }
+
+    /// Whether the `count` steps from `first` on keep their rhythm: no interval shorter than
+    /// their median over `irregularityRatio` (longer ones are missed steps, not extra ones), or
+    /// (at least two strides) every stride within `strideRegularityRatio` of theirs with the
+    /// intervals at most `maximumStepAsymmetry` apart.
+    mutating func keepsRhythm(from first: Int, count: Int) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        for k in (first + 1)..<(first + count) { scratch.append(time(k) - time(k - 1)) }
+        sortScratch()
+        let median = TimingStatistics.percentile(scratch, 0.5), lo = scratch.first!, hi = scratch.last!
+        if lo * ratio >= median { return true }
+        guard count >= 4, hi <= asymmetry * lo else { return false }
+        scratch.removeAll(keepingCapacity: true)
+        for k in (first + 2)..<(first + count) { scratch.append(time(k) - time(k - 2)) }
+        sortScratch()
+        let strideMedian = TimingStatistics.percentile(scratch, 0.5)
+        return scratch.first! * strideRatio >= strideMedian && scratch.last! <= strideMedian * strideRatio
     }
 }

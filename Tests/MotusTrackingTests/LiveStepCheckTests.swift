@@ -32,9 +32,50 @@ import MotusSignal
         #expect(run(withExtra, confirmed: { _ in true }) == withExtra)
         // An unconfirmed step that splits nothing (a regular walk) is kept.
         #expect(run(walk, confirmed: { _ in false }) == walk)
-        // A run too short for a rhythm (fewer than three intervals around a step) is kept.
+        // A run too short for a rhythm (fewer than three intervals around a step) is kept by
+        // the split rule (the run rule off; with it, four unconfirmed steps at these irregular
+        // times are dropped: the next test).
         let short = [10.0, 10.5, 10.7, 11.0]
-        #expect(run(short, confirmed: { _ in false }) == short)
+        var splitsOnly = OfflineStepDetector.Settings()
+        splitsOnly.unconfirmedRunSteps = 0
+        #expect(run(short, confirmed: { _ in false }, settings: splitsOnly) == short)
+    }
+
+    /// Steps the other detector does not confirm, several in a row coming more often than their
+    /// rhythm (a phone handled after a walk ends), are dropped; unconfirmed steps that keep a
+    /// rhythm stay (a walk the other detector misses), also when their intervals alternate
+    /// short and long with regular strides (a phone in one pocket) or one of them is long (a
+    /// missed step).
+    @Test func rhythmCheckDropsAnUnconfirmedRunThatKeepsNoRhythm() {
+        let walk = regular(from: 10, count: 20)
+        // Candidates in pairs at erratic times (a bag being handled rings the band-pass twice).
+        let handling = [20.1, 20.25, 21.0, 21.5, 21.62, 22.8, 22.95, 23.3]
+        let times = walk + handling
+        let kept = run(times, confirmed: { $0 < 20 })
+        #expect(kept == walk, "\(kept)")
+        var off = OfflineStepDetector.Settings()
+        off.unconfirmedRunSteps = 0
+        // Without the rule only the split rule acts, and it keeps most of them.
+        #expect(run(times, confirmed: { $0 < 20 }, settings: off).count >= walk.count + 5)
+        // Three unconfirmed steps are too few for the rule (four by default).
+        let three = walk + [20.1, 20.25, 21.0]
+        #expect(run(three, confirmed: { $0 < 20 }, settings: off) == run(three, confirmed: { $0 < 20 }))
+        // Unconfirmed but regular: a walk the other detector does not hear.
+        let unheard = walk + regular(from: 20, count: 10, interval: 0.55)
+        #expect(run(unheard, confirmed: { $0 < 20 }) == unheard)
+        // Alternating 0.36 / 0.64 s (1.8 apart), strides of 1 s: kept too.
+        var alternating = walk
+        for k in 0..<12 {
+            let offset: Double = k % 2 == 1 ? 0.36 : 0
+            alternating.append(20 + Double(k / 2) + offset)
+        }
+        #expect(run(alternating, confirmed: { $0 < 20 }) == alternating)
+        // One confirmed step among them breaks the run: no four unconfirmed in a row.
+        let broken = walk + [20.1, 20.25, 21.0, 21.5]
+        #expect(run(broken, confirmed: { $0 < 20 || $0 == 20.25 }) == run(broken, confirmed: { $0 < 20 || $0 == 20.25 }, settings: off))
+        // A long interval (a missed step) does not make a run irregular.
+        let missed = walk + [20.0, 20.5, 21.0, 22.0, 22.5, 23.0, 23.5]
+        #expect(run(missed, confirmed: { $0 < 20 }) == missed)
     }
 
     @Test func rhythmCheckWaitsForTheStepsItNeedsAndNoLonger() {
@@ -48,11 +89,12 @@ import MotusSignal
         check.push(StepEvent(time: walk[6], peakToPeak: 1), confirmed: false)
         while let s = check.next(noStepBefore: 3.0) { got.append(s.time) }
         #expect(got == [0.0, 0.5])
-        // Unknown confirmations hold a step until they are known.
+        // Unknown confirmations hold a step until they are known, and the unconfirmed steps
+        // before it whose run it could complete (`unconfirmedRunSteps` − 1 of them: 2.0–3.0 s).
         check.push(StepEvent(time: walk[7], peakToPeak: 1))
         for t in walk.dropFirst(8) { check.push(StepEvent(time: t, peakToPeak: 1), confirmed: false) }
         while let s = check.next(noStepBefore: 6) { got.append(s.time) }
-        #expect(got == Array(walk.prefix(7)))
+        #expect(got == Array(walk.prefix(4)))
         check.confirm(until: 10) { _ in true }
         // The end of the walk: nothing can follow within the bout gap, all are decided.
         while let s = check.next(noStepBefore: walk[11] + 2) { got.append(s.time) }
