@@ -44,3 +44,18 @@ extension FuzzFindingsTests {
         }
     }
 }
+
+extension FuzzFindingsTests {
+    /// A FIT file whose file_id message declares the manufacturer with a base type that decodes
+    /// beyond Int's range (fuzz-fit, 227 bytes once its harness made the container well-formed:
+    /// sizes and CRCs valid): naming the creator trapped converting it to Int. Now the file
+    /// reads, the value written as read.
+    @Test func fitManufacturerBeyondIntIsWrittenAsRead() throws {
+        let bytes = [UInt8](Data(base64Encoded: "DiBUCNMAAAAuRklU9JhAAAAAAAMCAoQDAQIBwCiZP1xImgECaoQBAAICAIQAKJk/XEiaAQKEAQACAgCEAAQBLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tLS0tAAEAQbIAAOv/+gL7//8gVAiqAAAALkZJVDPWQAAAAAADAgKEAwECAQMBAgHAKJk/XEiaZyAqT/oEAQABAEGyAADr/3V5Av9v+kT7+///////////////LkZJVAAAJQp/2nk=")!)
+        #expect(bytes.count == 227)
+        let track = try FITReader.decode(bytes, file: "m.fit")
+        let creator = track.creator ?? ""
+        #expect(creator.hasPrefix("manufacturer ") && creator.contains("e+"), "\(creator)")
+        #expect(FITReader.idText(1) == "1" && FITReader.idText(1e300) == "1e+300" && FITReader.idText(2.5) == "2.5")
+    }
+}

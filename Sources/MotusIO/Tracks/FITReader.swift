@@ -410,13 +410,22 @@ private struct Decoder {
     mutating func finish() -> Track {
         if !manufacturer.isNaN {
             let m: String
-            switch Int(manufacturer) {
+            switch manufacturer {
             case 1: m = "Garmin"
             case 32: m = "Wahoo"
-            default: m = "manufacturer \(Int(manufacturer))"
+            default: m = "manufacturer \(FITReader.idText(manufacturer))"
             }
-            track.creator = product.isNaN ? m : "\(m) product \(Int(product))"
+            track.creator = product.isNaN ? m : "\(m) product \(FITReader.idText(product))"
         }
         return track
+    }
+
+}
+
+extension FITReader {
+    /// An id field's value as text: the integer when it is one (FIT ids are 16-bit), else the
+    /// number as read (a file may declare any base type for the field; no value traps).
+    static func idText(_ v: Double) -> String {
+        v == v.rounded() && Swift.abs(v) < 9_007_199_254_740_992 ? String(Int64(v)) : "\(v)"
     }
 }
