@@ -59,3 +59,21 @@ extension FuzzFindingsTests {
         #expect(FITReader.idText(1) == "1" && FITReader.idText(1e300) == "1e+300" && FITReader.idText(2.5) == "2.5")
     }
 }
+
+extension FuzzFindingsTests {
+    /// The same trap one message further: a session's sport declared as a float64 of 1e300
+    /// (built by hand, found reading the FIT reader after the finding above). The file reads,
+    /// the sport written as read.
+    @Test func fitSportBeyondIntIsWrittenAsRead() throws {
+        var body: [UInt8] = [0x40, 0, 0, 18, 0, 1, 5, 8, 0x89]   // definition: local 0 = session, field 5 (sport) float64
+        var sport = (1e300 as Double).bitPattern.littleEndian
+        body += [0x00] + withUnsafeBytes(of: &sport) { Array($0) }
+        var b: [UInt8] = [12, 0x10, 0x08, 0x08]
+        let n = UInt32(body.count)
+        b += [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)]
+        b += Array(".FIT".utf8) + body
+        let c = FITReader.crc16(b)
+        let track = try FITReader.decode(b + [UInt8(c & 0xFF), UInt8(c >> 8)], file: "s.fit")
+        #expect(track.sport == "sport 1e+300", "\(String(describing: track.sport))")
+    }
+}

@@ -343,12 +343,12 @@ private struct Decoder {
         if sessions == 1, !v(.sAvgSpeed).isNaN { s.averageSpeedMetersPerSecond = v(.sAvgSpeed) / 1000 }
         track.deviceSummary = s
         if track.sport == nil, !v(.sSport).isNaN {
-            switch Int(v(.sSport)) {
+            switch v(.sSport) {
             case 1: track.sport = "running"
             case 2: track.sport = "cycling"
             case 11: track.sport = "walking"
             case 17: track.sport = "hiking"
-            default: track.sport = "sport \(Int(v(.sSport)))"
+            default: track.sport = "sport \(FITReader.idText(v(.sSport)))"
             }
         }
     }
