@@ -48,15 +48,13 @@ public struct LiveStepCheck: Sendable {
         /// Peaks in a row that must keep the rhythm before any counts (as many as the
         /// pedometer's `confirmationSteps`).
         public var peaks = 5
-        /// Every interval of the run within [median / r, median × r] of the median interval…
+        /// Every interval of the run within [median / r, median × r] of the median interval,
+        /// or, when the intervals alternate short and long (a phone in one pocket sees the near
+        /// leg's step and the far leg's at different phases of the stride; a limp), every
+        /// stride within the detector's `strideRegularityRatio` of the strides' median with the
+        /// intervals at most its `maximumStepAsymmetry` apart (`OfflineStepDetector.Settings`,
+        /// the bounds the run rule of `StepRhythmCheck` keeps a pocket's walk with).
         public var regularityRatio = 1.4
-        /// …or, when the intervals alternate short and long (a phone in one pocket sees the
-        /// near leg's step and the far leg's at different phases of the stride; a limp), every
-        /// stride (two consecutive intervals, one per foot) within [median / r, median × r] of
-        /// the strides' median…
-        public var strideRegularityRatio = 1.2
-        /// …with the longest interval at most this many times the shortest.
-        public var maximumStepAsymmetry = 2.5
         /// The step at most this long (s): the median interval, or half the median stride when
         /// the intervals alternate; as the pedometer's `maximumConfirmationInterval`.
         public var maximumStepIntervalSeconds: Seconds = 1.5
@@ -87,6 +85,8 @@ public struct LiveStepCheck: Sendable {
     // peaks it made count, waiting to be merged in time order with the pedometer's steps (ring
     // of `fillCapacity`).
     let silent: SilentWalk?, gap: Seconds
+    /// The stride bounds of an alternating run (`OfflineStepDetector.Settings`).
+    let strideRatio: Double, asymmetry: Double
     var pedometerTimes = [Double](repeating: 0, count: pedometerCapacity), pedometerCount = 0
     var examined = 0
     var runTimes = [Double](repeating: 0, count: runCapacity), runPeaks = [Double](repeating: 0, count: runCapacity)
@@ -109,6 +109,8 @@ public struct LiveStepCheck: Sendable {
         tolerance = s.detector.confirmationToleranceSeconds
         silent = s.countsSilentWalks ? s.silentWalk : nil
         gap = s.detector.boutGapSeconds
+        strideRatio = s.detector.strideRegularityRatio
+        asymmetry = s.detector.maximumStepAsymmetry
         precondition(silent.map { $0.peaks >= 3 && $0.peaks <= Self.runCapacity && $0.periodicityPeaks >= 3 } ?? true,
                      "SilentWalk.peaks must lie in 3…16 and periodicityPeaks be at least 3")
     }
@@ -220,8 +222,9 @@ public struct LiveStepCheck: Sendable {
 
     /// Whether the `count` peaks of the run from `from` on keep a walking rhythm, judged against
     /// the first `rhythmFrom` intervals: every interval within `regularityRatio` of their
-    /// median, or (intervals that alternate) every stride within `strideRegularityRatio` of
-    /// their strides' median with the intervals no more than `maximumStepAsymmetry` apart. The
+    /// median, or (intervals that alternate) every stride within the detector's
+    /// `strideRegularityRatio` of their strides' median with the intervals no more than its
+    /// `maximumStepAsymmetry` apart. The
     /// step (half the median stride, or the median interval) is at most
     /// `maximumStepIntervalSeconds`.
     mutating func isRegular(_ w: SilentWalk, from: Int, count: Int, rhythmFrom m: Int) -> Bool {
@@ -235,8 +238,8 @@ public struct LiveStepCheck: Sendable {
         }
         if steady { return median <= w.maximumStepIntervalSeconds }
         // Alternating intervals: at least two strides to set the rhythm.
-        guard m >= 3, hi <= w.maximumStepAsymmetry * lo else { return false }
-        let stride = medianStride(from: from, count: m - 1), rs = w.strideRegularityRatio
+        guard m >= 3, hi <= asymmetry * lo else { return false }
+        let stride = medianStride(from: from, count: m - 1), rs = strideRatio
         guard stride <= 2 * w.maximumStepIntervalSeconds else { return false }
         for k in from..<(from + count - 2) {
             let s = runTimes[(k + 2) % Self.runCapacity] - runTimes[k % Self.runCapacity]

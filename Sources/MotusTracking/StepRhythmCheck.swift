@@ -215,16 +215,17 @@ public struct StepRhythmCheck: Sendable {
     /// (at least two strides) every stride within `strideRegularityRatio` of theirs with the
     /// intervals at most `maximumStepAsymmetry` apart.
     mutating func keepsRhythm(from first: Int, count: Int) -> Bool {
+        guard count >= 2 else { return true }
         scratch.removeAll(keepingCapacity: true)
         for k in (first + 1)..<(first + count) { scratch.append(time(k) - time(k - 1)) }
         sortScratch()
-        let median = TimingStatistics.percentile(scratch, 0.5), lo = scratch.first!, hi = scratch.last!
+        let median = TimingStatistics.percentile(scratch, 0.5), lo = scratch[0], hi = scratch[scratch.count - 1]
         if lo * ratio >= median { return true }
         guard count >= 4, hi <= asymmetry * lo else { return false }
         scratch.removeAll(keepingCapacity: true)
         for k in (first + 2)..<(first + count) { scratch.append(time(k) - time(k - 2)) }
         sortScratch()
         let strideMedian = TimingStatistics.percentile(scratch, 0.5)
-        return scratch.first! * strideRatio >= strideMedian && scratch.last! <= strideMedian * strideRatio
+        return scratch[0] * strideRatio >= strideMedian && scratch[scratch.count - 1] <= strideMedian * strideRatio
     }
 }

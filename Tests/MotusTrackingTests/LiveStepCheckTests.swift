@@ -247,7 +247,7 @@ import MotusSignal
         let (times, silent) = silentSteps(s)
         #expect(abs(times.count - 60) <= 2 && silent == times.count, "\(times.count) steps, \(silent) silent")
         var strict = LiveStepCheck.Settings()
-        strict.silentWalk.maximumStepAsymmetry = 1.5
+        strict.detector.maximumStepAsymmetry = 1.5
         #expect(silentSteps(s, settings: strict).times.count < 10)
     }
 
