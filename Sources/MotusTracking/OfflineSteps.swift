@@ -35,6 +35,11 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// bout's median interval (a detector with fewer than `minimumIntervals` intervals in a bout
 /// counts as wholly irregular there; a tie keeps the live steps).
 ///
+/// A bout's choice is then revised span by span (`chooseBetweenAgreedSteps`): between two
+/// chosen steps both detectors find, the steps of whichever detector make hops nearest the
+/// local rhythm are kept, so a long walk takes the pedometer's steps in a turn where the
+/// vertical detector misses them, and the vertical detector's where the pedometer added a tap.
+///
 /// The chosen steps are then reconciled step by step with the other detector, by the same
 /// rhythm rule (`reconcile`): a chosen step the other detector does not confirm, which splits
 /// one regular interval into a short one and another, is dropped, and so are the pedometer's
@@ -75,6 +80,14 @@ public enum OfflineStepDetector {
         /// The local rhythm of a step is the median of up to this many intervals on each side,
         /// within its walking bout.
         public var rhythmIntervals: Int = 4
+        /// Whether the bout choice is revised between the steps both detectors find
+        /// (`chooseBetweenAgreedSteps`).
+        public var choosesBetweenAgreedSteps: Bool = true
+        /// How far apart (a ratio) two step times must lie to count as a different rhythm: between
+        /// agreed steps another detector's steps replace the chosen ones only when their hops
+        /// lie nearer the local rhythm by more than one hop off by this ratio. Step times are
+        /// no sharper than about a tenth of an interval.
+        public var rhythmResolution: Double = 1.1
         /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
         public var reconciles: Bool = true
         /// This many steps in a row that the other detector does not confirm, coming more
@@ -108,7 +121,10 @@ public enum OfflineStepDetector {
     /// this stream, in time order).
     public static func detect(_ acc: SensorStream, live: [StepEvent], settings: Settings = .default) -> [StepEvent] {
         let vertical = verticalSteps(acc, settings: settings)
-        let chosen = choose(live: live, vertical: vertical, settings: settings)
+        var chosen = choose(live: live, vertical: vertical, settings: settings)
+        if settings.choosesBetweenAgreedSteps {
+            chosen = chooseBetweenAgreedSteps(chosen, live: live, vertical: vertical, settings: settings)
+        }
         return settings.reconciles ? reconcile(chosen, live: live, vertical: vertical, settings: settings) : chosen
     }
 
@@ -131,6 +147,84 @@ public enum OfflineStepDetector {
             prev = t
         }
         bout(to: prev)
+        return out
+    }
+
+    /// Whether `steps` (in time order) has a step within `tolerance` (s) of `t`.
+    static func hasStep(near t: Double, in steps: [StepEvent], within tolerance: Double) -> Bool {
+        let i = steps.sortedFirstIndex(atOrAfter: t) { $0.time }
+        return (i < steps.count && steps[i].time - t <= tolerance) || (i > 0 && t - steps[i - 1].time <= tolerance)
+    }
+
+    /// The bout choice (`choose`) revised span by span. A bout takes one detector's steps, but
+    /// inside it each detector slips in places of its own: the vertical detector misses the weak
+    /// steps of a turn, the pedometer adds a tap. Where both detectors find a chosen step
+    /// (within `confirmationToleranceSeconds`), that step is agreed; between two agreed steps
+    /// the steps of whichever detector (the chosen steps, the pedometer's, the vertical
+    /// detector's, each without steps within the tolerance of the two agreed ones) make hops
+    /// from one agreed step to the next nearest the local rhythm are kept: the least
+    /// Σ |log(hop / median)|, the median of the chosen intervals around the later agreed step
+    /// (`rhythmIntervals` on each side, those shorter than the bout gap, at least three; else
+    /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
+    /// two hops of half of it, and a pause one long hop that a few stray steps only make
+    /// costlier. Another detector's steps replace the chosen ones only when they are nearer the
+    /// rhythm by more than log(`rhythmResolution`). Before the first and after the last agreed
+    /// step the chosen steps stay. In time order.
+    public static func chooseBetweenAgreedSteps(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
+                                                settings s: Settings = .default) -> [StepEvent] {
+        guard chosen.count >= 4 else { return chosen }
+        let tol = s.confirmationToleranceSeconds, gap = s.boutGapSeconds, w = Swift.max(1, s.rhythmIntervals)
+        let margin = Math.log(Swift.max(s.rhythmResolution, 1))
+        var scratch: [Double] = []
+        // The median chosen interval around step j (nil with fewer than three).
+        func median(around j: Int) -> Double? {
+            scratch.removeAll(keepingCapacity: true)
+            for k in Swift.max(1, j - w)...Swift.min(chosen.count - 1, j + w) where chosen[k].time - chosen[k - 1].time < gap {
+                scratch.append(chosen[k].time - chosen[k - 1].time)
+            }
+            guard scratch.count >= 3 else { return nil }
+            scratch.sort()
+            return TimingStatistics.percentile(scratch, 0.5)
+        }
+        // Σ |log(hop / m)| over the hops a → steps[range] → b.
+        func cost(_ steps: [StepEvent], _ range: Range<Int>, from a: Double, to b: Double, rhythm m: Double) -> Double {
+            var prev = a, c = 0.0
+            for k in range { c += Swift.abs(Math.log((steps[k].time - prev) / m)); prev = steps[k].time }
+            return c + Swift.abs(Math.log((b - prev) / m))
+        }
+        // The steps of `steps` strictly inside (a + tol, b − tol), from index `i` on (advanced).
+        func inside(_ steps: [StepEvent], _ i: inout Int, _ a: Double, _ b: Double) -> Range<Int> {
+            while i < steps.count && steps[i].time <= a + tol { i += 1 }
+            var e = i
+            while e < steps.count && steps[e].time < b - tol { e += 1 }
+            return i..<e
+        }
+        var out: [StepEvent] = []
+        out.reserveCapacity(chosen.count)
+        var last = -1, li = 0, vi = 0
+        for j in chosen.indices {
+            let b = chosen[j].time
+            guard hasStep(near: b, in: live, within: tol) && hasStep(near: b, in: vertical, within: tol) else { continue }
+            if last < 0 {
+                out += chosen[0..<j]
+            } else if let m = median(around: j) {
+                let a = chosen[last].time
+                let own = (last + 1)..<j
+                let l = inside(live, &li, a, b), v = inside(vertical, &vi, a, b)
+                let ownCost = cost(chosen, own, from: a, to: b, rhythm: m)
+                let lc = cost(live, l, from: a, to: b, rhythm: m), vc = cost(vertical, v, from: a, to: b, rhythm: m)
+                if Swift.min(lc, vc) < ownCost - margin {
+                    out += lc <= vc ? live[l] : vertical[v]
+                } else {
+                    out += chosen[own]
+                }
+            } else {
+                out += chosen[(last + 1)..<j]
+            }
+            out.append(chosen[j])
+            last = j
+        }
+        out += chosen[(last + 1)...]
         return out
     }
 
@@ -158,11 +252,7 @@ public enum OfflineStepDetector {
         guard chosen.count >= 4 else { return chosen }
         let r = s.irregularityRatio, gap = s.boutGapSeconds
         func regular(_ dt: Double, _ median: Double) -> Bool { dt >= median / r && dt <= median * r }
-        func confirmed(_ t: Double, in steps: [StepEvent]) -> Bool {
-            let i = steps.sortedFirstIndex(atOrAfter: t) { $0.time }
-            return (i < steps.count && steps[i].time - t <= s.confirmationToleranceSeconds)
-                || (i > 0 && t - steps[i - 1].time <= s.confirmationToleranceSeconds)
-        }
+        func confirmed(_ t: Double, in steps: [StepEvent]) -> Bool { hasStep(near: t, in: steps, within: s.confirmationToleranceSeconds) }
         // Drop the unconfirmed steps that split an interval (each judged among the chosen
         // steps): the rule the live session checks its steps with.
         var check = StepRhythmCheck(settings: s)

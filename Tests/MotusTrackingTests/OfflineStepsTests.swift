@@ -86,10 +86,54 @@ import MotusSignal
         // Off, the choice stands as it was.
         var off = OfflineStepDetector.Settings()
         off.reconciles = false
+        off.choosesBetweenAgreedSteps = false
         let walk = walkSignal(rateHz: 100, steps: 30, seed: 5)
         let live = Pedometer.detect(walk)
         #expect(OfflineStepDetector.detect(walk, live: live, settings: off).map(\.time)
                 == OfflineStepDetector.choose(live: live, vertical: OfflineStepDetector.verticalSteps(walk)).map(\.time))
+    }
+
+    @Test func betweenAgreedStepsTheDetectorNearestTheRhythmIsTaken() {
+        let truth = regular(from: 10, count: 30)
+        // The chosen (vertical) steps miss three steps in a row, a turn's weak steps, which the
+        // pedometer has a little off the beat; the pedometer also splits one interval with a tap.
+        let turn: Set<Double> = [15, 15.5, 16]
+        let vertical = truth.filter { !turn.contains($0) }
+        let live = (truth.map { turn.contains($0) ? $0 + 0.06 : $0 } + [20.2]).sorted()
+        let mended = OfflineStepDetector.chooseBetweenAgreedSteps(steps(vertical), live: steps(live), vertical: steps(vertical))
+        #expect(mended.map(\.time) == truth.map { turn.contains($0) ? $0 + 0.06 : $0 })
+        // The other way round: the chosen pedometer steps with the tap lose it to the vertical
+        // detector's span, and keep their turn.
+        let back = OfflineStepDetector.chooseBetweenAgreedSteps(steps(live), live: steps(live), vertical: steps(vertical))
+        #expect(back.map(\.time) == mended.map(\.time))
+        // Nearer the rhythm by less than the resolution: the chosen steps stay. Both detectors
+        // have one step for two between 21.5 and 23 s, the chosen at 22.2 s (hops 0.7 and
+        // 0.8 s), the other at 22.4 s (0.9 and 0.6 s: 0.04 nearer the rhythm in Σ |log|).
+        let span: Set<Double> = [22, 22.5]
+        let mine = (truth.filter { !span.contains($0) } + [22.2]).sorted()
+        let theirs = (truth.filter { !span.contains($0) } + [22.4]).sorted()
+        let kept = OfflineStepDetector.chooseBetweenAgreedSteps(steps(mine), live: steps(mine), vertical: steps(theirs))
+        #expect(kept.map(\.time) == mine)
+        var sharp = OfflineStepDetector.Settings()
+        sharp.rhythmResolution = 1
+        #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(mine), live: steps(mine), vertical: steps(theirs), settings: sharp)
+                    .map(\.time) == theirs)
+    }
+
+    @Test func aPauseBetweenAgreedStepsIsNotFilledWithStraySteps() {
+        // Two walks with a 6 s stop; the pedometer has two stray candidates in the stop. One
+        // long hop is nearer the rhythm than three long ones: the stop stays empty.
+        let a = regular(from: 0, count: 10), b = regular(from: 10.5, count: 10)
+        let live = (a + [6.5, 8.5] + b).sorted()
+        let chosen = a + b
+        #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(chosen), live: steps(live), vertical: steps(chosen))
+                    .map(\.time) == chosen)
+        // Steps before the first and after the last agreed step stay as chosen, and without two
+        // agreed steps nothing changes.
+        let edges = [-0.3] + a + [4.9]
+        #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(edges), live: steps(edges), vertical: steps(a))
+                    .map(\.time) == edges)
+        #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(a), live: steps(a), vertical: []).map(\.time) == a)
     }
 
     @Test func reconcilingLeavesBoutEdgesAndShortRunsAlone() {
