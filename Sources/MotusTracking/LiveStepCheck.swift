@@ -17,10 +17,16 @@ import MotusSignal
 /// later (`VerticalStepStream.periodicity`): jolts at random times or a standing sway, which
 /// the band-pass can ring into a regular train of peaks, do not repeat.
 ///
+/// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
+/// checked steps the vertical detector also found, the checked steps or the vertical peaks,
+/// whichever keep nearer the rhythm (a turn's weak steps the pedometer missed, a tap it added).
+///
 /// The counted steps come later than the pedometer's, by a bounded delay: a step waits for the
 /// vertical detector to have looked past it (about four seconds); one it did not find also
 /// waits for the steps its rhythm needs (five more, or the end of the walk) and for the
-/// vertical detector's verdict on the three after it. Moving/still does
+/// vertical detector's verdict on the three after it, and then for the next step both
+/// detectors find (at most `Settings.maximumAgreedSpanSeconds` after the last one, or the bout
+/// gap after the walk stops). Moving/still does
 /// not wait: it follows the pedometer's steps as they come, and takes a silent walk as a
 /// confirmed walk when it begins counting (`takeSilentWalkStart`).
 public struct LiveStepCheck: Sendable {
@@ -35,8 +41,13 @@ public struct LiveStepCheck: Sendable {
         public var silentWalk = SilentWalk()
         /// The live vertical detector's block, settling and threshold settings.
         public var vertical = VerticalStepStream.Settings()
-        /// The rhythm, the confirmation tolerance and the vertical detector's band and threshold.
+        /// The rhythm, the confirmation tolerance and the vertical detector's band and threshold;
+        /// also whether the choice between agreed steps runs (`choosesBetweenAgreedSteps`).
         public var detector = OfflineStepDetector.Settings.default
+        /// The longest span (s) between two agreed steps whose steps wait to be chosen
+        /// (`AgreedSpanChoice`): a bound on how much later than without the choice a step is
+        /// counted. The offline detector's spans are unbounded.
+        public var maximumAgreedSpanSeconds: Seconds = 8
         /// The defaults.
         public init() {}
     }
@@ -95,6 +106,9 @@ public struct LiveStepCheck: Sendable {
     var fillTimes = [Double](repeating: 0, count: fillCapacity), fillPeaks = [Double](repeating: 0, count: fillCapacity)
     var fillStart = 0, fillEnd = 0
     var held: StepEvent?
+    /// The choice between agreed steps, when `choosesSpans`.
+    var spans: AgreedSpanChoice
+    let choosesSpans: Bool
     var scratch = [Double](repeating: 0, count: runCapacity)
     static let pedometerCapacity = 64, runCapacity = 16, fillCapacity = 256
     /// Steps counted from the vertical detector's peaks where the pedometer heard no walk.
@@ -111,6 +125,8 @@ public struct LiveStepCheck: Sendable {
         gap = s.detector.boutGapSeconds
         strideRatio = s.detector.strideRegularityRatio
         asymmetry = s.detector.maximumStepAsymmetry
+        spans = AgreedSpanChoice(settings: s.detector, maximumSpanSeconds: s.maximumAgreedSpanSeconds)
+        choosesSpans = s.detector.choosesBetweenAgreedSteps
         precondition(silent.map { $0.peaks >= 3 && $0.peaks <= Self.runCapacity && $0.periodicityPeaks >= 3 } ?? true,
                      "SilentWalk.peaks must lie in 3…16 and periodicityPeaks be at least 3")
     }
@@ -127,8 +143,32 @@ public struct LiveStepCheck: Sendable {
     }
 
     /// The next step to count, if one is decided: no pedometer step will come dated before
-    /// `noStepBefore` (s; +∞ after `finish`).
+    /// `noStepBefore` (s; +∞ after `finish`). With `choosesBetweenAgreedSteps`, the checked
+    /// steps pass through `AgreedSpanChoice` (the offline detector's choice between agreed
+    /// steps): the steps after an agreed one wait for the next agreed one, at most
+    /// `maximumAgreedSpanSeconds`, or until the walk stops.
     public mutating func next(noStepBefore horizon: Seconds) -> StepEvent? {
+        guard choosesSpans else { return nextChecked(noStepBefore: horizon)?.step }
+        while true {
+            if let s = spans.pop() { return s }
+            guard let c = nextChecked(noStepBefore: horizon) else {
+                // The walk stopped: no step for the bout gap, none undecided, no silent step
+                // waiting. The held steps go out as they came.
+                if spans.isHolding, let last = spans.lastTime, horizon > last + gap,
+                   rhythm.pending == 0, fillStart == fillEnd {
+                    spans.release()
+                    continue
+                }
+                return nil
+            }
+            let agreed = c.fromPedometer && vertical.hasStep(near: c.step.time, within: tolerance)
+            spans.push(c.step, agreed: agreed, vertical: vertical)
+        }
+    }
+
+    /// The next checked step (a pedometer step the rhythm check kept, or a silent walk's step),
+    /// if one is decided.
+    mutating func nextChecked(noStepBefore horizon: Seconds) -> (step: StepEvent, fromPedometer: Bool)? {
         if rhythm.unconfirmed < rhythm.end {
             let v = vertical, tol = tolerance
             rhythm.confirm(until: v.decidedUntil - tol) { v.hasStep(near: $0, within: tol) }
@@ -141,11 +181,11 @@ public struct LiveStepCheck: Sendable {
             let before = held.map { f < $0.time } ?? (rhythm.oldestUndecidedTime.map { f < $0 } ?? true)
             if before {
                 defer { fillStart += 1 }
-                return StepEvent(time: f, peakToPeak: fillPeaks[fillStart % Self.fillCapacity])
+                return (StepEvent(time: f, peakToPeak: fillPeaks[fillStart % Self.fillCapacity]), false)
             }
         }
         defer { held = nil }
-        return held
+        return held.map { ($0, true) }
     }
 
     /// Takes the vertical detector's peaks that no pedometer step can come near any more
@@ -286,6 +326,7 @@ public struct LiveStepCheck: Sendable {
 
     /// Pedometer steps dropped so far.
     public var dropped: Int { rhythm.dropped }
-    /// Pedometer steps pushed and not yet decided.
-    public var pending: Int { rhythm.pending }
+    /// Steps pushed and not yet counted: undecided by the rhythm check, or held for the choice
+    /// between agreed steps.
+    public var pending: Int { rhythm.pending + spans.heldCount + spans.outEnd - spans.outStart }
 }

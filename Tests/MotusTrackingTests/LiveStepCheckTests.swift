@@ -193,6 +193,30 @@ import MotusSignal
         #expect(on.steps == off.steps && abs(on.steps - 40) <= 1, "checked \(on.steps), unchecked \(off.steps)")
     }
 
+    @Test func stepsHeldForTheChoiceBetweenAgreedStepsComeOutWhenTheWalkStops() {
+        // A walk, then 10 s still. The pedometer's last five steps come 0.3 s late (the
+        // vertical detector does not confirm them, but they keep their rhythm): they wait for
+        // an agreed step that never comes, and are counted once no step came for the bout gap,
+        // before the input ends.
+        let walk = walkSignal(rateHz: 100, steps: 30, stillAfter: 10, seed: 7)
+        var pedometer = Pedometer.detect(walk).map(\.time)
+        let n = pedometer.count
+        for k in (n - 5)..<n { pedometer[k] += 0.3 }
+        var check = LiveStepCheck()
+        var next = 0, counted: [Double] = []
+        for i in 0..<walk.count {
+            let t = walk.times[i]
+            check.push(walk.vector(i), time: t)
+            while next < n && pedometer[next] <= t - 0.2 {
+                if let passed = check.push(StepEvent(time: pedometer[next], peakToPeak: 1)) { counted.append(passed.time) }
+                next += 1
+            }
+            while let s = check.next(noStepBefore: t - 0.2) { counted.append(s.time) }
+        }
+        #expect(counted == pedometer, "counted \(counted.count) of \(n) before the end")
+        #expect(check.pending == 0)
+    }
+
     /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
     /// not hear) and returns the steps it counts, asking after every sample as a session does.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init()) -> (times: [Double], silent: Int) {
