@@ -8,7 +8,7 @@ import MotusSignal
 /// after an agreed step are held until the next agreed step; then the held steps, or the
 /// vertical detector's peaks between the two agreed steps (without those within the
 /// confirmation tolerance of either), whichever make hops nearer the local rhythm by more than
-/// log(`rhythmResolution`), go out, then the agreed step. The rule and its cost are the offline
+/// log(`rhythmResolutionRatio`), go out, then the agreed step. The rule and its cost are the offline
 /// one's (least Σ |log(hop / median)|); the one difference, a live one, is the rhythm: the
 /// median of the 2 × `rhythmIntervals` intervals of the checked steps before the later agreed
 /// step (offline: `rhythmIntervals` on each side of it), since the steps after it have not
@@ -47,7 +47,7 @@ struct AgreedSpanChoice: Sendable {
         side = Swift.max(1, s.rhythmIntervals)
         gap = s.boutGapSeconds
         tolerance = s.confirmationToleranceSeconds
-        margin = Math.log(Swift.max(s.rhythmResolution, 1))
+        margin = Math.log(Swift.max(s.rhythmResolutionRatio, 1))
         maxSpan = maximumSpanSeconds
         let c = Self.capacity, q = 2 * Self.capacity + 1
         heldTimes = [Double](repeating: 0, count: c); heldPeaks = heldTimes; heldFilled = [Bool](repeating: false, count: c)

@@ -87,7 +87,7 @@ public enum OfflineStepDetector {
         /// agreed steps another detector's steps replace the chosen ones only when their hops
         /// lie nearer the local rhythm by more than one hop off by this ratio. Step times are
         /// no sharper than about a tenth of an interval.
-        public var rhythmResolution: Double = 1.1
+        public var rhythmResolutionRatio: Double = 1.1
         /// Whether the chosen steps are reconciled with the other detector (`reconcile`).
         public var reconciles: Bool = true
         /// This many steps in a row that the other detector does not confirm, coming more
@@ -168,13 +168,13 @@ public enum OfflineStepDetector {
     /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
     /// two hops of half of it, and a pause one long hop that a few stray steps only make
     /// costlier. Another detector's steps replace the chosen ones only when they are nearer the
-    /// rhythm by more than log(`rhythmResolution`). Before the first and after the last agreed
+    /// rhythm by more than log(`rhythmResolutionRatio`). Before the first and after the last agreed
     /// step the chosen steps stay. In time order.
     public static func chooseBetweenAgreedSteps(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
                                                 settings s: Settings = .default) -> [StepEvent] {
         guard chosen.count >= 4 else { return chosen }
         let tol = s.confirmationToleranceSeconds, gap = s.boutGapSeconds, w = Swift.max(1, s.rhythmIntervals)
-        let margin = Math.log(Swift.max(s.rhythmResolution, 1))
+        let margin = Math.log(Swift.max(s.rhythmResolutionRatio, 1))
         var scratch: [Double] = []
         // The median chosen interval around step j (nil with fewer than three).
         func median(around j: Int) -> Double? {

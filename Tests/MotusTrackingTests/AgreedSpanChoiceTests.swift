@@ -51,7 +51,7 @@ import MotusCore
         let mine = (walk + [22.2]).sorted(), theirs = (walk + [22.4]).sorted()
         #expect(run(mine, peaks: Peaks(times: theirs)) == mine)
         var sharp = OfflineStepDetector.Settings()
-        sharp.rhythmResolution = 1
+        sharp.rhythmResolutionRatio = 1
         #expect(run(mine, peaks: Peaks(times: theirs), settings: sharp) == theirs)
     }
 

@@ -115,7 +115,7 @@ import MotusSignal
         let kept = OfflineStepDetector.chooseBetweenAgreedSteps(steps(mine), live: steps(mine), vertical: steps(theirs))
         #expect(kept.map(\.time) == mine)
         var sharp = OfflineStepDetector.Settings()
-        sharp.rhythmResolution = 1
+        sharp.rhythmResolutionRatio = 1
         #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(mine), live: steps(mine), vertical: steps(theirs), settings: sharp)
                     .map(\.time) == theirs)
     }
