@@ -8,8 +8,8 @@ import MotusSignal
 /// after an agreed step are held until the next agreed step; then the held steps, or the
 /// vertical detector's peaks between the two agreed steps (without those within the
 /// confirmation tolerance of either), whichever make hops nearer the local rhythm by more than
-/// log(`rhythmResolutionRatio`), go out, then the agreed step. The rule and its cost are the offline
-/// one's (least Σ |log(hop / median)|); the one difference, a live one, is the rhythm: the
+/// log(`rhythmResolutionRatio`), go out, then the agreed step. The rule and its cost are the
+/// offline one's (`OfflineStepDetector.rhythmCost`); where it differs, live: the rhythm is the
 /// median of the 2 × `rhythmIntervals` intervals of the checked steps before the later agreed
 /// step (offline: `rhythmIntervals` on each side of it), since the steps after it have not
 /// come. A span longer than `maximumSpanSeconds`, one with more held steps than `capacity`, and
@@ -98,8 +98,7 @@ struct AgreedSpanChoice: Sendable {
     /// Lets the held steps go out as they came (the walk stopped, or the input ended); the
     /// next steps pass straight on until an agreed one.
     mutating func release() {
-        for k in 0..<heldCount { emit(StepEvent(time: heldTimes[k], peakToPeak: heldPeaks[k], filled: heldFilled[k])) }
-        heldCount = 0
+        releaseHeld()
         lastAgreed = nil
     }
 
@@ -115,13 +114,8 @@ struct AgreedSpanChoice: Sendable {
         if first == oldest && oldest > 0 { releaseHeld(); return }   // the span's peaks are no longer all held
         var end = first
         while end < v.count && v.step(end).time < b - tolerance { end += 1 }
-        var prev = a, vc = 0.0
-        for k in first..<end { let t = v.step(k).time; vc += Swift.abs(Math.log((t - prev) / m)); prev = t }
-        vc += Swift.abs(Math.log((b - prev) / m))
-        prev = a
-        var own = 0.0
-        for k in 0..<heldCount { own += Swift.abs(Math.log((heldTimes[k] - prev) / m)); prev = heldTimes[k] }
-        own += Swift.abs(Math.log((b - prev) / m))
+        let vc = OfflineStepDetector.rhythmCost((first..<end).lazy.map { v.step($0).time }, from: a, to: b, rhythm: m)
+        let own = OfflineStepDetector.rhythmCost(heldTimes[0..<heldCount], from: a, to: b, rhythm: m)
         if vc < own - margin && end - first <= Self.capacity {
             for k in first..<end { emit(v.step(k)) }
         } else {
@@ -158,8 +152,7 @@ struct AgreedSpanChoice: Sendable {
             }
         }
         guard m >= 3 else { return nil }
-        scratch[0..<m].sort()
-        return m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
+        return scratch.medianOfFirst(m)
     }
 }
 

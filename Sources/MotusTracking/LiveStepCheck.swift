@@ -242,10 +242,7 @@ public struct LiveStepCheck: Sendable {
     }
 
     /// The median of `scratch[0..<m]` (sorted in place; allocates nothing).
-    mutating func scratchMedian(count m: Int) -> Double {
-        scratch[0..<m].sort()
-        return m % 2 == 1 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2])
-    }
+    mutating func scratchMedian(count m: Int) -> Double { scratch.medianOfFirst(m) }
 
     /// The median of the `count` strides (two consecutive intervals) of the run from peak `from`
     /// on (allocates nothing).
@@ -329,4 +326,12 @@ public struct LiveStepCheck: Sendable {
     /// Steps pushed and not yet counted: undecided by the rhythm check, or held for the choice
     /// between agreed steps.
     public var pending: Int { rhythm.pending + spans.heldCount + spans.outEnd - spans.outStart }
+}
+
+extension Array where Element == Double {
+    /// The median of the first `m` values (m ≥ 1), sorting them in place (allocates nothing).
+    mutating func medianOfFirst(_ m: Int) -> Double {
+        self[0..<m].sort()
+        return m % 2 == 1 ? self[m / 2] : 0.5 * (self[m / 2 - 1] + self[m / 2])
+    }
 }

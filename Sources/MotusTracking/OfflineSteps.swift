@@ -156,6 +156,14 @@ public enum OfflineStepDetector {
         return (i < steps.count && steps[i].time - t <= tolerance) || (i > 0 && t - steps[i - 1].time <= tolerance)
     }
 
+    /// How far the hops a → `times`… → b lie from the rhythm `m` (s): Σ |log(hop / m)|, the
+    /// cost by which the choice between agreed steps compares detectors, offline and live.
+    static func rhythmCost(_ times: some Sequence<Double>, from a: Double, to b: Double, rhythm m: Double) -> Double {
+        var prev = a, c = 0.0
+        for t in times { c += Swift.abs(Math.log((t - prev) / m)); prev = t }
+        return c + Swift.abs(Math.log((b - prev) / m))
+    }
+
     /// The bout choice (`choose`) revised span by span. A bout takes one detector's steps, but
     /// inside it each detector slips in places of its own: the vertical detector misses the weak
     /// steps of a turn, the pedometer adds a tap. Where both detectors find a chosen step
@@ -186,12 +194,6 @@ public enum OfflineStepDetector {
             scratch.sort()
             return TimingStatistics.percentile(scratch, 0.5)
         }
-        // Σ |log(hop / m)| over the hops a → steps[range] → b.
-        func cost(_ steps: [StepEvent], _ range: Range<Int>, from a: Double, to b: Double, rhythm m: Double) -> Double {
-            var prev = a, c = 0.0
-            for k in range { c += Swift.abs(Math.log((steps[k].time - prev) / m)); prev = steps[k].time }
-            return c + Swift.abs(Math.log((b - prev) / m))
-        }
         // The steps of `steps` strictly inside (a + tol, b − tol), from index `i` on (advanced).
         func inside(_ steps: [StepEvent], _ i: inout Int, _ a: Double, _ b: Double) -> Range<Int> {
             while i < steps.count && steps[i].time <= a + tol { i += 1 }
@@ -211,8 +213,9 @@ public enum OfflineStepDetector {
                 let a = chosen[last].time
                 let own = (last + 1)..<j
                 let l = inside(live, &li, a, b), v = inside(vertical, &vi, a, b)
-                let ownCost = cost(chosen, own, from: a, to: b, rhythm: m)
-                let lc = cost(live, l, from: a, to: b, rhythm: m), vc = cost(vertical, v, from: a, to: b, rhythm: m)
+                let ownCost = rhythmCost(chosen[own].lazy.map(\.time), from: a, to: b, rhythm: m)
+                let lc = rhythmCost(live[l].lazy.map(\.time), from: a, to: b, rhythm: m)
+                let vc = rhythmCost(vertical[v].lazy.map(\.time), from: a, to: b, rhythm: m)
                 if Swift.min(lc, vc) < ownCost - margin {
                     out += lc <= vc ? live[l] : vertical[v]
                 } else {
