@@ -106,11 +106,16 @@ public struct LiveStepCheck: Sendable {
     var fillTimes = [Double](repeating: 0, count: fillCapacity), fillPeaks = [Double](repeating: 0, count: fillCapacity)
     var fillStart = 0, fillEnd = 0
     var held: StepEvent?
+    // Steps the rhythm check passed on unchecked when full, waiting for `next` (a ring).
+    var passedTimes = [Double](repeating: 0, count: passedCapacity), passedPeaks = [Double](repeating: 0, count: passedCapacity)
+    var passedFilled = [Bool](repeating: false, count: passedCapacity), passedStart = 0, passedEnd = 0
     /// The choice between agreed steps, when `choosesSpans`.
     var spans: AgreedSpanChoice
     let choosesSpans: Bool
     var scratch = [Double](repeating: 0, count: runCapacity)
     static let pedometerCapacity = 64, runCapacity = 16, fillCapacity = 256
+    /// Steps passed on unchecked that wait for `next` (more than a pedometer credits at once).
+    public static let passedCapacity = 256
     /// Steps counted from the vertical detector's peaks where the pedometer heard no walk.
     public private(set) var silentWalkSteps = 0
     /// The first step of the newest silent walk, until `takeSilentWalkStart` takes it.
@@ -134,12 +139,28 @@ public struct LiveStepCheck: Sendable {
     /// One acceleration sample (m/s², gravity included), as the pedometer gets it.
     public mutating func push(_ a: Vector3, time t: Seconds) { vertical.push(a, time: t) }
 
-    /// A pedometer step, in time order. Returns a step passed on unchecked when the check is
-    /// full (count it).
+    /// A pedometer step, in time order. When the rhythm check is full (its confirmations have
+    /// not come for `StepRhythmCheck.capacity` steps: the acceleration stopped coming), its
+    /// oldest step is passed on unchecked, and `next` gives it in time order with the others.
+    /// Returns a step only when `passedCapacity` such steps wait because `next` was not
+    /// called (count it).
     public mutating func push(_ s: StepEvent) -> StepEvent? {
         pedometerTimes[pedometerCount % Self.pedometerCapacity] = s.time
         pedometerCount += 1
-        return rhythm.push(s)
+        guard let p = rhythm.push(s) else { return nil }
+        guard passedEnd - passedStart < Self.passedCapacity else { return p }
+        let j = passedEnd % Self.passedCapacity
+        passedTimes[j] = p.time; passedPeaks[j] = p.peakToPeak; passedFilled[j] = p.filled
+        passedEnd += 1
+        return nil
+    }
+
+    /// The oldest step the rhythm check passed on unchecked, if one waits.
+    mutating func takePassed() -> StepEvent? {
+        guard passedStart < passedEnd else { return nil }
+        defer { passedStart += 1 }
+        let j = passedStart % Self.passedCapacity
+        return StepEvent(time: passedTimes[j], peakToPeak: passedPeaks[j], filled: passedFilled[j])
     }
 
     /// The next step to count, if one is decided: no pedometer step will come dated before
@@ -174,7 +195,8 @@ public struct LiveStepCheck: Sendable {
             rhythm.confirm(until: v.decidedUntil - tol) { v.hasStep(near: $0, within: tol) }
         }
         if let w = silent { examineSilentPeaks(w, noStepBefore: horizon) }
-        if held == nil { held = rhythm.next(noStepBefore: horizon) }
+        // A step passed on unchecked is older than every step still in the rhythm check.
+        if held == nil { held = takePassed() ?? rhythm.next(noStepBefore: horizon) }
         // A silent walk's step goes out before the pedometer's steps that come after it.
         if fillStart < fillEnd {
             let f = fillTimes[fillStart % Self.fillCapacity]
@@ -325,7 +347,7 @@ public struct LiveStepCheck: Sendable {
     public var dropped: Int { rhythm.dropped }
     /// Steps pushed and not yet counted: undecided by the rhythm check, or held for the choice
     /// between agreed steps.
-    public var pending: Int { rhythm.pending + spans.heldCount + spans.outEnd - spans.outStart }
+    public var pending: Int { rhythm.pending + passedEnd - passedStart + spans.heldCount + spans.outEnd - spans.outStart }
 }
 
 extension Array where Element == Double {

@@ -217,6 +217,39 @@ import MotusSignal
         #expect(check.pending == 0)
     }
 
+    @Test func aStepPassedOnWhenTheCheckIsFullIsCountedInTimeOrder() {
+        // The walk's last five pedometer steps come late and wait for an agreed step (as
+        // above), and so do the pedometer's steps after the walk. Then the acceleration stops
+        // coming while the pedometer's steps go on: none can be confirmed any more, so the
+        // rhythm check fills and passes its oldest steps on unchecked. They are counted after
+        // the waiting steps, not before them, and every step is counted once.
+        let walk = walkSignal(rateHz: 100, steps: 30, stillAfter: 10, seed: 7)
+        var pedometer = Pedometer.detect(walk).map(\.time)
+        let n = pedometer.count
+        for k in (n - 5)..<n { pedometer[k] += 0.3 }
+        let all = pedometer + regular(from: pedometer[n - 1] + 0.5, count: StepRhythmCheck.capacity + 20)
+        let cut = pedometer[n - 1] + 5
+        var check = LiveStepCheck()
+        var counted: [Double] = []
+        func take(_ passed: StepEvent?, horizon: Double) {
+            if let p = passed { counted.append(p.time) }
+            while let s = check.next(noStepBefore: horizon) { counted.append(s.time) }
+        }
+        var next = 0
+        for i in 0..<walk.count where walk.times[i] <= cut {
+            let t = walk.times[i]
+            check.push(walk.vector(i), time: t)
+            while next < all.count && all[next] <= t - 0.2 { take(check.push(StepEvent(time: all[next], peakToPeak: 1)), horizon: t - 0.2); next += 1 }
+            take(nil, horizon: t - 0.2)
+        }
+        for t in all[next...] { take(check.push(StepEvent(time: t, peakToPeak: 1)), horizon: t) }
+        check.finish()
+        take(nil, horizon: .infinity)
+        let late = zip(counted, counted.dropFirst()).first { $1 < $0 }
+        #expect(late == nil, "\(late.map { "\($0.1) s counted after \($0.0) s" } ?? "")")
+        #expect(counted.count + check.dropped == all.count && check.pending == 0)
+    }
+
     /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
     /// not hear) and returns the steps it counts, asking after every sample as a session does.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init()) -> (times: [Double], silent: Int) {
