@@ -112,10 +112,12 @@ def dispel_sample(root):
     return out
 
 
-def mobgap_sample(root, cohort, test, trial, out_name, description):
-    csv = os.path.join(root, f'example_data/data_csv/{cohort}/001/TimeMeasure1_{test}_{trial}.csv')
-    meta = json.load(open(os.path.join(root, 'example_data/data_csv/participant_metadata.json')))[cohort]['001']
-    mat = sio.loadmat(os.path.join(root, f'example_data/data/lab/{cohort}/001/data.mat'), squeeze_me=True, struct_as_record=False)
+def mobgap_sample(root, cohort, test, trial, out_name, description, participant='001'):
+    """Writes one mobgap lab recording (the CSV's lower-back IMU, the data.mat's INDIP reference)
+    to `out_name` (under this folder unless absolute). Returns (the file written, the CSV read)."""
+    csv = os.path.join(root, f'example_data/data_csv/{cohort}/{participant}/TimeMeasure1_{test}_{trial}.csv')
+    meta = json.load(open(os.path.join(root, 'example_data/data_csv/participant_metadata.json')))[cohort][participant]
+    mat = sio.loadmat(os.path.join(root, f'example_data/data/lab/{cohort}/{participant}/data.mat'), squeeze_me=True, struct_as_record=False)
     tr = getattr(getattr(mat['data'].TimeMeasure1, test), trial)
     data = np.loadtxt(csv, delimiter=',', skiprows=1)
     t = data[:, 0] / 100.0
@@ -125,12 +127,12 @@ def mobgap_sample(root, cohort, test, trial, out_name, description):
     w = Writer(out)
     w.meta('device', 'McRoberts MoveMonitor+ (MM+)')
     w.meta('placement', 'lower-back')
-    w.meta('subject', f'{cohort}/001')
+    w.meta('subject', f'{cohort}/{participant}')
     w.meta('height_m', meta['height_m'])
     w.meta('weight_kg', meta['weight_kg'])
     w.meta('nominal_rate_hz', 100)
-    w.meta('source', f'mobgap 1.2.0 (PyPI, Apache-2.0): example_data/data_csv/{cohort}/001/TimeMeasure1_{test}_{trial}.csv '
-                     f'and example_data/data/lab/{cohort}/001/data.mat (INDIP reference)')
+    w.meta('source', f'mobgap 1.2.0 (PyPI, Apache-2.0): example_data/data_csv/{cohort}/{participant}/TimeMeasure1_{test}_{trial}.csv '
+                     f'and example_data/data/lab/{cohort}/{participant}/data.mat (INDIP reference)')
     w.meta('x.protocol', description)
     w.meta('x.sensor_height_m', str(meta['sensor_height_m']))
     w.meta('x.reference', 'INDIP initial contacts (step events) and walking bouts (label "walk"); steps outside bouts are not referenced')

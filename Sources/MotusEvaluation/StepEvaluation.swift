@@ -7,11 +7,11 @@ import MotusTracking
 /// reference steps (Oxford walks, IPOL trials, WeAllWalk, any recording with `step` events).
 ///
 /// Which steps are compared:
-/// - A recording with walk/turn labels (IPOL, WeAllWalk) is judged over its annotated walk: from the
-///   start of the first non-`still` label to the end of the last one, widened by
-///   `windowMargin` on each side because a detection comes a little after its heel strike.
-///   True steps = `step` events inside the trial; counted = detected steps inside the widened
-///   window. The pedometer still runs over the whole file, so it starts from stillness. Steps
+/// - A recording with walk/turn labels (IPOL, WeAllWalk, Mobilise-D walking bouts) is judged
+///   over its annotated walks: the non-`still` labels, each widened by `windowMargin` on each
+///   side because a detection comes a little after its heel strike (`judgedSpans`; a trial's
+///   touching walk and turn labels make one window). True steps = `step` events inside the
+///   labels; counted = detected steps inside the widened windows. The pedometer still runs over the whole file, so it starts from stillness. Steps
 ///   after the protocol walk (IPOL `steps_after_trial`) are reported apart, not judged: they
 ///   are shuffles while standing, which a pedometer is designed to ignore.
 /// - Otherwise (Oxford) every `step` event against every detected step.
@@ -88,6 +88,20 @@ public enum StepEvaluation {
         public var trueStepsOutsideRecording: Int = 0
     }
 
+    /// The windows detected steps are judged in: each annotated walk (a label other than
+    /// `still`) widened by `windowMargin` on each side, overlapping ones merged, in time order.
+    /// A trial's walk and turn labels touch, so it is one window; separate walks (the
+    /// Mobilise-D reference's walking bouts between sitting and standing) stay separate, and
+    /// the movement between them, which their reference does not annotate, is not judged.
+    public static func judgedSpans(_ active: [LabelSegment]) -> [(start: Seconds, end: Seconds)] {
+        var out: [(start: Seconds, end: Seconds)] = []
+        for l in active.sorted(by: { $0.start < $1.start }) {
+            let a = l.start - windowMargin, b = l.end + windowMargin
+            if let last = out.last, a <= last.end { out[out.count - 1].end = Swift.max(last.end, b) } else { out.append((a, b)) }
+        }
+        return out
+    }
+
     /// Margin (s) added to each side of an annotated trial window.
     public static let windowMargin: Seconds = 0.3
 
@@ -150,9 +164,10 @@ public enum StepEvaluation {
                       countedSteps: detected.count, errorPercent: 0, source: source)
         row.trueStepsOutsideRecording = outsideRecording
         var judged = detected
-        if let lo = active.map(\.start).min(), let hi = active.map(\.end).max() {
-            let inTrue = truth.filter { $0 >= lo && $0 <= hi }.count
-            judged = detected.filter { $0.time >= lo - windowMargin && $0.time <= hi + windowMargin }
+        if !active.isEmpty {
+            let spans = judgedSpans(active)
+            let inTrue = truth.filter { t in active.contains { t >= $0.start && t <= $0.end } }.count
+            judged = detected.filter { s in spans.contains { s.time >= $0.start && s.time <= $0.end } }
             row.trueStepsOutside = truth.count - inTrue
             row.countedStepsOutside = detected.count - judged.count
             row.trueSteps = inTrue

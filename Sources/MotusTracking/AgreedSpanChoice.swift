@@ -12,9 +12,12 @@ import MotusSignal
 /// offline one's (`OfflineStepDetector.rhythmCost`); where it differs, live: the rhythm is the
 /// median of the 2 × `rhythmIntervals` intervals of the checked steps before the later agreed
 /// step (offline: `rhythmIntervals` on each side of it), since the steps after it have not
-/// come. A span longer than `maximumSpanSeconds`, one with more held steps than `capacity`, and
-/// the held steps when the walk stops (no step for the bout gap) go out as they came, so no
-/// step waits longer than that. Steps before the first agreed step, and after a span that went
+/// come; and a span across a short pause is judged too (offline, a span across a pause of
+/// the bout gap keeps its steps): live, the held steps are always the pedometer's, and such a
+/// span is where the vertical peaks replace the steps it counted while the walker stood
+/// (WeAllWalk's guide-dog walkers). A span longer than `maximumSpanSeconds`, one with more held
+/// steps than `capacity`, and the held steps when the walk stops (no step for the bout gap) go
+/// out as they came, so no step waits longer than that. Steps before the first agreed step, and after a span that went
 /// out as it came, pass straight on until the next agreed step.
 ///
 /// Fixed storage: allocates nothing after `init`.

@@ -36,8 +36,8 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// counts as wholly irregular there; a tie keeps the live steps).
 ///
 /// A bout's choice is then revised span by span (`chooseBetweenAgreedSteps`): between two
-/// chosen steps both detectors find, the steps of whichever detector make hops nearest the
-/// local rhythm are kept, so a long walk takes the pedometer's steps in a turn where the
+/// chosen steps both detectors find, within one walk (no pause of the bout gap between them),
+/// the steps of whichever detector make hops nearest the local rhythm are kept, so a long walk takes the pedometer's steps in a turn where the
 /// vertical detector misses them, and the vertical detector's where the pedometer added a tap.
 ///
 /// The chosen steps are then reconciled step by step with the other detector, by the same
@@ -164,6 +164,26 @@ public enum OfflineStepDetector {
         return c + Swift.abs(Math.log((b - prev) / m))
     }
 
+    /// Whether the steps `x` and `y` (each in time order, inside (a, b)) leave a pause between
+    /// a and b: longer than `gap` (s) with no step of either. A span across a pause joins two
+    /// walks; its rhythm says nothing about the steps on either side.
+    static func hasPause(from a: Double, to b: Double, longerThan gap: Double,
+                         _ x: some Sequence<Double>, _ y: some Sequence<Double>) -> Bool {
+        var ix = x.makeIterator(), iy = y.makeIterator()
+        var nx = ix.next(), ny = iy.next(), prev = a
+        while true {
+            let t: Double
+            switch (nx, ny) {
+            case let (p?, q?): if p <= q { t = p; nx = ix.next() } else { t = q; ny = iy.next() }
+            case let (p?, nil): t = p; nx = ix.next()
+            case let (nil, q?): t = q; ny = iy.next()
+            case (nil, nil): return b - prev > gap
+            }
+            if t - prev > gap { return true }
+            prev = Swift.max(prev, t)
+        }
+    }
+
     /// The bout choice (`choose`) revised span by span. A bout takes one detector's steps, but
     /// inside it each detector slips in places of its own: the vertical detector misses the weak
     /// steps of a turn, the pedometer adds a tap. Where both detectors find a chosen step
@@ -176,8 +196,12 @@ public enum OfflineStepDetector {
     /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
     /// two hops of half of it, and a pause one long hop that a few stray steps only make
     /// costlier. Another detector's steps replace the chosen ones only when they are nearer the
-    /// rhythm by more than log(`rhythmResolutionRatio`). Before the first and after the last agreed
-    /// step the chosen steps stay. In time order.
+    /// rhythm by more than log(`rhythmResolutionRatio`). A span across a pause (`hasPause`: no
+    /// step of either detector for the bout gap inside it) joins separate walks, each with its
+    /// own bout choice, and keeps its chosen steps: a hop across a pause is no step of a rhythm,
+    /// and costing it as one would drop a whole short walk between two pauses (sitting, then
+    /// a few steps, then standing) in favour of no step at all. Before the first and after the
+    /// last agreed step the chosen steps stay. In time order.
     public static func chooseBetweenAgreedSteps(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
                                                 settings s: Settings = .default) -> [StepEvent] {
         guard chosen.count >= 4 else { return chosen }
@@ -216,7 +240,8 @@ public enum OfflineStepDetector {
                 let ownCost = rhythmCost(chosen[own].lazy.map(\.time), from: a, to: b, rhythm: m)
                 let lc = rhythmCost(live[l].lazy.map(\.time), from: a, to: b, rhythm: m)
                 let vc = rhythmCost(vertical[v].lazy.map(\.time), from: a, to: b, rhythm: m)
-                if Swift.min(lc, vc) < ownCost - margin {
+                if Swift.min(lc, vc) < ownCost - margin,
+                   !hasPause(from: a, to: b, longerThan: gap, live[l].lazy.map(\.time), vertical[v].lazy.map(\.time)) {
                     out += lc <= vc ? live[l] : vertical[v]
                 } else {
                     out += chosen[own]

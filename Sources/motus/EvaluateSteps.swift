@@ -13,8 +13,9 @@ struct EvaluateSteps: ParsableCommand {
         Takes dataset folders (the Oxford step-counter walks, the IPOL gait trials, WeAllWalk) or \
         recordings and folders of recordings with `step` events. For each recording it prints the true and counted steps \
         and the error; for a recording with a known course (IPOL: 20 m) also the distance \
-        estimated from the subject's height alone. Recordings with walk labels (IPOL, WeAllWalk) \
-        are judged over the annotated walk (steps outside it are shown apart). The summary gives MAPE, median and \
+        estimated from the subject's height alone. Recordings with walk labels (IPOL, WeAllWalk, \
+        Mobilise-D walking bouts) are judged over the annotated walks, each widened by 0.3 s (steps outside them are \
+        shown apart). The summary gives MAPE, median and \
         worst |error|, and the median |distance error|.
 
         Steps come from the offline step counter by default (`--step-mode offline`: the whole \

@@ -78,6 +78,24 @@ import MotusEvaluation
         #expect(none == "all 1 reference steps lie outside the recording's span")
     }
 
+    /// Separate annotated walks (Mobilise-D's walking bouts between sitting and standing) are
+    /// judged each in its own window: reference steps between them are reported apart, as are
+    /// the steps counted there; a trial's touching walk and turn labels make one window.
+    @Test func separateWalksAreJudgedEachInItsWindow() throws {
+        let labels = [LabelSegment(start: 2, end: 4, label: "walk"), LabelSegment(start: 4, end: 5, label: "turn"),
+                      LabelSegment(start: 5, end: 12, label: "still"), LabelSegment(start: 12, end: 14, label: "walk")]
+        let spans = StepEvaluation.judgedSpans(labels.filter { $0.label != "still" })
+        let m = StepEvaluation.windowMargin
+        #expect(spans.count == 2 && spans[0] == (2 - m, 5 + m) && spans[1] == (12 - m, 14 + m))
+        var acc = SensorStream(kind: .acceleration)
+        for i in 0..<2000 { acc.append(time: Double(i) / 100, Vector3(0.1, 0.2, 9.81)) }
+        let steps = [2.5, 3.5, 4.5, 8.0, 13.0].map { GroundTruthEvent(time: $0, kind: "step") }
+        let e = EvaluationRecording(entry: DatasetEntry(id: "d", subject: nil, label: nil, path: "d"),
+                                    loaded: Recording(streams: [acc], labels: labels, events: steps))
+        let row = try #require(StepEvaluation.evaluate(e))
+        #expect(row.trueSteps == 4 && row.trueStepsOutside == 1)
+    }
+
     static let motus = "#motus,1\n@stream,acc,acc,t_s,x_mps2,y_mps2,z_mps2\nacc,0.00,0.1,0.2,9.8\nacc,0.01,0.1,0.2,9.8\nacc,0.02,0.1,0.2,9.8\n@event,0.01,\"step\"\n"
 
     /// A file rewritten in the middle of its read (through the test seam) is an error naming

@@ -136,6 +136,22 @@ import MotusSignal
         #expect(OfflineStepDetector.chooseBetweenAgreedSteps(steps(a), live: steps(a), vertical: []).map(\.time) == a)
     }
 
+    @Test func aWalkBetweenTwoPausesKeepsItsStepsWhenOnlyOneDetectorHearsIt() {
+        // Daily life: a walk both detectors hear, 15 s sitting, a short walk only the vertical
+        // detector hears (the pedometer never confirmed it), 5 s standing, a walk both hear.
+        // The span between the agreed steps around the middle walk crosses two pauses: it
+        // joins three walks, and its rhythm says nothing about the middle one, which stays.
+        let a = regular(from: 0, count: 10), mid = regular(from: 19.5, count: 6, interval: 0.6)
+        let b = regular(from: 27.5, count: 10)
+        let chosen = a + mid + b
+        let kept = OfflineStepDetector.chooseBetweenAgreedSteps(steps(chosen), live: steps(a + b), vertical: steps(chosen))
+        #expect(kept.map(\.time) == chosen)
+        #expect(OfflineStepDetector.hasPause(from: 4.5, to: 27.5, longerThan: 2, [Double](), mid))
+        #expect(!OfflineStepDetector.hasPause(from: 19.5, to: 22.5, longerThan: 2, [20.1, 21.3], [20.7, 21.9]))
+        #expect(OfflineStepDetector.hasPause(from: 0, to: 1, longerThan: 2, [Double](), [Double]()) == false)
+        #expect(OfflineStepDetector.hasPause(from: 0, to: 3, longerThan: 2, [0.5], [Double]()))
+    }
+
     @Test func reconcilingLeavesBoutEdgesAndShortRunsAlone() {
         // The first step stays though it is 0.2 s before the next (confirmed) one, and an
         // interval across a pause (longer than the bout gap) is never filled, though the other

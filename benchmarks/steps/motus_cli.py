@@ -6,9 +6,10 @@ hands each recording to Python exactly as motus reads it (samples in SI units, l
 Scoring (`judge`) follows Sources/MotusEvaluation/StepEvaluation.swift:
 - reference steps outside the span of the device's data (first to last sample over every
   stream except a platform step counter) are not judged;
-- a recording with labels other than `still` (IPOL, WeAllWalk) is judged over its annotated
-  walk: true = reference steps from the start of the first such label to the end of the last,
-  counted = detected steps in that window widened by 0.3 s on each side;
+- a recording with labels other than `still` (IPOL, WeAllWalk, Mobilise-D walking bouts) is
+  judged over its annotated walks: true = reference steps inside such labels, counted =
+  detected steps inside them widened by 0.3 s on each side (overlapping windows merged; a
+  trial's touching walk and turn labels are one window);
 - otherwise every reference step against every detected step.
 """
 
@@ -137,11 +138,21 @@ def judge(rec, detected):
     lo_span, hi_span = rec.span
     truth = rec.steps[(rec.steps >= lo_span) & (rec.steps <= hi_span)]
     detected = np.asarray(detected, dtype=float)
-    active = [(s, e) for s, e, label in rec.labels if label != "still"]
+    active = sorted((s, e) for s, e, label in rec.labels if label != "still")
     if active:
-        lo, hi = min(s for s, _ in active), max(e for _, e in active)
-        true = int(((truth >= lo) & (truth <= hi)).sum())
-        counted = int(((detected >= lo - WINDOW_MARGIN_S) & (detected <= hi + WINDOW_MARGIN_S)).sum())
+        # StepEvaluation.judgedSpans: each walk widened by the margin, overlapping ones merged.
+        spans = []
+        for s, e in active:
+            a, b = s - WINDOW_MARGIN_S, e + WINDOW_MARGIN_S
+            if spans and a <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], b)
+            else:
+                spans.append([a, b])
+        inside = np.zeros(len(truth), dtype=bool)
+        for s, e in active:
+            inside |= (truth >= s) & (truth <= e)
+        true = int(inside.sum())
+        counted = int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
     else:
         true, counted = len(truth), len(detected)
     error = 100.0 * (counted - true) / true if true > 0 else 0.0

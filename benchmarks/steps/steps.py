@@ -32,6 +32,7 @@ from importlib.metadata import version
 
 import numpy as np
 
+import mobgap_lab
 import motus_cli
 import peers
 
@@ -39,13 +40,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(REPO, "benchmarks", ".data")
 
-# (title, folder under the datasets root, how its ids name files)
+# (title, folder under the datasets root, how its ids name files); the mobgap lab recordings
+# are made from mobgap's source distribution (mobgap_lab.py), not read from the datasets root.
 DATASETS = [
     ("Oxford", "oxford", "oxford"),
     ("WeAllWalk", "weallwalk", "weallwalk"),
     ("IPOL", os.path.join("ipol", "voisard2023_ipol497"), "ipol"),
+    ("mobgap lab (INDIP)", None, "mobgaplab"),
     ("sp-sw-har", "sp-sw-har", "spswhar"),
 ]
+
+# Data sets from a lower-back sensor, the only ones mobgap's detectors are built for.
+LOWER_BACK = ("ipol", "mobgaplab")
 
 # WeAllWalk's mobility tool, the last part of its phone file's name.
 WEALLWALK_GROUPS = [("NA", "sighted"), ("WC", "cane"), ("GD", "guide dog")]
@@ -65,6 +71,10 @@ def entry_path(kind, root, rid):
                        + glob.glob(os.path.join(root, "iPhoneSensors_%s_*.csv" % rid)))
         if found:
             return found[0]
+    elif kind == "mobgaplab":
+        p = os.path.join(root, rid)
+        if os.path.isfile(p):
+            return p
     elif kind == "ipol":
         folder, _, base = rid.rpartition("/")
         pattern = os.path.join(root, "**", folder, base + "_lb.txt") if folder else os.path.join(root, "**", base + "_lb.txt")
@@ -157,7 +167,7 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
             got = [errors[m][i][1] for i in subset if i in errors[m]]
             if len(got) == len(subset):
                 out[m] = "%.2f / %.1f" % summary(got)
-            elif m.startswith("mobgap") and kind == "ipol" and mobgap_note:
+            elif m.startswith("mobgap") and kind in LOWER_BACK and mobgap_note:
                 out[m] = mobgap_note
             elif failed[m]:
                 out[m] = "failed on %d of %d" % (len(subset) - len(got), len(subset))
@@ -206,14 +216,22 @@ def main():
     table_rows, recording_rows, notes = [], [], []
     pool = ThreadPoolExecutor(max_workers=2)
     for title, folder, kind in DATASETS:
-        root = os.path.join(args.datasets, folder)
+        if folder is None:
+            try:
+                root = mobgap_lab.prepare(DATA)
+            except Exception as e:  # no network for the first download: the other rows still run
+                table_rows.append((title, "—", {m: "no data" for m in methods}))
+                notes.append("%s: could not be made from mobgap's source distribution (%s)" % (title, e))
+                continue
+        else:
+            root = os.path.join(args.datasets, folder)
         if not os.path.isdir(root):
             table_rows.append((title, "—", {m: "no data" for m in methods}))
             notes.append("%s: no folder %s" % (title, root))
             continue
         t0 = time.time()
-        # mobgap's detectors are built for a lower-back sensor: IPOL only.
-        detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind == "ipol" else [])
+        # mobgap's detectors are built for a lower-back sensor.
+        detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind in LOWER_BACK else [])
         t, r, n = score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool, args.resample)
         table_rows += t
         recording_rows += r
@@ -232,8 +250,11 @@ def main():
               "- %s: |a| at 100 Hz − median, Butterworth order 4 band-pass 1.0–5.0 Hz (`sosfiltfilt`), "
               "`find_peaks` distance 0.3 s, prominence 1.0 × std (offline, zero phase)." % SCIPY,
               "- mobgap: initial-contact detectors on the whole lower-back recording at 100 Hz; \"mobgap pipeline\": its full "
-              "pipeline for healthy walkers (Iluz gait sequences, then Ionescu's initial contacts in them). IPOL only: they are "
-              "built for a lower-back sensor; \"—\": not run on that data set."]
+              "pipeline for healthy walkers (Iluz gait sequences, then Ionescu's initial contacts in them). IPOL and mobgap lab "
+              "only: they are built for a lower-back sensor; \"—\": not run on that data set.",
+              "- mobgap lab (INDIP): mobgap 1.2.0's lab example recordings (lower back, 100 Hz; HA/001, HA/002, MS/001 in "
+              "Test5 and Test11) with the INDIP system's initial contacts, written by benchmarks/steps/mobgap_lab.py from "
+              "mobgap's source distribution on PyPI; judged inside the reference's walking bouts."]
     if len(modes) == 1:
         lines.append("- This motus build has no `evaluate-steps --step-mode`: one Motus column, its default mode.")
     lines += ["- " + n for n in notes]
