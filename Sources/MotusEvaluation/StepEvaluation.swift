@@ -11,9 +11,10 @@ import MotusTracking
 ///   over its annotated walks: the non-`still` labels, each widened by `windowMargin` on each
 ///   side because a detection comes a little after its heel strike (`judgedSpans`; a trial's
 ///   touching walk and turn labels make one window). True steps = `step` events inside the
-///   labels; counted = detected steps inside the widened windows. The pedometer still runs over the whole file, so it starts from stillness. Steps
-///   after the protocol walk (IPOL `steps_after_trial`) are reported apart, not judged: they
-///   are shuffles while standing, which a pedometer is designed to ignore.
+///   labels; counted = detected steps inside the widened windows. The pedometer still runs
+///   over the whole file, so it starts from stillness. Steps after the protocol walk (IPOL
+///   `steps_after_trial`) are reported apart, not judged: they are shuffles while standing,
+///   which a pedometer is designed to ignore.
 /// - Otherwise (Oxford) every `step` event against every detected step.
 /// Before either, reference steps outside the span of the device's data (first to last
 /// sample: a phone that stopped recording before the annotated walk ended, as some WeAllWalk

@@ -345,8 +345,8 @@ public struct LiveStepCheck: Sendable {
 
     /// Pedometer steps dropped so far.
     public var dropped: Int { rhythm.dropped }
-    /// Steps pushed and not yet counted: undecided by the rhythm check, or held for the choice
-    /// between agreed steps.
+    /// Steps pushed and not yet counted: undecided by the rhythm check, passed on unchecked and
+    /// waiting for `next`, or held for the choice between agreed steps.
     public var pending: Int { rhythm.pending + passedEnd - passedStart + spans.heldCount + spans.outEnd - spans.outStart }
 }
 
