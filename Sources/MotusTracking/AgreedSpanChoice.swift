@@ -17,8 +17,8 @@ import MotusSignal
 /// span is where the vertical peaks replace the steps it counted while the walker stood
 /// (WeAllWalk's guide-dog walkers). A span longer than `maximumSpanSeconds`, one with more held
 /// steps than `capacity`, and the held steps when the walk stops (no step for the bout gap) go
-/// out as they came, so no step waits longer than that. Steps before the first agreed step, and after a span that went
-/// out as it came, pass straight on until the next agreed step.
+/// out as they came, so no step waits longer than that. Steps before the first agreed step,
+/// and after a span that went out as it came, pass straight on until the next agreed step.
 ///
 /// Fixed storage: allocates nothing after `init`.
 struct AgreedSpanChoice: Sendable {

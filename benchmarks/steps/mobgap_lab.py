@@ -45,7 +45,8 @@ def source(data):
                     "mobgap==%s" % VERSION, "-d", work], check=True)
     archive = glob.glob(os.path.join(work, "mobgap-%s.tar.gz" % VERSION))[0]
     with tarfile.open(archive) as t:
-        t.extractall(work, filter="data")
+        # The "data" filter refuses links and paths outside `work`; Pythons before 3.11.4 lack it.
+        t.extractall(work, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     return root
 
 
