@@ -107,8 +107,8 @@ public struct LiveStepCheck: Sendable {
     var fillStart = 0, fillEnd = 0
     var held: StepEvent?
     // Steps the rhythm check passed on unchecked when full, waiting for `next` (a ring).
-    var passedTimes = [Double](repeating: 0, count: passedCapacity), passedPeaks = [Double](repeating: 0, count: passedCapacity)
-    var passedFilled = [Bool](repeating: false, count: passedCapacity), passedStart = 0, passedEnd = 0
+    var passed = [StepEvent](repeating: StepEvent(time: 0, peakToPeak: 0), count: passedCapacity)
+    var passedStart = 0, passedEnd = 0
     /// The choice between agreed steps, when `choosesSpans`.
     var spans: AgreedSpanChoice
     let choosesSpans: Bool
@@ -149,8 +149,7 @@ public struct LiveStepCheck: Sendable {
         pedometerCount += 1
         guard let p = rhythm.push(s) else { return nil }
         guard passedEnd - passedStart < Self.passedCapacity else { return p }
-        let j = passedEnd % Self.passedCapacity
-        passedTimes[j] = p.time; passedPeaks[j] = p.peakToPeak; passedFilled[j] = p.filled
+        passed[passedEnd % Self.passedCapacity] = p
         passedEnd += 1
         return nil
     }
@@ -159,8 +158,7 @@ public struct LiveStepCheck: Sendable {
     mutating func takePassed() -> StepEvent? {
         guard passedStart < passedEnd else { return nil }
         defer { passedStart += 1 }
-        let j = passedStart % Self.passedCapacity
-        return StepEvent(time: passedTimes[j], peakToPeak: passedPeaks[j], filled: passedFilled[j])
+        return passed[passedStart % Self.passedCapacity]
     }
 
     /// The next step to count, if one is decided: no pedometer step will come dated before

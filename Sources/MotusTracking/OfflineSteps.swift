@@ -37,8 +37,9 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///
 /// A bout's choice is then revised span by span (`chooseBetweenAgreedSteps`): between two
 /// chosen steps both detectors find, within one walk (no pause of the bout gap between them),
-/// the steps of whichever detector make hops nearest the local rhythm are kept, so a long walk takes the pedometer's steps in a turn where the
-/// vertical detector misses them, and the vertical detector's where the pedometer added a tap.
+/// the steps of whichever detector make hops nearest the local rhythm are kept, so a long walk
+/// takes the pedometer's steps in a turn where the vertical detector misses them, and the
+/// vertical detector's where the pedometer added a tap.
 ///
 /// The chosen steps are then reconciled step by step with the other detector, by the same
 /// rhythm rule (`reconcile`): a chosen step the other detector does not confirm, which splits
