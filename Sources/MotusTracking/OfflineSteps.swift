@@ -209,7 +209,11 @@ public enum OfflineStepDetector {
         let tol = s.confirmationToleranceSeconds, gap = s.boutGapSeconds, w = Swift.max(1, s.rhythmIntervals)
         let margin = Math.log(Swift.max(s.rhythmResolutionRatio, 1))
         var scratch: [Double] = []
-        // The median chosen interval around step j (nil with fewer than three).
+        // The median chosen interval around step j (nil with fewer than three). Unlike
+        // `reconcile`'s bout median it skips an interval of the bout gap or more instead of
+        // stopping there, so the rhythm of a span next to such a gap is also judged from the
+        // steps beyond it; stopping there as `reconcile` does was measured and not taken
+        // (benchmarks/README.md, "Studied 2026-11-29, not taken").
         func median(around j: Int) -> Double? {
             scratch.removeAll(keepingCapacity: true)
             for k in Swift.max(1, j - w)...Swift.min(chosen.count - 1, j + w) where chosen[k].time - chosen[k - 1].time < gap {
