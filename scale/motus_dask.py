@@ -160,6 +160,26 @@ def pooled_steps(rows: list[dict]) -> dict:
     }
 
 
+def pooled_step_groups(rows: list[dict]) -> list[dict]:
+    """The step summary per group (StepEvaluation.summarizeGroups): the rows with a group, the
+    groups in the order they first come in."""
+    names = list(dict.fromkeys(r["group"] for r in rows if r.get("group") is not None))
+    return [{"group": g, "summary": pooled_steps([r for r in rows if r.get("group") == g])} for g in names]
+
+
+def step_summary_differences(mine: dict, theirs: dict, where: str) -> list[str]:
+    """Where the pooled step summary `mine` differs from motus's `theirs` (numbers rounded as
+    motus writes them)."""
+    problems = []
+    for key in ("recordings", "true_steps", "counted_steps", "worst_id"):
+        if mine[key] != theirs[key]:
+            problems.append(f"{where}{key}: {mine[key]} on the cluster, {theirs[key]} in one run")
+    for key in ("mape", "median_abs_error_percent", "worst_abs_error_percent"):
+        if motus_rounded(mine[key]) != theirs[key]:
+            problems.append(f"{where}{key}: {mine[key]!r} on the cluster, {theirs[key]!r} in one run")
+    return problems
+
+
 # ---------------------------------------------------------------- pooling evaluate-motion
 
 MOTION_LATENCIES = ("resume_latency", "resume_decision_latency", "pause_latency", "pause_event_latency")
@@ -437,7 +457,8 @@ def run_on_cluster(client, motus: str, recordings: list[dict], args: list[str], 
         pooled_motion_result = {"trials": [row for m in motions for row in m["trials"]],
                                 "skipped": [s for m in motions for s in m["skipped"]], "summary": pooled_motion(exact)}
     return {"features": table, "step_rows": step_rows, "skipped": skipped,
-            "summary": pooled_steps(step_rows) if steps else None, "motion": pooled_motion_result,
+            "summary": pooled_steps(step_rows) if steps else None,
+            "groups": pooled_step_groups(step_rows) if steps else None, "motion": pooled_motion_result,
             "evaluation": pooled_evaluation(evaluations) if evaluate is not None else None, "seconds": seconds}
 
 
@@ -478,13 +499,14 @@ def compare(cluster: dict, single: dict) -> list[str]:
             problems.append("step rows differ")
         if cluster["skipped"] != report["skipped"]:
             problems.append(f"skipped recordings differ: {cluster['skipped']} vs {report['skipped']}")
-        mine, theirs = cluster["summary"], report["summary"]
-        for key in ("recordings", "true_steps", "counted_steps", "worst_id"):
-            if mine[key] != theirs[key]:
-                problems.append(f"{key}: {mine[key]} on the cluster, {theirs[key]} in one run")
-        for key in ("mape", "median_abs_error_percent", "worst_abs_error_percent"):
-            if motus_rounded(mine[key]) != theirs[key]:
-                problems.append(f"{key}: {mine[key]!r} on the cluster, {theirs[key]!r} in one run")
+        problems += step_summary_differences(cluster["summary"], report["summary"], "")
+        mine_groups, their_groups = cluster["groups"], report.get("groups") or []
+        if [g["group"] for g in mine_groups] != [g["group"] for g in their_groups]:
+            problems.append(f"step groups: {[g['group'] for g in mine_groups]} on the cluster, "
+                            f"{[g['group'] for g in their_groups]} in one run")
+        else:
+            for m, t in zip(mine_groups, their_groups):
+                problems += step_summary_differences(m["summary"], t["summary"], f"group {m['group']}: ")
     if single.get("motion") is not None:
         m, theirs = cluster["motion"], single["motion"]
         if m["trials"] != theirs["trials"]:
@@ -521,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", help="evaluate --model FILE (default: the shipped moving-vs-still model)")
     ap.add_argument("--evaluate-map", action="append", default=[], help="evaluate --map CLASS=LABELS (repeat)")
     ap.add_argument("--rows-out", help="write the gathered feature rows: FILE.csv, FILE.jsonl, or FILE.parquet (needs pyarrow)")
-    ap.add_argument("--metrics-out", help="write the step rows, skipped recordings and pooled summary (and the pooled "
+    ap.add_argument("--metrics-out", help="write the step rows, skipped recordings and pooled summary and per-group summaries (and the pooled "
                     "evaluate-motion and evaluate results) as JSON")
     ap.add_argument("--compare", action="store_true", help="also run motus once on this machine; check equality, print recordings per second")
     o = ap.parse_args(argv)
@@ -588,7 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             f.to_csv(o.rows_out, index=False, float_format="%.17g")
     if o.metrics_out:
-        metrics = {"recordings": result["step_rows"], "skipped": result["skipped"], "summary": result["summary"]} if steps else {}
+        metrics = {"recordings": result["step_rows"], "skipped": result["skipped"], "summary": result["summary"],
+                   "groups": result["groups"]} if steps else {}
         if motion is not None:
             metrics["motion"] = result["motion"]
         if evaluate is not None:
@@ -613,7 +636,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             what = [f"{len(result['features'])} feature rows"] if features else []
             if steps:
-                what.append(f"{len(result['step_rows'])} step rows, skipped list and pooled step metrics")
+                what.append(f"{len(result['step_rows'])} step rows, skipped list and pooled step metrics (whole run and {len(result['groups'])} groups)")
             if motion is not None:
                 what.append(f"{len(result['motion']['trials'])} evaluate-motion rows and pooled latencies")
             if evaluate is not None:

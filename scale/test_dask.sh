@@ -68,7 +68,8 @@ EOF
 }
 check ".npy and its sidecar read by numpy/pandas equal the CSV" npy_matches_csv
 
-# 2. The comparison catches a difference: one feature value and one step count changed.
+# 2. The comparison catches a difference: one feature value and one step count changed (in the
+# whole run's summary and in its group's).
 comparison_can_fail() {
   "$PY" - "$MOTUS" "$DATA/oxford" <<'EOF'
 import sys, copy
@@ -79,14 +80,19 @@ single = md.run_single(motus, [path], ["--features", "no-gyroscope"])
 recs = md.list_recordings(motus, [path])[:2]
 import pandas
 rows = single["report"]["recordings"]
-fake = {"features": single["features"].copy(), "step_rows": copy.deepcopy(rows), "skipped": [], "summary": md.pooled_steps(rows)}
+fake = {"features": single["features"].copy(), "step_rows": copy.deepcopy(rows), "skipped": [], "summary": md.pooled_steps(rows),
+        "groups": md.pooled_step_groups(rows)}
 assert md.compare(fake, single) == [], md.compare(fake, single)
+assert len(fake["groups"]) > 1, fake["groups"]  # Oxford's carry positions
 fake["features"].iloc[3, 7] = fake["features"].iloc[3, 7] * (1 + 2 ** -52)
 fake["step_rows"][0]["counted_steps"] += 1
 fake["summary"] = md.pooled_steps(fake["step_rows"])
+fake["groups"] = md.pooled_step_groups(fake["step_rows"])
 problems = md.compare(fake, single)
+group = f"group {rows[0]['group']}: mape"
 assert any("feature rows differ" in p for p in problems) and any(p.startswith("mape") for p in problems), problems
-print(f"   a one-ulp feature change and one extra step are caught: {len(problems)} differences")
+assert any(p.startswith(group) for p in problems), problems
+print(f"   a one-ulp feature change and one extra step are caught (the whole run's and its group's figures): {len(problems)} differences")
 EOF
 }
 check "the comparison catches a changed value" comparison_can_fail

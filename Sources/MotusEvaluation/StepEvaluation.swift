@@ -33,6 +33,10 @@ public enum StepEvaluation {
         public var device: String?
         /// Where the device was worn (`front-pocket`, `lower-back`, Oxford's position), when known.
         public var placement: String?
+        /// The group the data set puts the recording in (its entry's label: Oxford's carry
+        /// position, WeAllWalk's mobility aid `long-cane`, `guide-dog` or `none`); nil when the
+        /// data set has none. `summarizeGroups` gives the figures per group.
+        public var group: String?
         /// Reference steps judged: those inside the annotated walk when the recording has
         /// walk/turn labels, else all those inside the span of the device's data.
         public var trueSteps: Int
@@ -87,6 +91,27 @@ public enum StepEvaluation {
         public var distanceRecordings: Int
         /// Reference steps outside the span of their recording's device data, over all recordings.
         public var trueStepsOutsideRecording: Int = 0
+    }
+
+    /// The figures of one group of recordings (`Row.group`).
+    public struct GroupSummary: Sendable, Hashable, Codable {
+        /// The group's name, as the rows give it.
+        public var group: String
+        /// `summarize` over the group's rows.
+        public var summary: Summary
+    }
+
+    /// `summarize` per group of `rows` (those with a group), the groups in the order they first
+    /// come in (as `evaluate` lists its groups); empty when no row has a group.
+    public static func summarizeGroups(_ rows: [Row]) -> [GroupSummary] {
+        var order: [String] = []
+        var members: [String: [Row]] = [:]
+        for r in rows {
+            guard let g = r.group else { continue }
+            if members[g] == nil { order.append(g) }
+            members[g, default: []].append(r)
+        }
+        return order.map { GroupSummary(group: $0, summary: summarize(members[$0]!)) }
     }
 
     /// The windows detected steps are judged in: each annotated walk (a label other than
@@ -161,7 +186,7 @@ public enum StepEvaluation {
         }
         let source = platform ? "platform step counter" : mode == .offline ? "accelerometer (offline)" : "accelerometer"
         let active = e.truth.labels.filter { $0.label != "still" }
-        var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, trueSteps: truth.count,
+        var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, group: e.entry.label, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)
         row.trueStepsOutsideRecording = outsideRecording
         var judged = detected

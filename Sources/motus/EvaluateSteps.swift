@@ -16,7 +16,9 @@ struct EvaluateSteps: ParsableCommand {
         estimated from the subject's height alone. Recordings with walk labels (IPOL, WeAllWalk, \
         Mobilise-D walking bouts) are judged over the annotated walks, each widened by 0.3 s (steps outside them are \
         shown apart). The summary gives MAPE, median and \
-        worst |error|, and the median |distance error|.
+        worst |error|, and the median |distance error|; for a data set that groups its \
+        recordings (Oxford by carry position, WeAllWalk by mobility aid: long-cane, guide-dog, \
+        none) also MAPE, median and worst per group (JSON: "groups").
 
         Steps come from the offline step counter by default (`--step-mode offline`: the whole \
         file is known, so each walking bout takes the steps of the live pedometer or of a \
@@ -37,7 +39,9 @@ struct EvaluateSteps: ParsableCommand {
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
         message when a bar fails; `--max-live-gap 0.7` also counts the recordings live and \
-        fails when the live MAPE is more than 0.7 points above the offline one. Example:
+        fails when the live MAPE is more than 0.7 points above the offline one; \
+        `--max-group-mape long-cane=2.5` fails when that group's MAPE is above 2.5 % (or when \
+        no recording is in it). Example:
           motus evaluate-steps ../shared/datasets/oxford --max-mape 2 --max-worst 6
 
         --resample HZ counts every recording as a device sampling its inertial streams at HZ \
@@ -69,6 +73,9 @@ struct EvaluateSteps: ParsableCommand {
 
     @Option(name: .customLong("max-distance-error"), help: ArgumentHelp("Fail when the median |distance error| (%) is above X.", valueName: "X"))
     var maxDistance: Double?
+
+    @Option(name: .customLong("max-group-mape"), help: ArgumentHelp("Fail when the step MAPE (%) of the recordings of GROUP is above X (repeat for more groups; the groups are those the report lists: Oxford's carry positions, WeAllWalk's long-cane, guide-dog and none).", valueName: "GROUP=X"))
+    var maxGroupMAPE: [String] = []
 
     @Option(name: .customLong("max-live-gap"), help: ArgumentHelp("Also count every recording live (what a session counts) and fail when the live MAPE is more than X points above the offline one (offline mode only).", valueName: "X"))
     var maxLiveGap: Double?
@@ -105,6 +112,7 @@ struct EvaluateSteps: ParsableCommand {
         if maxLiveGap != nil && (stepMode != .offline || platformCounter) {
             throw ValidationError("--max-live-gap compares the live count with the offline one: it needs --step-mode offline and no --platform-counter")
         }
+        _ = try groupBars()
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
     }
@@ -133,9 +141,11 @@ struct EvaluateSteps: ParsableCommand {
                 throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))\(why)")
             }
             let s = StepEvaluation.summarize(rows)
+            let groups = StepEvaluation.summarizeGroups(rows)
             switch format {
-            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, recordings: rows, summary: s, skipped: skipped)))
-            default: print(Self.table(rows, s, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz), terminator: "")
+            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, recordings: rows, summary: s,
+                                                           groups: groups.isEmpty ? nil : groups, skipped: skipped)))
+            default: print(Self.table(rows, s, groups, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
@@ -156,6 +166,14 @@ struct EvaluateSteps: ParsableCommand {
                 }
             }
             if let m = maxMAPE, s.mape > m { failures.append("step MAPE \(Fmt.f(s.mape, 2)) % > \(Fmt.f(m, 2)) %") }
+            for (name, m) in try groupBars() {
+                if let g = groups.first(where: { $0.group == name }) {
+                    if g.summary.mape > m { failures.append("step MAPE of \(name) \(Fmt.f(g.summary.mape, 2)) % > \(Fmt.f(m, 2)) %") }
+                } else {
+                    let known = groups.isEmpty ? "the recordings have no groups" : "groups: " + groups.map(\.group).joined(separator: ", ")
+                    failures.append("no recording of group '\(name)' to check --max-group-mape (\(known))")
+                }
+            }
             if let m = maxWorst, s.worstAbsErrorPercent > m {
                 failures.append("worst |step error| \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "?")) > \(Fmt.f(m, 2)) %")
             }
@@ -166,6 +184,17 @@ struct EvaluateSteps: ParsableCommand {
             }
             if !skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(skipped)) }
             if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
+        }
+    }
+
+    /// The `--max-group-mape` bars as (group, X), in the order given.
+    func groupBars() throws -> [(group: String, max: Double)] {
+        try maxGroupMAPE.map { arg in
+            let parts = arg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, let x = Double(parts[1]), x >= 0, x.isFinite else {
+                throw ValidationError("--max-group-mape takes GROUP=X with X a percentage ≥ 0, not '\(arg)'")
+            }
+            return (String(parts[0]), x)
         }
     }
 
@@ -180,11 +209,13 @@ struct EvaluateSteps: ParsableCommand {
         var resampleHz: Double?
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
+        /// The summary per group (`StepEvaluation.Row.group`), absent when no recording has one.
+        var groups: [StepEvaluation.GroupSummary]?
         var skipped: [Evaluation.Skipped]
     }
 
-    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ skipped: [Evaluation.Skipped], mode: StepMode,
-                      resampleHz: Double? = nil) -> String {
+    static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ groups: [StepEvaluation.GroupSummary],
+                      _ skipped: [Evaluation.Skipped], mode: StepMode, resampleHz: Double? = nil) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -196,6 +227,12 @@ struct EvaluateSteps: ParsableCommand {
         let rate = resampleHz.map { ", resampled to \(ResampleOption.text($0)) Hz" } ?? ""
         out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter\(rate))\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
+        if groups.count > 1 {
+            for g in groups {
+                let x = g.summary
+                out += "  \(g.group): \(x.recordings) recording\(x.recordings == 1 ? "" : "s"), MAPE \(Fmt.f(x.mape, 2)) %, median \(Fmt.f(x.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(x.worstAbsErrorPercent, 2)) % (\(x.worstID ?? "-"))\n"
+            }
+        }
         if let d = s.distanceMedianAbsErrorPercent {
             out += "distance (height only): median |error| \(Fmt.f(d, 2)) % over \(s.distanceRecordings) recordings\n"
         }

@@ -73,3 +73,49 @@ import MotusIO
         #expect(b.status == 64 && b.stderr.contains("--check-still"), "\(b.stderr)")
     }
 }
+
+/// `motus evaluate-steps --max-group-mape GROUP=X` and the per-group summary.
+@Suite(.serialized) struct EvaluateStepsGroupCLITests {
+    static let shared = DatasetLocator.sharedDatasets(packageRoot: CLI.root)
+
+    @Test func refusesAGroupBarItCannotRead() throws {
+        for bad in ["long-cane", "=2", "long-cane=", "long-cane=-1", "long-cane=nan", "long-cane=x"] {
+            let r = try CLI.run(["evaluate-steps", EvaluateStepsResampleCLITests.walk, "--max-group-mape", bad])
+            #expect(r.status == 64 && r.stderr.hasPrefix("Error: --max-group-mape takes GROUP=X with X a percentage ≥ 0, not '\(bad)'"),
+                    "\(bad): \(r.stderr)")
+        }
+    }
+
+    @Test func aGroupNoRecordingIsInFailsTheBar() throws {
+        // A single recording has no group: a bar on one cannot pass silently.
+        let r = try CLI.run(["evaluate-steps", EvaluateStepsResampleCLITests.walk, "--max-group-mape", "long-cane=100"])
+        #expect(r.status == 1 && r.stderr.contains("no recording of group 'long-cane' to check --max-group-mape (the recordings have no groups)"),
+                "\(r.stderr)")
+        let j = try CLI.run(["evaluate-steps", EvaluateStepsResampleCLITests.walk, "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        #expect(report["groups"] == nil && report["summary"] != nil)
+    }
+
+    @Test(.enabled(if: shared != nil, "../shared/datasets not found (or MOTUS_DATASETS absent): skipped"))
+    func weAllWalkPerMobilityAidWithItsBars() throws {
+        let ds = Self.shared! + "/weallwalk"
+        let j = try CLI.run(["evaluate-steps", ds, "--format", "json"])
+        #expect(j.status == 0, "\(j.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any])
+        let groups = try #require(report["groups"] as? [[String: Any]])
+        #expect(groups.compactMap { $0["group"] as? String } == ["long-cane", "guide-dog", "none"])
+        let summaries = groups.compactMap { $0["summary"] as? [String: Any] }
+        let whole = try #require(report["summary"] as? [String: Any])
+        // The groups split the recordings and their steps.
+        for key in ["recordings", "true_steps", "counted_steps"] {
+            #expect(summaries.compactMap { $0[key] as? Int }.reduce(0, +) == whole[key] as? Int, "\(key)")
+        }
+        let cane = try #require(summaries[0]["mape"] as? Double)
+        // A bar at the group's figure passes, one below it fails naming the group and its figure.
+        let pass = try CLI.run(["evaluate-steps", ds, "--max-group-mape", "long-cane=\(cane + 0.01)"])
+        #expect(pass.status == 0, "\(pass.stderr)")
+        #expect(pass.stdout.contains("  long-cane: 12 recordings, MAPE"), "\(pass.stdout)")
+        let fail = try CLI.run(["evaluate-steps", ds, "--max-group-mape", "long-cane=\(max(0, cane - 0.01))"])
+        #expect(fail.status == 1 && fail.stderr.contains("step MAPE of long-cane "), "\(fail.stderr)")
+    }
+}
