@@ -53,8 +53,11 @@ DATASETS = [
 # Data sets from a lower-back sensor, the only ones mobgap's detectors are built for.
 LOWER_BACK = ("ipol", "mobgaplab")
 
-# WeAllWalk's mobility tool, the last part of its phone file's name.
-WEALLWALK_GROUPS = [("NA", "sighted"), ("WC", "cane"), ("GD", "guide dog")]
+# The per-group rows: each recording's group as `motus evaluate-steps` gives it (WeAllWalk's
+# mobility aid, Oxford's carry position), named for the table; WeAllWalk's in a fixed order,
+# the others in the order they first come in.
+GROUP_NAMES = {"none": "sighted", "long-cane": "cane", "guide-dog": "guide dog"}
+GROUP_ORDER = {"weallwalk": ["sighted", "cane", "guide dog"]}
 
 SCIPY = "tuned scipy"
 
@@ -84,12 +87,10 @@ def entry_path(kind, root, rid):
     raise RuntimeError("cannot find the file of %s recording %s under %s" % (kind, rid, root))
 
 
-def group_of(kind, path):
-    """The per-group row a recording also counts in (WeAllWalk: sighted, cane, guide dog)."""
-    if kind == "weallwalk":
-        tool = os.path.splitext(os.path.basename(path))[0].rsplit("_", 1)[-1]
-        return dict(WEALLWALK_GROUPS).get(tool)
-    return None
+def group_of(motus_row):
+    """The per-group row a recording also counts in, from Motus's row for it ("" for none)."""
+    g = motus_row.get("group")
+    return GROUP_NAMES.get(g, g.replace("-", " ")) if g else ""
 
 
 def summary(errors):
@@ -155,7 +156,7 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
                 notes.append("%s failed on %s %s: %s" % (name, title, i, e))
                 continue
             errors[name][i] = (counted, error)
-        row = {"dataset": title, "id": i, "group": group_of(kind, paths[i]) or "", "true_steps": true}
+        row = {"dataset": title, "id": i, "group": group_of(first[i]), "true_steps": true}
         for m in methods:
             if i in errors[m]:
                 row[m + " counted"], row[m + " error %"] = errors[m][i][0], round(errors[m][i][1], 3)
@@ -175,12 +176,13 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
                 out[m] = "—"
         return out
 
-    table = [(title + (", all" if kind == "weallwalk" else ""), str(len(ids)), cells(ids))]
-    if kind == "weallwalk":
-        for _, g in WEALLWALK_GROUPS:
+    found = list(dict.fromkeys(r["group"] for r in recording_rows if r["group"]))
+    groups = [g for g in GROUP_ORDER.get(kind, found) if g in found] + [g for g in found if g not in GROUP_ORDER.get(kind, found)]
+    table = [(title + (", all" if len(groups) > 1 else ""), str(len(ids)), cells(ids))]
+    if len(groups) > 1:
+        for g in groups:
             subset = [r["id"] for r in recording_rows if r["group"] == g]
-            if subset:
-                table.append(("%s, %s" % (title, g), str(len(subset)), cells(subset)))
+            table.append(("%s, %s" % (title, g), str(len(subset)), cells(subset)))
     return table, recording_rows, notes
 
 
