@@ -131,23 +131,34 @@ public enum OfflineStepDetector {
 
     /// Per walking bout, the steps of the more regular detector (see the type's description).
     public static func choose(live: [StepEvent], vertical: [StepEvent], settings: Settings = .default) -> [StepEvent] {
-        let all = (live.map(\.time) + vertical.map(\.time)).sorted()
-        guard let first = all.first else { return [] }
         var out: [StepEvent] = []
         out.reserveCapacity(Swift.max(live.count, vertical.count))
-        var lo = first, prev = first
         var li = 0, vi = 0
-        func bout(to hi: Double) {
+        // One bout: the steps of each detector before `end` (those before its start were taken).
+        func bout(before end: Double) {
             var l: [StepEvent] = [], v: [StepEvent] = []
-            while li < live.count && live[li].time <= hi { if live[li].time >= lo { l.append(live[li]) }; li += 1 }
-            while vi < vertical.count && vertical[vi].time <= hi { if vertical[vi].time >= lo { v.append(vertical[vi]) }; vi += 1 }
+            while li < live.count && live[li].time < end { l.append(live[li]); li += 1 }
+            while vi < vertical.count && vertical[vi].time < end { v.append(vertical[vi]); vi += 1 }
             out += irregularity(v.map(\.time), settings) < irregularity(l.map(\.time), settings) ? v : l
         }
-        for t in all.dropFirst() {
-            if t - prev > settings.boutGapSeconds { bout(to: prev); lo = t }
-            prev = t
+        for start in boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds) { bout(before: start) }
+        if li < live.count || vi < vertical.count { bout(before: .infinity) }
+        return out
+    }
+
+    /// Where walking bouts start, after the first: each step of either detector (`live` and
+    /// `vertical`, each in time order) that comes more than `gap` (s) after the previous step
+    /// of either. In time order. The bouts `choose` takes its detector in, and the pauses a
+    /// span between agreed steps may cross (`chooseBetweenAgreedSteps`).
+    static func boutStarts(live: [StepEvent], vertical: [StepEvent], gap: Double) -> [Double] {
+        var out: [Double] = []
+        var i = 0, j = 0, prev = -Double.infinity
+        while i < live.count || j < vertical.count {
+            let t: Double
+            if j >= vertical.count || (i < live.count && live[i].time <= vertical[j].time) { t = live[i].time; i += 1 } else { t = vertical[j].time; j += 1 }
+            if prev.isFinite && t - prev > gap { out.append(t) }
+            prev = Swift.max(prev, t)
         }
-        bout(to: prev)
         return out
     }
 
@@ -165,26 +176,6 @@ public enum OfflineStepDetector {
         return c + Swift.abs(Math.log((b - prev) / m))
     }
 
-    /// Whether the steps `x` and `y` (each in time order, inside (a, b)) leave a pause between
-    /// a and b: longer than `gap` (s) with no step of either. A span across a pause joins two
-    /// walks; its rhythm says nothing about the steps on either side.
-    static func hasPause(from a: Double, to b: Double, longerThan gap: Double,
-                         _ x: some Sequence<Double>, _ y: some Sequence<Double>) -> Bool {
-        var ix = x.makeIterator(), iy = y.makeIterator()
-        var nx = ix.next(), ny = iy.next(), prev = a
-        while true {
-            let t: Double
-            switch (nx, ny) {
-            case let (p?, q?): if p <= q { t = p; nx = ix.next() } else { t = q; ny = iy.next() }
-            case let (p?, nil): t = p; nx = ix.next()
-            case let (nil, q?): t = q; ny = iy.next()
-            case (nil, nil): return b - prev > gap
-            }
-            if t - prev > gap { return true }
-            prev = Swift.max(prev, t)
-        }
-    }
-
     /// The bout choice (`choose`) revised span by span. A bout takes one detector's steps, but
     /// inside it each detector slips in places of its own: the vertical detector misses the weak
     /// steps of a turn, the pedometer adds a tap. Where both detectors find a chosen step
@@ -197,9 +188,9 @@ public enum OfflineStepDetector {
     /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
     /// two hops of half of it, and a pause one long hop that a few stray steps only make
     /// costlier. Another detector's steps replace the chosen ones only when they are nearer the
-    /// rhythm by more than log(`rhythmResolutionRatio`). A span across a pause (`hasPause`: no
-    /// step of either detector for the bout gap inside it) joins separate walks, each with its
-    /// own bout choice, and keeps its chosen steps: a hop across a pause is no step of a rhythm,
+    /// rhythm by more than log(`rhythmResolutionRatio`). A span across a pause (a bout of
+    /// `choose` starts inside it: `boutStarts`) joins separate walks, each with its own bout
+    /// choice, and keeps its chosen steps: a hop across a pause is no step of a rhythm,
     /// and costing it as one would drop a whole short walk between two pauses (sitting, then
     /// a few steps, then standing) in favour of no step at all. Before the first and after the
     /// last agreed step the chosen steps stay. In time order.
@@ -209,6 +200,12 @@ public enum OfflineStepDetector {
         let tol = s.confirmationToleranceSeconds, gap = s.boutGapSeconds, w = Swift.max(1, s.rhythmIntervals)
         let margin = Math.log(Swift.max(s.rhythmResolutionRatio, 1))
         var scratch: [Double] = []
+        // A span between agreed steps a and b crosses a pause when a bout starts in (a, b].
+        let starts = boutStarts(live: live, vertical: vertical, gap: gap)
+        func crossesPause(_ a: Double, _ b: Double) -> Bool {
+            let k = starts.sortedFirstIndex(atOrAfter: a.nextUp) { $0 }
+            return k < starts.count && starts[k] <= b
+        }
         // The median chosen interval around step j (nil with fewer than three). Unlike
         // `reconcile`'s bout median it skips an interval of the bout gap or more instead of
         // stopping there, so the rhythm of a span next to such a gap is also judged from the
@@ -245,8 +242,7 @@ public enum OfflineStepDetector {
                 let ownCost = rhythmCost(chosen[own].lazy.map(\.time), from: a, to: b, rhythm: m)
                 let lc = rhythmCost(live[l].lazy.map(\.time), from: a, to: b, rhythm: m)
                 let vc = rhythmCost(vertical[v].lazy.map(\.time), from: a, to: b, rhythm: m)
-                if Swift.min(lc, vc) < ownCost - margin,
-                   !hasPause(from: a, to: b, longerThan: gap, live[l].lazy.map(\.time), vertical[v].lazy.map(\.time)) {
+                if Swift.min(lc, vc) < ownCost - margin, !crossesPause(a, b) {
                     out += lc <= vc ? live[l] : vertical[v]
                 } else {
                     out += chosen[own]

@@ -146,10 +146,12 @@ import MotusSignal
         let chosen = a + mid + b
         let kept = OfflineStepDetector.chooseBetweenAgreedSteps(steps(chosen), live: steps(a + b), vertical: steps(chosen))
         #expect(kept.map(\.time) == chosen)
-        #expect(OfflineStepDetector.hasPause(from: 4.5, to: 27.5, longerThan: 2, [Double](), mid))
-        #expect(!OfflineStepDetector.hasPause(from: 19.5, to: 22.5, longerThan: 2, [20.1, 21.3], [20.7, 21.9]))
-        #expect(OfflineStepDetector.hasPause(from: 0, to: 1, longerThan: 2, [Double](), [Double]()) == false)
-        #expect(OfflineStepDetector.hasPause(from: 0, to: 3, longerThan: 2, [0.5], [Double]()))
+        // The pauses are where the bouts of the bout choice start: the middle walk and the last.
+        #expect(OfflineStepDetector.boutStarts(live: steps(a + b), vertical: steps(chosen), gap: 2) == [mid[0], b[0]])
+        // Either detector's steps keep a bout going; none, or one bout, start nothing.
+        #expect(OfflineStepDetector.boutStarts(live: steps([20.1, 21.3]), vertical: steps([20.7, 21.9, 23.8]), gap: 2).isEmpty)
+        #expect(OfflineStepDetector.boutStarts(live: [], vertical: [], gap: 2).isEmpty)
+        #expect(OfflineStepDetector.boutStarts(live: steps([0.5, 3]), vertical: steps([5.5]), gap: 2) == [3, 5.5])
     }
 
     @Test func reconcilingLeavesBoutEdgesAndShortRunsAlone() {
