@@ -15,8 +15,8 @@ take). Each variant is a standard scaler and an L2-regularised logistic regressi
 balanced class weights, as `motus train --model logistic` fits it: Motus's `l2` is
 scikit-learn's 1 / (C · n). `--bands share` keeps the band features as Motus computes them
 (each band's share of the window's power); `absolute` replaces each by log10(share × std² +
-1e-6), the band's power, so that a slow, strong motion is not read as the low-frequency
-share of a still window. With `--l2 1e-3 --bands share` it gives the shipped model's
+1e-6), the log of a number in proportion to the band's power, so that a slow, strong motion
+is not read as the low-frequency share of a still window. With `--l2 1e-3 --bands share` it gives the shipped model's
 cross-validated figures of models/README.md to the last digit.
 
 Prints one line per variant and scheme: balanced accuracy per data set (%), WeAllWalk's
