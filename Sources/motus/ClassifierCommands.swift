@@ -201,12 +201,9 @@ struct Evaluate: ParsableCommand {
 
     /// `--min-recall CLASS=X` entries, checked against the classes evaluated.
     static func minimumRecalls(_ entries: [String]) throws -> [(String, Double)] {
-        try entries.map { e in
-            guard let eq = e.firstIndex(of: "="), eq != e.startIndex, let x = Double(e[e.index(after: eq)...]), x >= 0, x <= 1 else {
-                throw CLIError("--min-recall takes CLASS=X with X in 0…1, like moving=0.995, not '\(e)'")
-            }
-            return (String(e[..<eq]), x)
-        }
+        try NamedValues.parse(entries, accept: { $0 >= 0 && $0 <= 1 }) {
+            CLIError("--min-recall takes CLASS=X with X in 0…1, like moving=0.995, not '\($0)'")
+        }.map { ($0.name, $0.value) }
     }
 
     func run() throws {

@@ -188,13 +188,9 @@ struct EvaluateSteps: ParsableCommand {
     }
 
     /// The `--max-group-mape` bars as (group, X), in the order given.
-    func groupBars() throws -> [(group: String, max: Double)] {
-        try maxGroupMAPE.map { arg in
-            let parts = arg.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, let x = Double(parts[1]), x >= 0, x.isFinite else {
-                throw ValidationError("--max-group-mape takes GROUP=X with X a percentage ≥ 0, not '\(arg)'")
-            }
-            return (String(parts[0]), x)
+    func groupBars() throws -> [(name: String, value: Double)] {
+        try NamedValues.parse(maxGroupMAPE, accept: { $0 >= 0 && $0.isFinite }) {
+            ValidationError("--max-group-mape takes GROUP=X with X a percentage ≥ 0, not '\($0)'")
         }
     }
 

@@ -86,6 +86,15 @@ import MotusIO
         }
     }
 
+    @Test func evaluateRefusesARecallBarItCannotReadTheSameWay() throws {
+        // `evaluate --min-recall` reads its CLASS=X by the same parser (NamedValues).
+        for bad in ["moving", "=0.5", "moving=2", "moving=x"] {
+            let r = try CLI.run(["evaluate", EvaluateStepsResampleCLITests.walk, "--map", "moving=walk", "--min-recall", bad])
+            #expect(r.status == 1 && r.stderr.contains("--min-recall takes CLASS=X with X in 0…1, like moving=0.995, not '\(bad)'"),
+                    "\(bad): \(r.stderr)")
+        }
+    }
+
     @Test func aGroupNoRecordingIsInFailsTheBar() throws {
         // A single recording has no group: a bar on one cannot pass silently.
         let r = try CLI.run(["evaluate-steps", EvaluateStepsResampleCLITests.walk, "--max-group-mape", "long-cane=100"])
