@@ -132,6 +132,36 @@ def read_converted(csv_path):
                      labels=labels, span=span, height_m=height)
 
 
+def judged_spans(active):
+    """StepEvaluation.judgedSpans: the (start, end) windows `active` (s, sorted by start), each
+    widened by the margin, overlapping ones merged; a list of [start, end]."""
+    spans = []
+    for s, e in active:
+        a, b = s - WINDOW_MARGIN_S, e + WINDOW_MARGIN_S
+        if spans and a <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], b)
+        else:
+            spans.append([a, b])
+    return spans
+
+
+def count_inside(spans, detected):
+    """How many of the times `detected` (s) lie inside any of `spans`."""
+    detected = np.asarray(detected, dtype=float)
+    return int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
+
+
+def track_steps(motus, path, extra_args):
+    """The step times (s) `motus track PATH --step-events --format json [EXTRA_ARGS]` reports
+    (EXTRA_ARGS: `--step-mode live|offline`): the steps a session (live) or the offline
+    detector counts on a recording without reference steps."""
+    p = subprocess.run([motus, "track", path, "--step-events", "--format", "json", *extra_args],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("motus track %s failed: %s" % (path, (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]))
+    return [e["time_s"] for e in json.loads(p.stdout)["events"] if e["type"] == "step"]
+
+
 def judge(rec, detected):
     """(true steps, counted steps, error %) the way `motus evaluate-steps` scores one
     recording, for detected step times `detected` (s)."""
@@ -140,19 +170,11 @@ def judge(rec, detected):
     detected = np.asarray(detected, dtype=float)
     active = sorted((s, e) for s, e, label in rec.labels if label != "still")
     if active:
-        # StepEvaluation.judgedSpans: each walk widened by the margin, overlapping ones merged.
-        spans = []
-        for s, e in active:
-            a, b = s - WINDOW_MARGIN_S, e + WINDOW_MARGIN_S
-            if spans and a <= spans[-1][1]:
-                spans[-1][1] = max(spans[-1][1], b)
-            else:
-                spans.append([a, b])
         inside = np.zeros(len(truth), dtype=bool)
         for s, e in active:
             inside |= (truth >= s) & (truth <= e)
         true = int(inside.sum())
-        counted = int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
+        counted = count_inside(judged_spans(active), detected)
     else:
         true, counted = len(truth), len(detected)
     error = 100.0 * (counted - true) / true if true > 0 else 0.0

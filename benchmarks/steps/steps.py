@@ -32,6 +32,7 @@ from importlib.metadata import version
 
 import numpy as np
 
+import agreement
 import mobgap_lab
 import motus_cli
 import peers
@@ -216,6 +217,7 @@ def main():
     methods = [SCIPY] + ([t for t, _ in mobgap] or ["mobgap"]) + [t for t, _ in modes]
 
     table_rows, recording_rows, notes = [], [], []
+    agreed = None  # (methods, per-execution rows, notes) of sp-sw-har's phone against watch
     pool = ThreadPoolExecutor(max_workers=2)
     for title, folder, kind in DATASETS:
         if folder is None:
@@ -238,6 +240,12 @@ def main():
         table_rows += t
         recording_rows += r
         notes += n
+        if kind == "spswhar":  # no step reference: phone against watch instead (agreement.py)
+            folder = "steps-%shz" % args.resample if args.resample else "steps"
+            rate_args = ["--resample", args.resample] if args.resample else []
+            agreed = agreement.score(root, motus, modes, [(SCIPY, peers.scipy_steps)],
+                                     os.path.join(DATA, folder, kind), pool, rate_args)
+            notes += agreed[2]
         print("%s: %d recordings in %.0f s" % (title, len(r), time.time() - t0), file=sys.stderr)
     pool.shutdown()
 
@@ -262,6 +270,11 @@ def main():
     lines += ["- " + n for n in notes]
     lines.append("- Total run time %.0f s. Command: `benchmarks/steps/run.sh%s`." % (
         time.time() - started, " --resample " + args.resample if args.resample else ""))
+    if agreed and agreed[1]:
+        lines += ["", "sp-sw-har has no step reference, but its phone and watch recorded each execution at once: steps "
+                  "counted inside the labelled WALKING and TURNING (widened by 0.3 s), phone against watch, per method "
+                  "(benchmarks/steps/agreement.py). Equal counts do not prove both right; unequal ones prove one wrong.",
+                  ""] + agreement.table(agreed[0], agreed[1])
     text = "\n".join(lines) + "\n"
     print(text)
     os.makedirs(DATA, exist_ok=True)
@@ -274,6 +287,13 @@ def main():
         w.writeheader()
         w.writerows(recording_rows)
     print("per-recording rows: %s" % os.path.join(DATA, "steps-recordings%s.csv" % suffix), file=sys.stderr)
+    if agreed and agreed[1]:
+        path = os.path.join(DATA, "steps-agreement%s.csv" % suffix)
+        with open(path, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["execution"] + [m + s for m in agreed[0] for s in (" phone", " watch")])
+            w.writerows([[r["execution"]] + [n for m in agreed[0] for n in r[m]] for r in agreed[1]])
+        print("phone against watch per execution: %s" % path, file=sys.stderr)
 
 
 if __name__ == "__main__":
