@@ -33,7 +33,14 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// `boutGap`), and each bout takes the steps of the detector whose intervals there are the more
 /// regular: the smaller fraction of intervals more than `irregularityRatio` away from the
 /// bout's median interval (a detector with fewer than `minimumIntervals` intervals in a bout
-/// counts as wholly irregular there; a tie keeps the live steps).
+/// counts as wholly irregular there; a tie keeps the live steps). A detector whose first step
+/// in a bout comes whole intervals of its own rhythm after the bout's first step (of either
+/// detector) has missed the walk's start, and those intervals count as irregular: the
+/// pedometer confirms a walk only after a regular run, so on a short walk (standing up, a few
+/// steps, a turn) it can start steps late, and judged only by the intervals it has it looked as
+/// regular as the detector that counted the start. A walk's end is not judged so: after it the
+/// device is handled (a phone put away, a bag set down), which either detector may take for
+/// steps, so a detector going on longer has not shown the other one missed anything.
 ///
 /// A bout's choice is then revised span by span (`chooseBetweenAgreedSteps`): between two
 /// chosen steps both detectors find, within one walk (no pause of the bout gap between them),
@@ -139,7 +146,9 @@ public enum OfflineStepDetector {
             var l: [StepEvent] = [], v: [StepEvent] = []
             while li < live.count && live[li].time < end { l.append(live[li]); li += 1 }
             while vi < vertical.count && vertical[vi].time < end { v.append(vertical[vi]); vi += 1 }
-            out += irregularity(v.map(\.time), settings) < irregularity(l.map(\.time), settings) ? v : l
+            let start = Swift.min(l.first?.time ?? .infinity, v.first?.time ?? .infinity)
+            out += irregularity(v.map(\.time), settings, boutStart: start)
+                < irregularity(l.map(\.time), settings, boutStart: start) ? v : l
         }
         for start in boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds) { bout(before: start) }
         if li < live.count || vi < vertical.count { bout(before: .infinity) }
@@ -343,7 +352,9 @@ public enum OfflineStepDetector {
 
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie
     /// more than `irregularityRatio` from their median; 1 with fewer than `minimumIntervals`.
-    static func irregularity(_ times: [Double], _ s: Settings) -> Double {
+    /// With `boutStart` (s), the whole median intervals between it and the first of `times`
+    /// count as irregular intervals too: steps missed at the start of the bout.
+    static func irregularity(_ times: [Double], _ s: Settings, boutStart: Double? = nil) -> Double {
         var d: [Double] = []
         for i in times.indices.dropFirst() {
             let dt = times[i] - times[i - 1]
@@ -352,8 +363,13 @@ public enum OfflineStepDetector {
         guard d.count >= Swift.max(1, s.minimumIntervals) else { return 1 }
         let median = TimingStatistics.percentile(d.sorted(), 0.5)
         let r = s.irregularityRatio
-        let off = d.filter { $0 > median * r || $0 * r < median }.count
-        return Double(off) / Double(d.count)
+        var off = d.filter { $0 > median * r || $0 * r < median }.count, total = d.count
+        if let boutStart, let first = times.first, first > boutStart {
+            let missed = Int(((first - boutStart) / median).rounded(.down))
+            off += missed
+            total += missed
+        }
+        return Double(off) / Double(total)
     }
 
     /// The vertical detector alone: peaks of the band-passed vertical acceleration (see the

@@ -54,6 +54,24 @@ import MotusSignal
         #expect(OfflineStepDetector.choose(live: steps(truth), vertical: steps(shifted)).map(\.time) == truth)
     }
 
+    @Test func aDetectorThatStartsLateHasMissedTheWalksStart() {
+        let truth = regular(from: 10, count: 16)
+        // The pedometer confirms four steps late; the vertical detector has every step and one
+        // extra that splits an interval (a turn). Judged by its own intervals alone the
+        // pedometer is the more regular, but its four missing intervals count against it.
+        let late = Array(truth.dropFirst(4))
+        let vertical = (truth + [13.2]).sorted()
+        #expect(OfflineStepDetector.choose(live: steps(late), vertical: steps(vertical)).map(\.time) == vertical)
+        // A lead of less than one interval (a weight shift before the first step) misses nothing:
+        // equally regular, the live steps stay.
+        #expect(OfflineStepDetector.choose(live: steps(truth), vertical: steps([9.6] + truth)).map(\.time) == truth)
+        // A detector going on after the walk (the device handled) is not evidence that the
+        // other one missed steps: the vertical detector, regular throughout, is chosen over a
+        // pedometer with a split interval and a regular tail.
+        let handled = (truth + [13.2] + regular(from: 18, count: 5)).sorted()
+        #expect(OfflineStepDetector.choose(live: steps(handled), vertical: steps(truth)).map(\.time) == truth)
+    }
+
     @Test func boutsAreJudgedApart() {
         // Two walks 10 s apart: live is irregular in the first, vertical in the second.
         let a = regular(from: 0, count: 12), b = regular(from: 16, count: 12)
