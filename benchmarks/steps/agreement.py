@@ -3,8 +3,8 @@
 sp-sw-har's phone (`_sp`) and watch (`_sw`) recorded each execution of its course (seated,
 stand up, walk, turn, walk back, turn, sit down) at once, so the person took the same steps
 in both files. It has activity labels, not steps, so no method can be scored against the truth
-there; but a method that counts steps right at the thigh and at the wrist counts the same number
-in both files. Per execution this module counts each method's steps inside the labelled
+there; but a method that counts steps right on the phone and on the watch counts the same
+number in both files. Per execution this module counts each method's steps inside the labelled
 `WALKING` and `TURNING` (widened by motus_cli.WINDOW_MARGIN_S on each side, as `motus
 evaluate-steps` widens annotated walks) in both files, and summarises |phone − watch|. Equal
 counts do not prove both right (both may miss the same steps); unequal counts prove one wrong.

@@ -241,11 +241,10 @@ def main():
         recording_rows += r
         notes += n
         if kind == "spswhar":  # no step reference: phone against watch instead (agreement.py)
-            folder = "steps-%shz" % args.resample if args.resample else "steps"
+            converted = os.path.join(DATA, "steps-%shz" % args.resample if args.resample else "steps", kind)
             rate_args = ["--resample", args.resample] if args.resample else []
             try:
-                agreed = agreement.score(root, motus, modes, [(SCIPY, peers.scipy_steps)],
-                                         os.path.join(DATA, folder, kind), pool, rate_args)
+                agreed = agreement.score(root, motus, modes, [(SCIPY, peers.scipy_steps)], converted, pool, rate_args)
                 notes += agreed[2]
             except Exception as e:  # the reference tables still print; the note says why this one does not
                 notes.append("%s: phone against watch failed: %s" % (title, e))
