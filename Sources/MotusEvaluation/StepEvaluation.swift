@@ -154,26 +154,12 @@ public enum StepEvaluation {
             let note = r.metadata.extra["annotations"].map { " (annotations: \($0))" } ?? ""
             return .skipped("no step events in its ground truth" + note)
         }
-        func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
-        guard has(.acceleration) || has(.userAcceleration) || (usePlatformCounter && has(.stepCounter)) else {
-            return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw or user acceleration)")
+        let counted = countedSteps(r, settings: settings, usePlatformCounter: usePlatformCounter, mode: mode)
+        guard case .scored(let c) = counted else {
+            if case .skipped(let why) = counted { return .skipped(why) }
+            return .excluded
         }
-        let platform = usePlatformCounter && has(.stepCounter)
-        var inputs = r
-        if !platform { inputs.streams.removeAll { $0.kind == .stepCounter } }
-        var sessionSettings = SessionSettings()
-        sessionSettings.tuning.pedometer = settings
-        let detected: [StepEvent]
-        if mode == .offline && !platform, let steps = OfflineStepDetector.steps(of: inputs, session: sessionSettings) {
-            detected = steps
-        } else {
-            do {
-                detected = try MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true).events
-                    .compactMap { if case .step(let s) = $0 { s } else { nil } }
-            } catch {
-                return .skipped("the session could not run: \(error)")
-            }
-        }
+        let (detected, inputs, platform) = (c.steps, c.inputs, c.platform)
         // Reference steps the device's data cannot hold are not judged, and are counted.
         var truth = allTruth
         var outsideRecording = 0
@@ -211,6 +197,46 @@ public enum StepEvaluation {
             }
         }
         return .scored(row)
+    }
+
+    /// The steps one recording's device data give (`score` judges them): those a live session
+    /// counts (the recording pushed through `MotionSession` without a classifier, without its
+    /// platform step-counter stream unless `usePlatformCounter`), or with `mode` `.offline`
+    /// `OfflineStepDetector.steps(of:session:)`; with the recording the counter read (`inputs`)
+    /// and whether the platform counter gave them. Skipped, with the reason, without
+    /// acceleration or when the session cannot run.
+    public static func countedSteps(_ r: Recording, settings: Pedometer.Settings = .default, usePlatformCounter: Bool = false,
+                                    mode: StepMode = .live) -> Evaluation.Outcome<CountedSteps> {
+        func has(_ k: StreamKind) -> Bool { r.stream(k).map { !$0.isEmpty } ?? false }
+        guard has(.acceleration) || has(.userAcceleration) || (usePlatformCounter && has(.stepCounter)) else {
+            return .skipped(usePlatformCounter ? "no acceleration and no step-counter stream" : "no acceleration (raw or user acceleration)")
+        }
+        let platform = usePlatformCounter && has(.stepCounter)
+        var inputs = r
+        if !platform { inputs.streams.removeAll { $0.kind == .stepCounter } }
+        var sessionSettings = SessionSettings()
+        sessionSettings.tuning.pedometer = settings
+        if mode == .offline && !platform, let steps = OfflineStepDetector.steps(of: inputs, session: sessionSettings) {
+            return .scored(CountedSteps(steps: steps, inputs: inputs, platform: false))
+        }
+        do {
+            let steps = try MotionSession.run(inputs, settings: sessionSettings, model: nil, keepStepEvents: true).events
+                .compactMap { if case .step(let s) = $0 { s } else { nil } }
+            return .scored(CountedSteps(steps: steps, inputs: inputs, platform: platform))
+        } catch {
+            return .skipped("the session could not run: \(error)")
+        }
+    }
+
+    /// What `countedSteps` gives: the steps, in time order, the recording they were counted on
+    /// (its platform step-counter stream removed unless that counted them), and whether it did.
+    public struct CountedSteps: Sendable {
+        /// The steps counted, in time order.
+        public var steps: [StepEvent]
+        /// The recording they were counted on.
+        public var inputs: Recording
+        /// Whether the platform step counter gave them.
+        public var platform: Bool
     }
 
     /// The figures over `rows`: step totals, the mean, median and worst |error %|, and the

@@ -8,7 +8,7 @@ extension StepMode: ExpressibleByArgument {}
 struct EvaluateSteps: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate-steps",
-        abstract: "Count steps on labelled walks and compare with their ground truth.",
+        abstract: "Count steps on labelled walks and compare with their ground truth (or, with --pair-by, devices worn at once with each other).",
         discussion: """
         Takes dataset folders (the Oxford step-counter walks, the IPOL gait trials, WeAllWalk) or \
         recordings and folders of recordings with `step` events. For each recording it prints the true and counted steps \
@@ -51,6 +51,15 @@ struct EvaluateSteps: ParsableCommand {
         Example:
           motus evaluate-steps ../shared/datasets/oxford --resample 20
 
+        Without reference steps, devices worn at once can be checked against each other: \
+        --pair-by KEY groups the recordings by a metadata value (sp-sw-har: execution, its phone \
+        and watch; a native file's `@meta,x.KEY,…`), counts each one's steps inside the labels \
+        --within names (widened by 0.3 s, as annotated walks are), and reports how far each \
+        group's counts lie apart (its largest minus its smallest); --max-spread X fails when \
+        they lie more than X steps apart on average. Equal counts do not prove both devices \
+        right; unequal counts prove one wrong. Example:
+          motus evaluate-steps ../shared/datasets/sp-sw-har --pair-by execution --within WALKING,TURNING --max-spread 1.3
+
         --recording ID scores one recording of a dataset folder with the dataset's context, \
         its row as the whole run gives it (`motus features --list-recordings` lists the ids); \
         a recording that cannot be scored is then reported (JSON: under "skipped") rather \
@@ -79,6 +88,15 @@ struct EvaluateSteps: ParsableCommand {
 
     @Option(name: .customLong("max-live-gap"), help: ArgumentHelp("Also count every recording live (what a session counts) and fail when the live MAPE is more than X points above the offline one (offline mode only).", valueName: "X"))
     var maxLiveGap: Double?
+
+    @Option(name: .customLong("pair-by"), help: ArgumentHelp("Compare the step counts of the recordings that share this metadata value (devices worn at once; sp-sw-har: execution) instead of scoring against reference steps.", valueName: "KEY"))
+    var pairBy: String?
+
+    @Option(name: .customLong("within"), help: ArgumentHelp("With --pair-by: count only the steps inside these labels (comma-separated), each widened by 0.3 s; all steps without it.", valueName: "LABELS"))
+    var within: String?
+
+    @Option(name: .customLong("max-spread"), help: ArgumentHelp("With --pair-by: fail when the counts within a group lie more than X steps apart, averaged over the groups (largest minus smallest count).", valueName: "X"))
+    var maxSpread: Double?
 
     @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
     var allowSkipped = false
@@ -113,11 +131,28 @@ struct EvaluateSteps: ParsableCommand {
             throw ValidationError("--max-live-gap compares the live count with the offline one: it needs --step-mode offline and no --platform-counter")
         }
         _ = try groupBars()
+        if let v = maxSpread, !(v >= 0 && v.isFinite) { throw ValidationError("--max-spread must be a number of steps ≥ 0, not \(v)") }
+        if pairBy == nil {
+            for (set, n) in [(within != nil, "--within"), (maxSpread != nil, "--max-spread")] where set {
+                throw ValidationError("\(n) goes with --pair-by KEY (the metadata value that pairs devices worn at once)")
+            }
+        } else {
+            if pairBy!.isEmpty { throw ValidationError("--pair-by needs a metadata key, such as execution") }
+            let reference: [(Bool, String)] = [(maxMAPE != nil, "--max-mape"), (maxWorst != nil, "--max-worst"),
+                                               (maxDistance != nil, "--max-distance-error"), (!maxGroupMAPE.isEmpty, "--max-group-mape"),
+                                               (maxLiveGap != nil, "--max-live-gap"), (plot != nil, "--plot"),
+                                               (platformCounter, "--platform-counter"), (timing, "--timing")]
+            for (set, n) in reference where set {
+                throw ValidationError("\(n) scores against reference steps; --pair-by compares devices with each other: give one or the other")
+            }
+            if let w = within, withinLabels(w).isEmpty { throw ValidationError("--within needs one or more labels, comma-separated, not '\(w)'") }
+        }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
     }
 
     func run() throws {
+        if let key = pairBy { return try runPaired(key: key) }
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
             if let p = plot { try OutputPaths.file(p) }
@@ -185,6 +220,69 @@ struct EvaluateSteps: ParsableCommand {
             if !skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(skipped)) }
             if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
         }
+    }
+
+    /// The labels `--within` names (comma-separated, blanks trimmed, empty names left out).
+    func withinLabels(_ text: String) -> Set<String> {
+        Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+    }
+
+    /// `--pair-by KEY`: each recording's count, grouped by its metadata value (StepAgreement).
+    func runPaired(key: String) throws {
+        try Self.reportingErrors {
+            let labels = within.map(withinLabels) ?? []
+            let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
+            let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e in
+                StepAgreement.count(resampled(e), key: key, labels: labels, mode: stepMode)
+            })
+            var skipped = run.skipped
+            let (groups, unpaired) = StepAgreement.group(run.rows)
+            skipped += unpaired.map { Evaluation.Skipped(id: $0.id, reason: "no other recording with \(key) '\($0.key)'") }
+            guard !groups.isEmpty else {
+                let why = skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
+                throw CLIError("no two recordings share a value of '\(key)' in \(paths.joined(separator: ", "))\(why)")
+            }
+            let s = StepAgreement.summarize(groups)
+            switch format {
+            case .json: print(try JSONOutput.encode(PairedReport(stepMode: stepMode, resampleHz: resampleHz, pairBy: key,
+                                                                 within: labels.sorted(), groups: groups, summary: s, skipped: skipped)))
+            default: print(Self.pairedTable(groups, s, skipped, key: key, labels: labels, mode: stepMode, resampleHz: resampleHz), terminator: "")
+            }
+            var failures: [String] = []
+            if let m = maxSpread, s.meanSpreadSteps > m {
+                failures.append("counts of one \(key) \(Fmt.f(s.meanSpreadSteps, 2)) steps apart on average > \(Fmt.f(m, 2))")
+            }
+            if !skipped.isEmpty && !allowSkipped { failures.append(Datasets.skippedFailure(skipped)) }
+            if !failures.isEmpty { throw CLIError("bar failed: " + failures.joined(separator: "; ")) }
+        }
+    }
+
+    struct PairedReport: Encodable {
+        var stepMode: StepMode
+        /// The rate every recording was resampled to (`--resample`), absent without it.
+        var resampleHz: Double?
+        /// The metadata key the recordings are grouped by.
+        var pairBy: String
+        /// The labels steps are counted inside (empty: every step).
+        var within: [String]
+        var groups: [StepAgreement.Group]
+        var summary: StepAgreement.Summary
+        var skipped: [Evaluation.Skipped]
+    }
+
+    static func pairedTable(_ groups: [StepAgreement.Group], _ s: StepAgreement.Summary, _ skipped: [Evaluation.Skipped],
+                            key: String, labels: Set<String>, mode: StepMode, resampleHz: Double?) -> String {
+        var t = [[key, "recordings: counted steps", "spread", "spread %"]]
+        for g in groups {
+            t.append([g.key, g.counts.map { "\($0.id) \($0.countedSteps)" }.joined(separator: ", "), "\(g.spread)", Fmt.f(g.spreadPercent, 1)])
+        }
+        var out = Fmt.table(t)
+        let rate = resampleHz.map { ", resampled to \(ResampleOption.text($0)) Hz" } ?? ""
+        let inside = labels.isEmpty ? "every step" : "steps inside " + labels.sorted().joined(separator: ", ") + " (widened by 0.3 s)"
+        out += "\n\(s.groups) groups of recordings with the same \(key), \(s.recordings) recordings; \(inside) (\(mode.rawValue) step counter\(rate))\n"
+        out += "spread (largest − smallest count): mean \(Fmt.f(s.meanSpreadSteps, 2)) steps, \(Fmt.f(s.meanSpreadPercent, 1)) % of their mean, worst \(Fmt.f(s.worstSpreadPercent, 1)) % (\(s.worstKey ?? "-")); equal \(s.equal), within one step \(s.withinOne)\n"
+        out += Datasets.skippedLines(skipped)
+        return out
     }
 
     /// The `--max-group-mape` bars as (group, X), in the order given.
