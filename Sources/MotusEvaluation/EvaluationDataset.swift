@@ -183,6 +183,16 @@ public enum Evaluation {
         /// Left out on purpose by a filter the caller chose (`--subjects even`): counted in
         /// `Run.excluded`, not a recording that failed to be scored.
         case excluded
+
+        /// The scored row made into the outcome `transform` gives; skipped and excluded stay
+        /// as they are (a scoring built on another's: the steps counted, then judged).
+        public func flatMap<T: Sendable>(_ transform: (Row) -> Outcome<T>) -> Outcome<T> {
+            switch self {
+            case .scored(let row): transform(row)
+            case .skipped(let why): .skipped(why)
+            case .excluded: .excluded
+            }
+        }
     }
 
     /// A recording that was not scored, and why.

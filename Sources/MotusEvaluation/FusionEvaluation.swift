@@ -177,17 +177,9 @@ public enum FusionEvaluation {
 
     /// Pools recordings: a summary per activity and one over all samples.
     public static func aggregate(_ recordings: [RecordingResult]) -> Report {
-        var order: [String] = []
-        var byActivity: [String: [Double]] = [:]
-        var all: [Double] = []
-        for r in recordings {
-            if byActivity[r.activity] == nil { order.append(r.activity); byActivity[r.activity] = [] }
-            byActivity[r.activity]!.append(contentsOf: r.errorsDegrees)
-            all.append(contentsOf: r.errorsDegrees)
-        }
-        return Report(recordings: recordings,
-                      activities: order.map { ($0, Summary(byActivity[$0]!)) },
-                      overall: Summary(all))
+        Report(recordings: recordings,
+               activities: groupedInFirstOrder(recordings, by: \.activity).map { ($0.key, Summary($0.members.flatMap(\.errorsDegrees))) },
+               overall: Summary(recordings.flatMap(\.errorsDegrees)))
     }
 
     // MARK: - Checks on devices without a reference

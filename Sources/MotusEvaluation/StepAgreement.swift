@@ -64,31 +64,18 @@ public enum StepAgreement {
                              settings: Pedometer.Settings = .default) -> Evaluation.Outcome<Count> {
         let r = e.recording
         guard let value = r.metadata.extra[key], !value.isEmpty else { return .skipped("no metadata '\(key)' to pair it by") }
-        let counted = StepEvaluation.countedSteps(r, settings: settings, mode: mode)
-        guard case .scored(let c) = counted else {
-            if case .skipped(let why) = counted { return .skipped(why) }
-            return .excluded
+        return StepEvaluation.countedSteps(r, settings: settings, mode: mode).flatMap { c in
+            let n = labels.isEmpty ? c.steps.count
+                : StepEvaluation.steps(c.steps, inside: StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })).count
+            return .scored(Count(id: e.id, key: value, device: r.metadata.device, countedSteps: n))
         }
-        var n = c.steps.count
-        if !labels.isEmpty {
-            let spans = StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })
-            n = c.steps.filter { s in spans.contains { s.time >= $0.start && s.time <= $0.end } }.count
-        }
-        return .scored(Count(id: e.id, key: value, device: r.metadata.device, countedSteps: n))
     }
 
     /// The counts grouped by key, each group in the order its first count comes in; counts
     /// alone with their key are returned apart (`unpaired`), since nothing checks them.
     public static func group(_ counts: [Count]) -> (groups: [Group], unpaired: [Count]) {
-        var order: [String] = []
-        var members: [String: [Count]] = [:]
-        for c in counts {
-            if members[c.key] == nil { order.append(c.key) }
-            members[c.key, default: []].append(c)
-        }
         var groups: [Group] = [], unpaired: [Count] = []
-        for k in order {
-            let m = members[k]!
+        for (k, m) in groupedInFirstOrder(counts, by: \.key) {
             guard m.count >= 2 else { unpaired += m; continue }
             let n = m.map(\.countedSteps), spread = n.max()! - n.min()!
             let mean = Double(n.reduce(0, +)) / Double(n.count)

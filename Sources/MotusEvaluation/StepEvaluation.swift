@@ -104,14 +104,7 @@ public enum StepEvaluation {
     /// `summarize` per group of `rows` (those with a group), the groups in the order they first
     /// come in (as `evaluate` lists its groups); empty when no row has a group.
     public static func summarizeGroups(_ rows: [Row]) -> [GroupSummary] {
-        var order: [String] = []
-        var members: [String: [Row]] = [:]
-        for r in rows {
-            guard let g = r.group else { continue }
-            if members[g] == nil { order.append(g) }
-            members[g, default: []].append(r)
-        }
-        return order.map { GroupSummary(group: $0, summary: summarize(members[$0]!)) }
+        groupedInFirstOrder(rows, by: \.group).map { GroupSummary(group: $0.key, summary: summarize($0.members)) }
     }
 
     /// The windows detected steps are judged in: each annotated walk (a label other than
@@ -126,6 +119,11 @@ public enum StepEvaluation {
             if let last = out.last, a <= last.end { out[out.count - 1].end = Swift.max(last.end, b) } else { out.append((a, b)) }
         }
         return out
+    }
+
+    /// The `steps` that lie inside one of `spans` (`judgedSpans`), in their order.
+    public static func steps(_ steps: [StepEvent], inside spans: [(start: Seconds, end: Seconds)]) -> [StepEvent] {
+        steps.filter { s in spans.contains { s.time >= $0.start && s.time <= $0.end } }
     }
 
     /// Margin (s) added to each side of an annotated trial window.
@@ -147,18 +145,22 @@ public enum StepEvaluation {
     /// platform counter has no offline mode.
     public static func score(_ e: EvaluationRecording, settings: Pedometer.Settings = .default,
                              usePlatformCounter: Bool = false, mode: StepMode = .live) -> Evaluation.Outcome<Row> {
-        let r = e.recording, id = e.id
+        let r = e.recording
         let allTruth = e.truth.stepTimes
         guard !allTruth.isEmpty else {
             // A reader that looked for annotations and found none says so (IPOL: "none (no 1-2.json)").
             let note = r.metadata.extra["annotations"].map { " (annotations: \($0))" } ?? ""
             return .skipped("no step events in its ground truth" + note)
         }
-        let counted = countedSteps(r, settings: settings, usePlatformCounter: usePlatformCounter, mode: mode)
-        guard case .scored(let c) = counted else {
-            if case .skipped(let why) = counted { return .skipped(why) }
-            return .excluded
+        return countedSteps(r, settings: settings, usePlatformCounter: usePlatformCounter, mode: mode).flatMap {
+            judge(e, $0, truth: allTruth, mode: mode)
         }
+    }
+
+    /// `score`'s judgement of the steps `countedSteps` gave on `e` against its reference steps
+    /// `allTruth` (not empty).
+    static func judge(_ e: EvaluationRecording, _ c: CountedSteps, truth allTruth: [Seconds], mode: StepMode) -> Evaluation.Outcome<Row> {
+        let r = e.recording, id = e.id
         let (detected, inputs, platform) = (c.steps, c.inputs, c.platform)
         // Reference steps the device's data cannot hold are not judged, and are counted.
         var truth = allTruth
@@ -177,9 +179,8 @@ public enum StepEvaluation {
         row.trueStepsOutsideRecording = outsideRecording
         var judged = detected
         if !active.isEmpty {
-            let spans = judgedSpans(active)
             let inTrue = truth.filter { t in active.contains { t >= $0.start && t <= $0.end } }.count
-            judged = detected.filter { s in spans.contains { s.time >= $0.start && s.time <= $0.end } }
+            judged = steps(detected, inside: judgedSpans(active))
             row.trueStepsOutside = truth.count - inTrue
             row.countedStepsOutside = detected.count - judged.count
             row.trueSteps = inTrue

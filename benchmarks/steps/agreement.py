@@ -9,8 +9,10 @@ number in both files. Per execution this module counts each method's steps insid
 evaluate-steps` widens annotated walks) in both files, and summarises |phone − watch|. Equal
 counts do not prove both right (both may miss the same steps); unequal counts prove one wrong.
 
-Every method reads the same samples: the peers the CSV of `motus convert`, Motus its
-`.motus` conversion through `motus track --step-events` (so `--resample HZ` reaches both).
+Every method reads the same samples: the peers the CSV of `motus convert [--resample HZ]`,
+Motus the recordings through `motus evaluate-steps --pair-by execution --within
+WALKING,TURNING [--resample HZ]`, which counts the same way (`StepAgreement`); its counts per
+recording are the Motus columns.
 """
 
 import glob
@@ -46,32 +48,35 @@ def score(root, motus, modes, detectors, cache_dir, pool, rate_args=()):
     found = pairs(root)
     files = [f for _, p, w in found for f in (p, w)]
 
-    def cached(path, ext):
+    def cached(path):
         rel = os.path.relpath(path, root).replace(os.sep, "__")
-        return os.path.join(cache_dir, rel[: -len(".csv")] + ext)
+        return os.path.join(cache_dir, rel)
 
-    # One conversion of each kind per file (kept for the next run, like the other data sets').
-    jobs = [(f, cached(f, ext)) for f in files for ext in (".csv", ".motus")]
-    list(pool.map(lambda j: motus_cli.convert(motus, j[0], j[1], list(rate_args)), jobs))
+    # One conversion per file (kept for the next run, like the other data sets').
+    list(pool.map(lambda f: motus_cli.convert(motus, f, cached(f), list(rate_args)), files))
 
     methods = [name for name, _ in detectors] + [title for title, _ in modes]
     counts = {}  # file → method → steps inside its moving spans
     notes = []
 
     def count_file(f):
-        rec = motus_cli.read_converted(cached(f, ".csv"))
+        rec = motus_cli.read_converted(cached(f))
         spans = moving_spans(rec)
-        got = {}
-        for name, detect in detectors:
-            got[name] = motus_cli.count_inside(spans, detect(rec))
-        for title, args in modes:
-            got[title] = motus_cli.count_inside(spans, motus_cli.track_steps(motus, cached(f, ".motus"), args))
-        return f, got, bool(spans)
+        return f, {name: motus_cli.count_inside(spans, detect(rec)) for name, detect in detectors}, bool(spans)
 
     for f, got, has_spans in pool.map(count_file, files):
         counts[f] = got
         if not has_spans:
             notes.append("sp-sw-har %s: no WALKING or TURNING label" % os.path.relpath(f, root))
+    # Motus's counts, one evaluate-steps run per step mode; its ids are the files' paths under
+    # DATA/ without the extension (s01/s01_03_sp).
+    for title, args in modes:
+        by_id = motus_cli.paired_counts(motus, root, "execution", MOVING, list(args) + list(rate_args))
+        for f in files:
+            rid = os.path.relpath(f, os.path.join(root, "DATA"))[: -len(".csv")].replace(os.sep, "/")
+            if rid not in by_id:
+                raise RuntimeError("motus evaluate-steps --pair-by counted no steps for %s" % rid)
+            counts[f][title] = by_id[rid]
     rows = [dict(execution=e, **{m: (counts[p][m], counts[w][m]) for m in methods}) for e, p, w in found]
     return methods, rows, notes
 

@@ -151,15 +151,16 @@ def count_inside(spans, detected):
     return int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
 
 
-def track_steps(motus, path, extra_args):
-    """The step times (s) `motus track PATH --step-events --format json [EXTRA_ARGS]` reports
-    (EXTRA_ARGS: `--step-mode live|offline`): the steps a session (live) or the offline
-    detector counts on a recording without reference steps."""
-    p = subprocess.run([motus, "track", path, "--step-events", "--format", "json", *extra_args],
-                       capture_output=True, text=True)
+def paired_counts(motus, folder, key, labels, extra_args):
+    """Each recording's step count from `motus evaluate-steps FOLDER --pair-by KEY --within
+    LABELS --format json --allow-skipped [EXTRA_ARGS]` (EXTRA_ARGS: `--step-mode live|offline`,
+    `--resample HZ`): the steps counted inside the labels, by recording id."""
+    cmd = [motus, "evaluate-steps", folder, "--pair-by", key, "--within", ",".join(labels), "--format", "json",
+           "--allow-skipped", *extra_args]
+    p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        raise RuntimeError("motus track %s failed: %s" % (path, (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]))
-    return [e["time_s"] for e in json.loads(p.stdout)["events"] if e["type"] == "step"]
+        raise RuntimeError("%s failed: %s" % (" ".join(cmd[1:4]), (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]))
+    return {c["id"]: c["counted_steps"] for g in json.loads(p.stdout)["groups"] for c in g["counts"]}
 
 
 def judge(rec, detected):
