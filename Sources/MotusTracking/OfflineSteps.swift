@@ -129,15 +129,23 @@ public enum OfflineStepDetector {
     /// this stream, in time order).
     public static func detect(_ acc: SensorStream, live: [StepEvent], settings: Settings = .default) -> [StepEvent] {
         let vertical = verticalSteps(acc, settings: settings)
-        var chosen = choose(live: live, vertical: vertical, settings: settings)
+        // The walking bouts both stages judge in, found once.
+        let starts = boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds)
+        var chosen = choose(live: live, vertical: vertical, boutStarts: starts, settings: settings)
         if settings.choosesBetweenAgreedSteps {
-            chosen = chooseBetweenAgreedSteps(chosen, live: live, vertical: vertical, settings: settings)
+            chosen = chooseBetweenAgreedSteps(chosen, live: live, vertical: vertical, boutStarts: starts, settings: settings)
         }
         return settings.reconciles ? reconcile(chosen, live: live, vertical: vertical, settings: settings) : chosen
     }
 
     /// Per walking bout, the steps of the more regular detector (see the type's description).
     public static func choose(live: [StepEvent], vertical: [StepEvent], settings: Settings = .default) -> [StepEvent] {
+        choose(live: live, vertical: vertical, boutStarts: boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds),
+               settings: settings)
+    }
+
+    /// `choose` with the bouts' starts already found (`boutStarts` of the same steps and gap).
+    static func choose(live: [StepEvent], vertical: [StepEvent], boutStarts starts: [Double], settings: Settings) -> [StepEvent] {
         var out: [StepEvent] = []
         out.reserveCapacity(Swift.max(live.count, vertical.count))
         var li = 0, vi = 0
@@ -150,7 +158,7 @@ public enum OfflineStepDetector {
             out += irregularity(v.map(\.time), settings, boutStart: start)
                 < irregularity(l.map(\.time), settings, boutStart: start) ? v : l
         }
-        for start in boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds) { bout(before: start) }
+        for start in starts { bout(before: start) }
         if li < live.count || vi < vertical.count { bout(before: .infinity) }
         return out
     }
@@ -206,11 +214,19 @@ public enum OfflineStepDetector {
     public static func chooseBetweenAgreedSteps(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
                                                 settings s: Settings = .default) -> [StepEvent] {
         guard chosen.count >= 4 else { return chosen }
+        return chooseBetweenAgreedSteps(chosen, live: live, vertical: vertical,
+                                        boutStarts: boutStarts(live: live, vertical: vertical, gap: s.boutGapSeconds), settings: s)
+    }
+
+    /// `chooseBetweenAgreedSteps` with the bouts' starts already found (`boutStarts` of the
+    /// same steps and gap).
+    static func chooseBetweenAgreedSteps(_ chosen: [StepEvent], live: [StepEvent], vertical: [StepEvent],
+                                         boutStarts starts: [Double], settings s: Settings) -> [StepEvent] {
+        guard chosen.count >= 4 else { return chosen }
         let tol = s.confirmationToleranceSeconds, gap = s.boutGapSeconds, w = Swift.max(1, s.rhythmIntervals)
         let margin = Math.log(Swift.max(s.rhythmResolutionRatio, 1))
         var scratch: [Double] = []
         // A span between agreed steps a and b crosses a pause when a bout starts in (a, b].
-        let starts = boutStarts(live: live, vertical: vertical, gap: gap)
         func crossesPause(_ a: Double, _ b: Double) -> Bool {
             let k = starts.sortedFirstIndex(atOrAfter: a.nextUp) { $0 }
             return k < starts.count && starts[k] <= b
