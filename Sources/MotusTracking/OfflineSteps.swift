@@ -429,8 +429,13 @@ public enum OfflineStepDetector {
         let std = (f.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(m)).squareRoot()
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()),
                                minimumProminence: s.prominenceFraction * std)
-        let smooth = BiquadCascade(sections: [.butterworthLowPass(cutoffHz: s.peakToPeakCutoffHz, sampleRateHz: s.gridRateHz)])
-            .filteredZeroPhase(gridMagnitude)
+        // |a| low-passed by one forward pass, primed with the first sample: the filter the live
+        // pedometer and the live vertical detector measure a step's swing with, so that a step
+        // has one peak-to-peak (and one length) whichever detector found it. A zero-phase pass
+        // squares the magnitude response and gives smaller swings (about 0.9 at 2 Hz).
+        var swingLowPass = Biquad.butterworthLowPass(cutoffHz: s.peakToPeakCutoffHz, sampleRateHz: s.gridRateHz)
+        swingLowPass.prime(with: gridMagnitude[0])
+        let smooth = gridMagnitude.map { swingLowPass.process($0) }
         var out: [StepEvent] = []
         out.reserveCapacity(peaks.count)
         var from = 0

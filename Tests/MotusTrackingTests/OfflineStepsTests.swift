@@ -29,6 +29,23 @@ import MotusSignal
         }
     }
 
+    /// A step's peak-to-peak (and so its Weinberg length) is the same whichever detector found
+    /// it: the vertical detector measures the swing of |a| with the live pedometer's one-pass
+    /// low-pass, not a zero-phase one (whose squared response gave about 10 % smaller swings).
+    @Test(arguments: [25.0, 100.0])
+    func aStepHasOnePeakToPeakWhicheverDetectorFoundIt(rateHz: Double) {
+        let walk = walkSignal(rateHz: rateHz, steps: 40, seed: 7)
+        let live = Pedometer.detect(walk), vertical = OfflineStepDetector.verticalSteps(walk)
+        var ratios: [Double] = []
+        for l in live {
+            guard let v = vertical.min(by: { abs($0.time - l.time) < abs($1.time - l.time) }), abs(v.time - l.time) < 0.15 else { continue }
+            ratios.append(l.peakToPeak / v.peakToPeak)
+        }
+        #expect(ratios.count >= 30)
+        let median = ratios.sorted()[ratios.count / 2]
+        #expect(abs(median - 1) < 0.03, "live / vertical peak-to-peak \(median) at \(rateHz) Hz")
+    }
+
     @Test func bothModesCountASyntheticWalk() {
         let walk = walkSignal(rateHz: 100, steps: 30, seed: 5)
         let live = Pedometer.detect(walk)
