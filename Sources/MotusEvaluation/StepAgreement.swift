@@ -24,6 +24,9 @@ public enum StepAgreement {
         public var device: String?
         /// Steps counted inside the windows of the chosen labels (all steps without labels).
         public var countedSteps: Int
+        /// Those windows, [start, end] (s, the recording's clock; `StepEvaluation.judgedSpans`
+        /// of the chosen labels); nil when every step is counted (no labels chosen).
+        public var judgedSpans: [[Seconds]]? = nil
     }
 
     /// The recordings that share one metadata value, and how far their counts lie apart.
@@ -65,9 +68,11 @@ public enum StepAgreement {
         let r = e.recording
         guard let value = r.metadata.extra[key], !value.isEmpty else { return .skipped("no metadata '\(key)' to pair it by") }
         return StepEvaluation.countedSteps(r, settings: settings, mode: mode).flatMap { c in
-            let n = labels.isEmpty ? c.steps.count
-                : StepEvaluation.steps(c.steps, inside: StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })).count
-            return .scored(Count(id: e.id, key: value, device: r.metadata.device, countedSteps: n))
+            guard !labels.isEmpty else { return .scored(Count(id: e.id, key: value, device: r.metadata.device, countedSteps: c.steps.count)) }
+            let spans = StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })
+            return .scored(Count(id: e.id, key: value, device: r.metadata.device,
+                                 countedSteps: StepEvaluation.steps(c.steps, inside: spans).count,
+                                 judgedSpans: spans.map { [$0.start, $0.end] }))
         }
     }
 

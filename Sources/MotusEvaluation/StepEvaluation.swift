@@ -67,6 +67,10 @@ public enum StepEvaluation {
         public var heightRuleDistanceMeters: Meters?
         /// Where the steps came from: "accelerometer" or "platform step counter".
         public var source: String
+        /// The windows the counted steps were judged in, [start, end] (s, the recording's
+        /// clock; `judgedSpans`); nil when every step is judged (no walk/turn labels). A peer's
+        /// steps counted inside them are judged as these were (benchmarks/steps).
+        public var judgedSpans: [[Seconds]]? = nil
     }
 
     /// The figures over a set of rows (`summarize`); the error figures are 0 when there are no rows.
@@ -180,7 +184,9 @@ public enum StepEvaluation {
         var judged = detected
         if !active.isEmpty {
             let inTrue = truth.filter { t in active.contains { t >= $0.start && t <= $0.end } }.count
-            judged = steps(detected, inside: judgedSpans(active))
+            let spans = judgedSpans(active)
+            judged = steps(detected, inside: spans)
+            row.judgedSpans = spans.map { [$0.start, $0.end] }
             row.trueStepsOutside = truth.count - inTrue
             row.countedStepsOutside = detected.count - judged.count
             row.trueSteps = inTrue

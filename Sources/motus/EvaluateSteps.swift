@@ -34,8 +34,10 @@ struct EvaluateSteps: ParsableCommand {
         with status 1 after the report, so that a bar never passes on fewer recordings than the \
         data hold; `--allow-skipped` accepts them (still listed). Reference steps outside the \
         span of a recording's data (a phone that stopped before the walk's end) are not judged \
-        and are counted in the report. A file that changes while it is read, or a dataset \
-        whose recordings change during the run, is an error naming the file.
+        and are counted in the report. The JSON gives each recording's judged windows \
+        (`judged_spans`, [start, end] in s), so another detector's steps can be judged the same \
+        way. A file that changes while it is read, or a dataset whose recordings change during \
+        the run, is an error naming the file.
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
         message when a bar fails; `--max-live-gap 0.7` also counts the recordings live and \

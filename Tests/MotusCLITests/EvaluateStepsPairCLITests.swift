@@ -51,6 +51,11 @@ import MotusIO
         let within = try #require(try JSONSerialization.jsonObject(with: Data(w.stdout.utf8)) as? [String: Any])
         let mixed = try #require((within["groups"] as? [[String: Any]])?.last?["counts"] as? [[String: Any]])
         #expect(mixed.compactMap { $0["counted_steps"] as? Int }.last == 0)
+        // Each count says the windows it was counted in: the walk label widened, none for the
+        // belt recording, and no key at all without --within (every step counted).
+        #expect((mixed.first?["judged_spans"] as? [[Double]])?.count == 1)
+        #expect((mixed.last?["judged_spans"] as? [[Double]]) == [])
+        #expect(groups.allSatisfy { (($0["counts"] as? [[String: Any]]) ?? []).allSatisfy { $0["judged_spans"] == nil } })
         // The bar: the mean spread against X.
         let pass = try CLI.run(["evaluate-steps", dir, "--pair-by", "pair", "--max-spread", "\(Double(spreads[1]) / 2)"])
         #expect(pass.status == 0, "\(pass.stderr)")

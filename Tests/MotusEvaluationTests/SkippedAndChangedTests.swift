@@ -94,6 +94,12 @@ import MotusEvaluation
                                     loaded: Recording(streams: [acc], labels: labels, events: steps))
         let row = try #require(StepEvaluation.evaluate(e))
         #expect(row.trueSteps == 4 && row.trueStepsOutside == 1)
+        // The row says the windows it judged in (what a peer's steps are counted in); a
+        // recording without walk labels judges every step and has none.
+        #expect(row.judgedSpans == spans.map { [$0.start, $0.end] })
+        let unlabelled = EvaluationRecording(entry: DatasetEntry(id: "u", subject: nil, label: nil, path: "u"),
+                                             loaded: Recording(streams: [acc], labels: [], events: steps))
+        #expect(try #require(StepEvaluation.evaluate(unlabelled)).judgedSpans == nil)
     }
 
     static let motus = "#motus,1\n@stream,acc,acc,t_s,x_mps2,y_mps2,z_mps2\nacc,0.00,0.1,0.2,9.8\nacc,0.01,0.1,0.2,9.8\nacc,0.02,0.1,0.2,9.8\n@event,0.01,\"step\"\n"

@@ -5,8 +5,9 @@ stand up, walk, turn, walk back, turn, sit down) at once, so the person took the
 in both files. It has activity labels, not steps, so no method can be scored against the truth
 there; but a method that counts steps right on the phone and on the watch counts the same
 number in both files. Per execution this module counts each method's steps inside the labelled
-`WALKING` and `TURNING` (widened by motus_cli.WINDOW_MARGIN_S on each side, as `motus
-evaluate-steps` widens annotated walks) in both files, and summarises |phone − watch|. Equal
+`WALKING` and `TURNING` in both files, in the windows Motus counts its own steps in (the
+`judged_spans` of `motus evaluate-steps --pair-by`: the labels widened by 0.3 s on each side,
+as annotated walks are), and summarises |phone − watch|. Equal
 counts do not prove both right (both may miss the same steps); unequal counts prove one wrong.
 
 Every method reads the same samples: the peers the CSV of `motus convert [--resample HZ]`,
@@ -36,12 +37,6 @@ def pairs(root):
     return out
 
 
-def moving_spans(rec):
-    """The windows steps are counted in: the recording's WALKING and TURNING labels, widened
-    and merged as `evaluate-steps` widens annotated walks."""
-    return motus_cli.judged_spans(sorted((s, e) for s, e, label in rec.labels if label in MOVING))
-
-
 def score(root, motus, modes, detectors, cache_dir, pool, rate_args=()):
     """Counts every method's steps in both files of every execution. Returns (methods in
     column order, per-execution rows {execution, method: (phone, watch)}, notes)."""
@@ -56,18 +51,9 @@ def score(root, motus, modes, detectors, cache_dir, pool, rate_args=()):
     list(pool.map(lambda f: motus_cli.convert(motus, f, cached(f), list(rate_args)), files))
 
     methods = [name for name, _ in detectors] + [title for title, _ in modes]
-    counts = {}  # file → method → steps inside its moving spans
+    counts = {f: {} for f in files}  # file → method → steps inside its moving spans
+    spans = {}  # file → the windows Motus counted in (the same in every step mode)
     notes = []
-
-    def count_file(f):
-        rec = motus_cli.read_converted(cached(f))
-        spans = moving_spans(rec)
-        return f, {name: motus_cli.count_inside(spans, detect(rec)) for name, detect in detectors}, bool(spans)
-
-    for f, got, has_spans in pool.map(count_file, files):
-        counts[f] = got
-        if not has_spans:
-            notes.append("sp-sw-har %s: no WALKING or TURNING label" % os.path.relpath(f, root))
     # Motus's counts, one evaluate-steps run per step mode; its ids are the files' paths under
     # DATA/ without the extension (s01/s01_03_sp).
     for title, args in modes:
@@ -76,7 +62,16 @@ def score(root, motus, modes, detectors, cache_dir, pool, rate_args=()):
             rid = os.path.relpath(f, os.path.join(root, "DATA"))[: -len(".csv")].replace(os.sep, "/")
             if rid not in by_id:
                 raise RuntimeError("motus evaluate-steps --pair-by counted no steps for %s" % rid)
-            counts[f][title] = by_id[rid]
+            counts[f][title], spans[f] = by_id[rid]
+
+    def count_file(f):
+        rec = motus_cli.read_converted(cached(f))
+        return f, {name: motus_cli.count_inside(spans[f], detect(rec)) for name, detect in detectors}
+
+    for f, got in pool.map(count_file, files):
+        counts[f].update(got)
+        if not spans[f]:
+            notes.append("sp-sw-har %s: no WALKING or TURNING label" % os.path.relpath(f, root))
     rows = [dict(execution=e, **{m: (counts[p][m], counts[w][m]) for m in methods}) for e, p, w in found]
     return methods, rows, notes
 

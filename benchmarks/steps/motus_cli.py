@@ -3,14 +3,12 @@ columns and the list of recordings every method is scored on), and `motus conver
 hands each recording to Python exactly as motus reads it (samples in SI units, labels and
 `step` events), so that no data set reader is written twice.
 
-Scoring (`judge`) follows Sources/MotusEvaluation/StepEvaluation.swift:
-- reference steps outside the span of the device's data (first to last sample over every
-  stream except a platform step counter) are not judged;
-- a recording with labels other than `still` (IPOL, WeAllWalk, Mobilise-D walking bouts) is
-  judged over its annotated walks: true = reference steps inside such labels, counted =
-  detected steps inside them widened by 0.3 s on each side (overlapping windows merged; a
-  trial's touching walk and turn labels are one window);
-- otherwise every reference step against every detected step.
+Scoring (`judge`) takes what Motus judged a recording by from its own evaluate-steps JSON,
+so that no rule of Sources/MotusEvaluation/StepEvaluation.swift is written twice: the
+reference steps it judged (`true_steps`: those inside the annotated walks, inside the span of
+the device's data) and the windows it counted its steps in (`judged_spans`: the annotated
+walks widened by 0.3 s on each side, overlapping ones merged; absent when every step is
+judged). A peer's steps are counted inside the same windows.
 """
 
 import json
@@ -21,10 +19,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-
-# StepEvaluation.windowMargin: a detection comes a little after its heel strike.
-WINDOW_MARGIN_S = 0.3
-
 
 def step_modes(motus):
     """The Motus columns: (title, extra evaluate-steps arguments). Live and offline when this
@@ -91,7 +85,6 @@ class Recording:
     gyro: np.ndarray = None      # rad/s, n × 3
     steps: np.ndarray = field(default_factory=lambda: np.zeros(0))  # reference step times (s)
     labels: list = field(default_factory=list)                       # (start s, end s, label)
-    span: tuple = (0.0, 0.0)     # first and last sample time over the device's streams
     height_m: float = None       # the subject's height, when the metadata gives it
 
 
@@ -102,11 +95,6 @@ def read_converted(csv_path):
     df = pd.read_csv(csv_path, usecols=["kind", "stream", "time_s", "x", "y", "z", "end_s", "text", "detail"],
                      dtype={"kind": str, "stream": str, "text": str, "detail": str}, float_precision="round_trip")
     samples = df[~df.kind.isin(["meta", "label", "event"])]
-    # The span motus judges inside: every device stream, not a platform step counter (removed
-    # for accelerometer step counting) nor a reference orientation (truth, not device data).
-    device = samples[(samples.kind != "steps") & ~((samples.kind == "att") & samples.stream.str.startswith("reference"))]
-    span = (float(device.time_s.min()), float(device.time_s.max()))
-
     def stream(kind):
         rows = samples[samples.kind == kind]
         if rows.empty:
@@ -129,54 +117,36 @@ def read_converted(csv_path):
     height = float(meta["height_m"]) if "height_m" in meta else None
     return Recording(acc_t=acc[0], acc=acc[1], gyro_t=None if gyro is None else gyro[0],
                      gyro=None if gyro is None else gyro[1], steps=np.sort(events.time_s.to_numpy()),
-                     labels=labels, span=span, height_m=height)
-
-
-def judged_spans(active):
-    """StepEvaluation.judgedSpans: the (start, end) windows `active` (s, sorted by start), each
-    widened by the margin, overlapping ones merged; a list of [start, end]."""
-    spans = []
-    for s, e in active:
-        a, b = s - WINDOW_MARGIN_S, e + WINDOW_MARGIN_S
-        if spans and a <= spans[-1][1]:
-            spans[-1][1] = max(spans[-1][1], b)
-        else:
-            spans.append([a, b])
-    return spans
+                     labels=labels, height_m=height)
 
 
 def count_inside(spans, detected):
-    """How many of the times `detected` (s) lie inside any of `spans`."""
+    """How many of the times `detected` (s) lie inside any of `spans` ([start, end] pairs, as
+    evaluate-steps' `judged_spans`); all of them when `spans` is None (every step judged)."""
     detected = np.asarray(detected, dtype=float)
+    if spans is None:
+        return len(detected)
     return int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
 
 
 def paired_counts(motus, folder, key, labels, extra_args):
     """Each recording's step count from `motus evaluate-steps FOLDER --pair-by KEY --within
     LABELS --format json --allow-skipped [EXTRA_ARGS]` (EXTRA_ARGS: `--step-mode live|offline`,
-    `--resample HZ`): the steps counted inside the labels, by recording id."""
+    `--resample HZ`), by recording id: (the steps counted inside the labels, the windows they
+    were counted in)."""
     cmd = [motus, "evaluate-steps", folder, "--pair-by", key, "--within", ",".join(labels), "--format", "json",
            "--allow-skipped", *extra_args]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError("%s failed: %s" % (" ".join(cmd[1:4]), (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]))
-    return {c["id"]: c["counted_steps"] for g in json.loads(p.stdout)["groups"] for c in g["counts"]}
+    return {c["id"]: (c["counted_steps"], c.get("judged_spans")) for g in json.loads(p.stdout)["groups"] for c in g["counts"]}
 
 
-def judge(rec, detected):
-    """(true steps, counted steps, error %) the way `motus evaluate-steps` scores one
-    recording, for detected step times `detected` (s)."""
-    lo_span, hi_span = rec.span
-    truth = rec.steps[(rec.steps >= lo_span) & (rec.steps <= hi_span)]
-    detected = np.asarray(detected, dtype=float)
-    active = sorted((s, e) for s, e, label in rec.labels if label != "still")
-    if active:
-        inside = np.zeros(len(truth), dtype=bool)
-        for s, e in active:
-            inside |= (truth >= s) & (truth <= e)
-        true = int(inside.sum())
-        counted = count_inside(judged_spans(active), detected)
-    else:
-        true, counted = len(truth), len(detected)
+def judge(row, detected):
+    """(true steps, counted steps, error %) for detected step times `detected` (s), judged as
+    `motus evaluate-steps` judged the recording of its JSON row `row`: against the reference
+    steps it judged, counting the steps inside its windows."""
+    true = row["true_steps"]
+    counted = count_inside(row.get("judged_spans"), detected)
     error = 100.0 * (counted - true) / true if true > 0 else 0.0
     return true, counted, error
