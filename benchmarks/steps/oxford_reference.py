@@ -18,13 +18,12 @@ against the reference without the bounces. Only the Python standard library is n
     python3 benchmarks/steps/oxford_reference.py [--motus BIN] [--datasets DIR] [--bounce-ratio R]
 """
 
-import argparse
 import csv
-import json
 import os
 import statistics
-import subprocess
 import sys
+
+import stdlib_motus
 
 
 def presses(path):
@@ -68,27 +67,16 @@ def repeats(steps, ratio):
     return bounces, lost
 
 
-def evaluate(motus, folder, mode):
-    out = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"oxford_reference: motus evaluate-steps --step-mode {mode} failed: {out.stderr.strip()}")
-    return {r["id"]: r for r in json.loads(out.stdout)["recordings"]}
-
-
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(os.path.dirname(here))
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--motus", default=os.path.join(repo, ".build", "release", "motus"))
-    ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS", os.path.join(repo, "..", "shared", "datasets")))
+    ap = stdlib_motus.parser(__doc__)
     ap.add_argument("--bounce-ratio", type=float, default=1.5)
     args = ap.parse_args()
     folder = os.path.join(args.datasets, "oxford")
     data = os.path.join(folder, "optimisation", "data")
     if not os.path.isdir(data):
         sys.exit(f"oxford_reference: {data} not found (give --datasets)")
-    modes = {m: evaluate(args.motus, folder, m) for m in ("offline", "live")}
+    modes = {m: {r["id"]: r for r in stdlib_motus.evaluate_steps("oxford_reference", args.motus, folder, m)["recordings"]}
+             for m in ("offline", "live")}
     print("| walk | reference steps | bounces | lost presses | Motus offline | live | error % as is (offline / live) | error % without bounces (offline / live) |")
     print("|---|---:|---:|---:|---:|---:|---|---|")
     as_is = {"offline": [], "live": []}

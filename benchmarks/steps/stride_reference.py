@@ -19,14 +19,12 @@ leave-one-subject-out; the factor and the reference it implies.
     python3 benchmarks/steps/stride_reference.py [--motus BIN] [--datasets DIR] [--step-mode offline|live]
 """
 
-import argparse
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 
+import stdlib_motus
 
 
 def shipped_reference(repo):
@@ -41,21 +39,14 @@ def shipped_reference(repo):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    repo = os.path.dirname(os.path.dirname(here))
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--motus", default=os.path.join(repo, ".build", "release", "motus"))
-    ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS", os.path.join(repo, "..", "shared", "datasets")))
+    repo = stdlib_motus.REPO
+    ap = stdlib_motus.parser(__doc__)
     ap.add_argument("--step-mode", default="offline", choices=["offline", "live"])
     args = ap.parse_args()
     folder = os.path.join(args.datasets, "ipol", "voisard2023_ipol497")
     if not os.path.isdir(folder):
         sys.exit(f"stride_reference: {folder} not found (give --datasets)")
-    out = subprocess.run([args.motus, "evaluate-steps", folder, "--format", "json", "--step-mode", args.step_mode],
-                         capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"stride_reference: motus evaluate-steps failed: {out.stderr.strip()}")
-    rows = [r for r in json.loads(out.stdout)["recordings"]
+    rows = [r for r in stdlib_motus.evaluate_steps("stride_reference", args.motus, folder, args.step_mode)["recordings"]
             if r.get("distance_meters") and r.get("course_meters") and r.get("height_meters")]
     if len(rows) < 4:
         sys.exit("stride_reference: fewer than four trials with a course, a height and a distance")

@@ -1,0 +1,79 @@
+import Testing
+import Foundation
+
+/// The benchmark folder's standard-library scripts (benchmarks/steps/oxford_reference.py and
+/// stride_reference.py) stop on bad input with one line on stderr that says what and where,
+/// and a non-zero exit, as the command-line tool does. Run with python3 when it is found.
+@Suite struct BenchmarkScriptErrorTests {
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    /// Runs `python3 benchmarks/steps/SCRIPT ARGS` from the package root; nil without python3.
+    func python(_ script: String, _ args: [String]) throws -> Result? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", CLI.root + "/benchmarks/steps/" + script] + args
+        p.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        do { try p.run() } catch { print("skipping: python3 not found"); return nil }
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        if p.terminationStatus == 127 { print("skipping: python3 not found"); return nil }
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// An executable shell script at `dir/name` with `body`.
+    func executable(_ dir: String, _ name: String, _ body: String) throws -> String {
+        let path = dir + "/" + name
+        try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return path
+    }
+
+    func tempDir() throws -> String {
+        let dir = NSTemporaryDirectory() + "motus-scripts-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// One line on stderr, non-zero exit, the line equal to `line` (or ending with it).
+    func expectOneLine(_ r: Result, endingWith line: String) {
+        let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(r.status != 0, "exit status \(r.status)")
+        #expect(lines.count == 1 && lines.first.map { $0.hasSuffix(line) } == true, "stderr: \(r.stderr)")
+    }
+
+    @Test func aMissingDataSetFolderIsNamed() throws {
+        guard let r = try python("stride_reference.py", ["--datasets", "/nonexistent"]) else { return }
+        expectOneLine(r, endingWith: "stride_reference: /nonexistent/ipol/voisard2023_ipol497 not found (give --datasets)")
+        guard let o = try python("oxford_reference.py", ["--datasets", "/nonexistent"]) else { return }
+        expectOneLine(o, endingWith: "oxford_reference: /nonexistent/oxford/optimisation/data not found (give --datasets)")
+    }
+
+    /// motus's progress lines come before its error on stderr: the script reports the error.
+    @Test func aFailingMotusIsReportedByItsLastLine() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/ipol/voisard2023_ipol497", withIntermediateDirectories: true)
+        let motus = try executable(dir, "motus", "echo 'evaluate-steps: 1/2 recordings' >&2\necho 'motus: a reason' >&2\nexit 1\n")
+        guard let r = try python("stride_reference.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(r, endingWith: "stride_reference: motus evaluate-steps --step-mode offline failed: motus: a reason")
+        guard let m = try python("stride_reference.py", ["--datasets", dir, "--motus", dir + "/no-such-motus"]) else { return }
+        expectOneLine(m, endingWith: "stride_reference: cannot run \(dir)/no-such-motus: No such file or directory")
+    }
+
+    /// A reference file with a short row or a non-number stops the script at its line.
+    @Test func aBadReferenceRowIsNamedByFileAndLine() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let walk = dir + "/oxford/optimisation/data/W"
+        try FileManager.default.createDirectory(atPath: walk, withIntermediateDirectories: true)
+        let motus = try executable(dir, "motus", "echo '{\"recordings\": [{\"id\": \"W\", \"true_steps\": 1, \"counted_steps\": 1}]}'\n")
+        try "100,0,0\n200,1\n".write(toFile: walk + "/stepcounter.csv", atomically: true, encoding: .utf8)
+        guard let r = try python("oxford_reference.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(r, endingWith: "oxford_reference: \(walk)/stepcounter.csv:2: 2 columns, expected 3 (time ns, foot 1, foot 2)")
+        try "100,0,0\n200,1,x\n".write(toFile: walk + "/stepcounter.csv", atomically: true, encoding: .utf8)
+        guard let n = try python("oxford_reference.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(n, endingWith: "oxford_reference: \(walk)/stepcounter.csv:2: not three integers: 200,1,x")
+    }
+}

@@ -1,0 +1,36 @@
+"""What the standard-library scripts of this folder (oxford_reference.py, stride_reference.py)
+share: their --motus and --datasets options, and running `motus evaluate-steps` so that a
+failure is reported on one line. Only the Python standard library is needed."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def parser(doc):
+    """An argument parser described by the first paragraph of `doc`, with --motus (default: the
+    release build) and --datasets (default: $MOTUS_DATASETS, else ../shared/datasets)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--motus", default=os.path.join(REPO, ".build", "release", "motus"))
+    ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS", os.path.join(REPO, "..", "shared", "datasets")))
+    return ap
+
+
+def evaluate_steps(script, motus, folder, mode):
+    """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE`. On failure
+    the script stops with one line on stderr: `SCRIPT: motus evaluate-steps … failed: ` and the
+    last line motus wrote there (its error; the lines before are progress)."""
+    try:
+        out = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode],
+                             capture_output=True, text=True)
+    except OSError as e:
+        sys.exit(f"{script}: cannot run {motus}: {e.strerror}")
+    if out.returncode != 0:
+        lines = out.stderr.strip().splitlines()
+        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} failed: "
+                 f"{lines[-1] if lines else f'exit status {out.returncode}'}")
+    return json.loads(out.stdout)
