@@ -12,9 +12,10 @@ import MotusSignal
 ///   the newest sample back, the samples older than `settlingSeconds` becoming final (the
 ///   backward pass has settled there);
 /// - a peak's prominence is measured within `prominenceSpanSeconds` on each side, and its
-///   threshold is `prominenceFraction` times the root mean square of the filtered signal over
-///   the last `amplitudeTimeConstantSeconds` (an exponential mean), where the whole-file
-///   detector uses the whole signal's standard deviation.
+///   threshold is `prominenceFraction` times the root mean square of the filtered signal, an
+///   exponential mean that rises with `amplitudeTimeConstantSeconds` and falls with the slower
+///   `amplitudeFallTimeConstantSeconds` (a quiet turn or pause after a walk keeps the walk's
+///   scale), where the whole-file detector uses the whole signal's standard deviation.
 /// A peak is reported about `settlingSeconds` + `prominenceSpanSeconds` + `hopSeconds` after it.
 /// Fixed storage: allocates nothing after `init`.
 public struct VerticalStepStream: Sendable {
@@ -26,8 +27,13 @@ public struct VerticalStepStream: Sendable {
         public var hopSeconds: Seconds = 0.5
         /// A peak's prominence is measured within this span (s) on each side.
         public var prominenceSpanSeconds: Seconds = 1.5
-        /// Time constant (s) of the filtered signal's running mean square (the peak threshold's scale).
+        /// Time constant (s) of the filtered signal's running mean square (the peak threshold's
+        /// scale) while it rises.
         public var amplitudeTimeConstantSeconds: Seconds = 30
+        /// Time constant (s) of that mean square while it falls: slower than it rises, so that
+        /// after a walk a turn, a pause or a cane's taps are judged against the walk's steps,
+        /// not against their own quiet.
+        public var amplitudeFallTimeConstantSeconds: Seconds = 60
         /// The defaults.
         public init() {}
         /// The defaults.
@@ -35,7 +41,7 @@ public struct VerticalStepStream: Sendable {
     }
 
     let rate: Double, span: Int, spacing: Int
-    let fraction: Double, alpha: Double
+    let fraction: Double, alpha: Double, alphaFall: Double
     var gravity: [Biquad]
     /// |a| on the grid, low-passed at the detector's `peakToPeakCutoffHz` (for peak-to-peak).
     var smooth: Biquad
@@ -73,6 +79,7 @@ public struct VerticalStepStream: Sendable {
         spacing = Swift.max(1, Int((d.minimumPeakSpacingSeconds * rate).rounded()))
         fraction = d.prominenceFraction
         alpha = 1 - Math.exp(-1 / (Swift.max(s.amplitudeTimeConstantSeconds, 1 / rate) * rate))
+        alphaFall = 1 - Math.exp(-1 / (Swift.max(s.amplitudeFallTimeConstantSeconds, 1 / rate) * rate))
         band = StreamingZeroPhaseFilter(.butterworthBandPass(order: 4, lowHz: d.bandLowHz, highHz: d.bandHighHz, sampleRateHz: rate),
                                         delaySamples: settle, hopSamples: hop)
         gravity = [Biquad](repeating: .butterworthLowPass(cutoffHz: d.gravityCutoffHz, sampleRateHz: rate), count: 3)
@@ -191,7 +198,8 @@ public struct VerticalStepStream: Sendable {
     mutating func takeFinal(ended final: Bool) {
         while finalCount < band.finalCount {
             let v = band.output(finalCount)
-            meanSquare = finalCount == 0 ? v * v : meanSquare + alpha * (v * v - meanSquare)
+            let a = v * v >= meanSquare ? alpha : alphaFall
+            meanSquare = finalCount == 0 ? v * v : meanSquare + a * (v * v - meanSquare)
             filtered[finalCount & ringMask] = v
             threshold[finalCount & ringMask] = fraction * meanSquare.squareRoot()
             finalCount += 1

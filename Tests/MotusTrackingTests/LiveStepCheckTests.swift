@@ -138,6 +138,29 @@ import MotusSignal
         #expect(lag <= s.settlingSeconds + s.prominenceSpanSeconds + s.hopSeconds + 0.05, "lag \(lag) s")
     }
 
+    /// The live peak threshold's scale (a running mean square of the band-passed signal) rises
+    /// with `amplitudeTimeConstantSeconds` and falls with the slower
+    /// `amplitudeFallTimeConstantSeconds`: a quiet stretch after a walk (a turn, a pause) keeps
+    /// most of the walk's scale, so a cane's taps there are judged against the walk's steps.
+    @Test func theLiveThresholdFallsMoreSlowlyThanItRises() throws {
+        let walk = walkSignal(rateHz: 100, steps: 60, stillBefore: 3, stillAfter: 16, noise: 0)
+        let s = VerticalStepStream.Settings.default
+        #expect(s.amplitudeFallTimeConstantSeconds > s.amplitudeTimeConstantSeconds)
+        var live = VerticalStepStream()
+        // The threshold (∝ √mean square) of each grid sample as it becomes final.
+        var thresholds: [Double] = []
+        for i in 0..<walk.count {
+            live.push(walk.vector(i), time: walk.times[i])
+            while thresholds.count < live.finalCount { thresholds.append(live.threshold[thresholds.count & live.ringMask]) }
+        }
+        // At the walk's end (33 s) and 10 s into the stillness after it (the grid is 100 Hz).
+        try #require(thresholds.count > 4300)
+        let end = thresholds[3300], later = thresholds[4300]
+        let falling = (later / end) * (later / end)   // the mean square's ratio over 10 s
+        #expect(abs(falling - Math.exp(-10 / s.amplitudeFallTimeConstantSeconds)) < 0.02,
+                "mean square fell to \(falling) of the walk's in 10 s")
+    }
+
     /// The streaming filter's output and the whole-signal one's largest difference past the
     /// first 3 s (the forward pass starts without padding), and at the last sample.
     func streamed(_ x: [Double], _ band: BiquadCascade, delay: Int) -> (Double, Double) {
