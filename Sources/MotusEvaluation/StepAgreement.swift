@@ -68,11 +68,11 @@ public enum StepAgreement {
         let r = e.recording
         guard let value = r.metadata.extra[key], !value.isEmpty else { return .skipped("no metadata '\(key)' to pair it by") }
         return StepEvaluation.countedSteps(r, settings: settings, mode: mode).flatMap { c in
-            guard !labels.isEmpty else { return .scored(Count(id: e.id, key: value, device: r.metadata.device, countedSteps: c.steps.count)) }
-            let spans = StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })
+            // Without labels every step counts, and there are no windows.
+            let spans = labels.isEmpty ? nil : StepEvaluation.judgedSpans(e.truth.labels.filter { labels.contains($0.label) })
             return .scored(Count(id: e.id, key: value, device: r.metadata.device,
-                                 countedSteps: StepEvaluation.steps(c.steps, inside: spans).count,
-                                 judgedSpans: spans.map { [$0.start, $0.end] }))
+                                 countedSteps: spans.map { StepEvaluation.steps(c.steps, inside: $0).count } ?? c.steps.count,
+                                 judgedSpans: spans?.map { [$0.start, $0.end] }))
         }
     }
 

@@ -38,6 +38,12 @@ enum Datasets {
         return "skipped \(skipped.count) recording\(skipped.count == 1 ? "" : "s"):\n" + skipped.map { "  \($0.id): \($0.reason)\n" }.joined()
     }
 
+    /// " (skipped: id: reason, …)" for an error that no recording could be scored; "" when
+    /// none was skipped.
+    static func skippedSuffix(_ skipped: [Evaluation.Skipped]) -> String {
+        skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
+    }
+
     /// The bar failure for skipped recordings (without `--allow-skipped`).
     static func skippedFailure(_ skipped: [Evaluation.Skipped]) -> String {
         "\(skipped.count) recording\(skipped.count == 1 ? "" : "s") not scored (\(skipped.prefix(3).map(\.description).joined(separator: ", "))\(skipped.count > 3 ? ", …" : "")); --allow-skipped accepts them"

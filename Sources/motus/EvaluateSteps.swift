@@ -174,8 +174,7 @@ struct EvaluateSteps: ParsableCommand {
             // One recording chosen by id that cannot be scored is a result (its skipped line),
             // not an error: a run spread over tasks gathers it like any other.
             guard !rows.isEmpty || (!recordings.isEmpty && !skipped.isEmpty) else {
-                let why = skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
-                throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))\(why)")
+                throw CLIError("no recording with acceleration and step ground truth in \(paths.joined(separator: ", "))\(Datasets.skippedSuffix(skipped))")
             }
             let s = StepEvaluation.summarize(rows)
             let groups = StepEvaluation.summarizeGroups(rows)
@@ -241,8 +240,7 @@ struct EvaluateSteps: ParsableCommand {
             let (groups, unpaired) = StepAgreement.group(run.rows)
             skipped += unpaired.map { Evaluation.Skipped(id: $0.id, reason: "no other recording with \(key) '\($0.key)'") }
             guard !groups.isEmpty else {
-                let why = skipped.isEmpty ? "" : " (skipped: \(skipped.map(\.description).joined(separator: ", ")))"
-                throw CLIError("no two recordings share a value of '\(key)' in \(paths.joined(separator: ", "))\(why)")
+                throw CLIError("no two recordings share a value of '\(key)' in \(paths.joined(separator: ", "))\(Datasets.skippedSuffix(skipped))")
             }
             let s = StepAgreement.summarize(groups)
             switch format {

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+import stdlib_motus
+
 def step_modes(motus):
     """The Motus columns: (title, extra evaluate-steps arguments). Live and offline when this
     build's `evaluate-steps --help` offers `--step-mode`, else the one mode it has."""
@@ -37,7 +39,7 @@ def evaluate_steps(motus, folder, extra_args):
     cmd = [motus, "evaluate-steps", folder, "--format", "json", "--allow-skipped", *extra_args]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        return {}, [], (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
+        return {}, [], stdlib_motus.last_line(p)
     report = json.loads(p.stdout)
     return {r["id"]: r for r in report["recordings"]}, report.get("skipped", []), None
 
@@ -138,7 +140,7 @@ def paired_counts(motus, folder, key, labels, extra_args):
            "--allow-skipped", *extra_args]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        raise RuntimeError("%s failed: %s" % (" ".join(cmd[1:4]), (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]))
+        raise RuntimeError("%s failed: %s" % (" ".join(cmd[1:4]), stdlib_motus.last_line(p)))
     return {c["id"]: (c["counted_steps"], c.get("judged_spans")) for g in json.loads(p.stdout)["groups"] for c in g["counts"]}
 
 

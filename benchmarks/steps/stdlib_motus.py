@@ -1,6 +1,7 @@
 """What the standard-library scripts of this folder (oxford_reference.py, stride_reference.py)
 share: their --motus and --datasets options, and running `motus evaluate-steps` so that a
-failure is reported on one line. Only the Python standard library is needed."""
+failure is reported on one line (`last_line`, which motus_cli uses too). Only the Python
+standard library is needed."""
 
 import argparse
 import json
@@ -20,6 +21,13 @@ def parser(doc):
     return ap
 
 
+def last_line(proc):
+    """The last line a finished motus process wrote to stderr (its error; the lines before are
+    progress), or its exit status when it wrote none: a failure reported on one line."""
+    lines = proc.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {proc.returncode}"
+
+
 def evaluate_steps(script, motus, folder, mode):
     """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE`. On failure
     the script stops with one line on stderr: `SCRIPT: motus evaluate-steps … failed: ` and the
@@ -30,7 +38,5 @@ def evaluate_steps(script, motus, folder, mode):
     except OSError as e:
         sys.exit(f"{script}: cannot run {motus}: {e.strerror}")
     if out.returncode != 0:
-        lines = out.stderr.strip().splitlines()
-        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} failed: "
-                 f"{lines[-1] if lines else f'exit status {out.returncode}'}")
+        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} failed: {last_line(out)}")
     return json.loads(out.stdout)
