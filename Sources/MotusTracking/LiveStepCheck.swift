@@ -15,7 +15,11 @@ import MotusSignal
 /// rhythm, the device's posture stays the same from stride to stride (a phone being handled
 /// turns) and the unfiltered acceleration along gravity repeats itself one and two strides
 /// later (`VerticalStepStream.periodicity`): jolts at random times or a standing sway, which
-/// the band-pass can ring into a regular train of peaks, do not repeat.
+/// the band-pass can ring into a regular train of peaks, do not repeat. A short walk right
+/// after standing up (a few steps, a turn, a few steps back) does not repeat itself either, so
+/// a run that begins just after a change of posture (`postureChanged(at:)`) counts when the
+/// device moves all through its strides instead (`SilentWalk.countsAfterPostureChange`):
+/// jolts are impulses with stillness between them.
 ///
 /// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
 /// checked steps the vertical detector also found, the checked steps or the vertical peaks,
@@ -83,6 +87,22 @@ public struct LiveStepCheck: Sendable {
         public var minimumPeriodicity: Double = 0.8
         /// Peaks (the newest of the run) over which the periodicity is measured.
         public var periodicityPeaks = 6
+        /// Whether a run whose first peak comes after a change of posture, within the bout gap
+        /// of it (`postureChanged(at:)`: the session's `PostureTracker`, standing up), counts
+        /// without the periodicity test. Standing up and walking off is one movement, and a
+        /// short walk from a chair (a few steps, a turn, a few steps back) does not repeat
+        /// itself over three strides: its turn changes the signal from stride to stride. A
+        /// device standing or sitting still that jolts or sways has changed no posture, and
+        /// still has to pass the test. The rhythm, the posture and the swing of the peaks are
+        /// judged as for any run.
+        public var countsAfterPostureChange = true
+        /// Such a run must still move the device all through its strides: around its newest
+        /// `periodicityPeaks` peaks, the acceleration along gravity lies more than a fifth of
+        /// its largest excursion from its mean for at least this share of the time
+        /// (`VerticalStepStream.motionShare`). A walk moves the body through every stride;
+        /// jolts are impulses with stillness between them. How walks and jolts score against
+        /// it: benchmarks/README.md.
+        public var minimumMotionShareAfterPostureChange = 0.18
         /// The defaults.
         public init() {}
     }
@@ -120,6 +140,8 @@ public struct LiveStepCheck: Sendable {
     public private(set) var silentWalkSteps = 0
     /// The first step of the newest silent walk, until `takeSilentWalkStart` takes it.
     var silentWalkStart: Double?
+    /// The latest change of posture (s; −∞ before one): `postureChanged(at:)`.
+    var postureChange = -Double.infinity
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
@@ -241,12 +263,24 @@ public struct LiveStepCheck: Sendable {
             // signal repeats itself. A run whose signal does not yet repeat (a walk's first
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
             if !keepsPosture(w) { runStart += 1; continue }
-            if isPeriodic(w) {
+            if followsPostureChange(w) ? movesThroughout(w) : isPeriodic(w) {
                 runCounts = true
                 if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
                 for k in runStart..<runEnd { fill(k) }
             }
         }
+    }
+
+    /// A change of posture (standing up) at `time` (s, input clock), as the session's
+    /// `PostureTracker` dates it: a run of peaks that begins after it, within the bout gap,
+    /// counts without the periodicity test (`SilentWalk.countsAfterPostureChange`).
+    public mutating func postureChanged(at time: Seconds) { postureChange = time }
+
+    /// Whether the run's first peak comes after the latest change of posture, within the bout
+    /// gap of it, with `countsAfterPostureChange`.
+    func followsPostureChange(_ w: SilentWalk) -> Bool {
+        let first = runTimes[runStart % Self.runCapacity]
+        return w.countsAfterPostureChange && first >= postureChange && first - postureChange <= gap
     }
 
     /// Whether a pedometer step lies within `within` (s) of `t` (among its last 64).
@@ -303,6 +337,15 @@ public struct LiveStepCheck: Sendable {
             if s > stride * rs || s * rs < stride { return false }
         }
         return true
+    }
+
+    /// Whether the device moves all through the run's newest `periodicityPeaks` peaks
+    /// (`minimumMotionShareAfterPostureChange`): a run after a change of posture.
+    func movesThroughout(_ w: SilentWalk) -> Bool {
+        let first = runEnd - Swift.min(w.periodicityPeaks, runEnd - runStart), n = Self.runCapacity
+        let quarter = (runTimes[(runEnd - 1) % n] - runTimes[first % n]) / Double(Swift.max(1, runEnd - 1 - first)) / 2
+        return vertical.motionShare(from: runTimes[first % n] - quarter, to: runTimes[(runEnd - 1) % n] + quarter)
+            >= w.minimumMotionShareAfterPostureChange
     }
 
     /// Whether the acceleration along gravity around the run's newest `periodicityPeaks` peaks

@@ -149,6 +149,25 @@ public struct VerticalStepStream: Sendable {
         return best
     }
 
+    /// The share of the time between `start` and `end` (s, input clock) that the unfiltered
+    /// acceleration along gravity lies more than a fifth of its largest excursion from its
+    /// mean there: near 0.9 for a sinusoid, about the impulses' share of the time for jolts
+    /// with stillness between them. 0 before samples have come.
+    public func motionShare(from start: Seconds, to end: Seconds) -> Double {
+        guard !t0.isNaN else { return 0 }
+        let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
+        let i0 = Swift.max(oldest, Int(((start - t0) * rate).rounded())), i1 = Swift.min(newest, Int(((end - t0) * rate).rounded()))
+        guard i1 > i0 else { return 0 }
+        var sum = 0.0
+        for i in i0...i1 { sum += verticalRing[i & verticalMask] }
+        let mean = sum / Double(i1 - i0 + 1)
+        var mx = 0.0
+        for i in i0...i1 { mx = Swift.max(mx, Swift.abs(verticalRing[i & verticalMask] - mean)) }
+        var n = 0
+        for i in i0...i1 where Swift.abs(verticalRing[i & verticalMask] - mean) > 0.2 * mx { n += 1 }
+        return Double(n) / Double(i1 - i0 + 1)
+    }
+
     /// One acceleration sample (m/s², gravity included; times increasing). Returns the number
     /// of peaks reported by it.
     @discardableResult

@@ -275,10 +275,15 @@ import MotusSignal
 
     /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
     /// not hear) and returns the steps it counts, asking after every sample as a session does.
-    func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init()) -> (times: [Double], silent: Int) {
+    /// With `postureChange`, the session's change of posture (standing up) is told to the
+    /// check when the input reaches that time, as the session tells it.
+    func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init(),
+                     postureChange: Double? = nil) -> (times: [Double], silent: Int) {
         var check = LiveStepCheck(settings: settings)
         var out: [Double] = []
+        var told = false
         for i in 0..<signal.count {
+            if let c = postureChange, !told, signal.times[i] >= c { check.postureChanged(at: c); told = true }
             check.push(signal.vector(i), time: signal.times[i])
             while let s = check.next(noStepBefore: signal.times[i]) { out.append(s.time) }
         }
@@ -349,6 +354,62 @@ import MotusSignal
             let (times, _) = silentSteps(s)
             #expect(times.isEmpty, "seed \(seed): \(times.count) steps")
         }
+    }
+
+    /// A short walk right after standing up does not repeat itself over three strides (a turn
+    /// changes its steps' signal), so it counts only because it follows the change of posture:
+    /// steps at a regular rhythm whose waveforms all differ count after a change of posture
+    /// within the bout gap before them; without one, or with one longer ago, or with the rule
+    /// off, they are no silent walk. Irregular jolts after standing up are still no walk: they
+    /// are impulses with stillness between them, and the rule asks the device to move all
+    /// through the strides (`motionShare`).
+    @Test func aShortWalkAfterStandingUpCountsWithoutRepeatingItself() {
+        func pulse(_ t: Double, _ width: Double) -> Double {
+            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
+        }
+        // 2 s still, 10 steps 0.55 s apart from 2.2 s, each with its own width, height and a
+        // second bump at its own phase, then 3 s still (100 Hz).
+        var rng = SplitMix64(seed: 11)
+        let steps = (0..<10).map { k in (t: 2.2 + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
+                                         bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
+        var s = SensorStream(kind: .acceleration)
+        var t = 0.0
+        while t < 10 {
+            var v = 0.03 * rng.gaussian()
+            for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
+            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+            t += 0.01
+        }
+        var v = VerticalStepStream()
+        for i in 0..<s.count { v.push(s.vector(i), time: s.times[i]) }
+        #expect(v.periodicity(from: 2.1, to: 5.1, period: 1.1) < 0.8, "the steps' signal must not repeat itself")
+        #expect(v.motionShare(from: 2.1, to: 5.1) >= 0.18, "\(v.motionShare(from: 2.1, to: 5.1))")
+        let standing = silentSteps(s, postureChange: 1.5)
+        #expect(abs(standing.times.count - 10) <= 1 && standing.silent == standing.times.count, "\(standing.times)")
+        #expect(silentSteps(s).times.isEmpty)
+        #expect(silentSteps(s, postureChange: -1).times.isEmpty, "a change of posture more than the bout gap before")
+        var off = LiveStepCheck.Settings()
+        off.silentWalk.countsAfterPostureChange = false
+        #expect(silentSteps(s, settings: off, postureChange: 1.5).times.isEmpty)
+        // Irregular jolts right after standing up (the jolt trains of `irregularJoltsAreNoSilentWalk`).
+        var walks = 0
+        for seed in UInt64(1)...50 {
+            var rng = SplitMix64(seed: seed)
+            var j = SensorStream(kind: .acceleration)
+            var t = 0.0, nextJolt = 1.0
+            while t < 20 {
+                var v = 0.03 * rng.gaussian()
+                if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
+                if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }
+                j.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+                t += 0.01
+            }
+            if !silentSteps(j, postureChange: 0.5).times.isEmpty { walks += 1 }
+            var jv = VerticalStepStream()
+            for i in 0..<j.count { jv.push(j.vector(i), time: j.times[i]) }
+            #expect(jv.motionShare(from: 1, to: 19) < 0.18, "seed \(seed): \(jv.motionShare(from: 1, to: 19))")
+        }
+        #expect(walks == 0, "\(walks) of 50 jolt trains after standing up counted as a walk")
     }
 
     /// The periodicity measure: 1 for a signal that repeats at the period asked, low for one
