@@ -17,9 +17,9 @@ import MotusSignal
 /// later (`VerticalStepStream.periodicity`): jolts at random times or a standing sway, which
 /// the band-pass can ring into a regular train of peaks, do not repeat. A short walk right
 /// after standing up (a few steps, a turn, a few steps back) does not repeat itself either, so
-/// a run that begins just after a change of posture (`postureChanged(at:)`) counts when the
-/// device moves all through its strides instead (`SilentWalk.countsAfterPostureChange`):
-/// jolts are impulses with stillness between them.
+/// a run that begins just after a change of posture (`postureChanged(at:)`) also counts when
+/// the device moves all through its strides (`SilentWalk.countsAfterPostureChange`): jolts are
+/// impulses with stillness between them.
 ///
 /// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
 /// checked steps the vertical detector also found, the checked steps or the vertical peaks,
@@ -88,8 +88,8 @@ public struct LiveStepCheck: Sendable {
         /// Peaks (the newest of the run) over which the periodicity is measured.
         public var periodicityPeaks = 6
         /// Whether a run whose first peak comes after a change of posture, within the bout gap
-        /// of it (`postureChanged(at:)`: the session's `PostureTracker`, standing up), counts
-        /// without the periodicity test. Standing up and walking off is one movement, and a
+        /// of it (`postureChanged(at:)`: the session's `PostureTracker`, standing up), also
+        /// counts when it fails the periodicity test. Standing up and walking off is one movement, and a
         /// short walk from a chair (a few steps, a turn, a few steps back) does not repeat
         /// itself over three strides: its turn changes the signal from stride to stride. A
         /// device standing or sitting still that jolts or sways has changed no posture, and
@@ -263,7 +263,7 @@ public struct LiveStepCheck: Sendable {
             // signal repeats itself. A run whose signal does not yet repeat (a walk's first
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
             if !keepsPosture(w) { runStart += 1; continue }
-            if followsPostureChange(w) ? movesThroughout(w) : isPeriodic(w) {
+            if (followsPostureChange(w) && movesThroughout(w)) || isPeriodic(w) {
                 runCounts = true
                 if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
                 for k in runStart..<runEnd { fill(k) }
@@ -273,7 +273,7 @@ public struct LiveStepCheck: Sendable {
 
     /// A change of posture (standing up) at `time` (s, input clock), as the session's
     /// `PostureTracker` dates it: a run of peaks that begins after it, within the bout gap,
-    /// counts without the periodicity test (`SilentWalk.countsAfterPostureChange`).
+    /// also counts when the device moves all through it (`SilentWalk.countsAfterPostureChange`).
     public mutating func postureChanged(at time: Seconds) { postureChange = time }
 
     /// Whether the run's first peak comes after the latest change of posture, within the bout
@@ -339,13 +339,14 @@ public struct LiveStepCheck: Sendable {
         return true
     }
 
-    /// Whether the device moves all through the run's newest `periodicityPeaks` peaks
+    /// Whether the device moves all through the run's newest `periodicityPeaks` peaks, from
+    /// half their mean interval before the first to half of it after the last
     /// (`minimumMotionShareAfterPostureChange`): a run after a change of posture.
     func movesThroughout(_ w: SilentWalk) -> Bool {
         let first = runEnd - Swift.min(w.periodicityPeaks, runEnd - runStart), n = Self.runCapacity
-        let quarter = (runTimes[(runEnd - 1) % n] - runTimes[first % n]) / Double(Swift.max(1, runEnd - 1 - first)) / 2
-        return vertical.motionShare(from: runTimes[first % n] - quarter, to: runTimes[(runEnd - 1) % n] + quarter)
-            >= w.minimumMotionShareAfterPostureChange
+        let a = runTimes[first % n], b = runTimes[(runEnd - 1) % n]
+        let margin = (b - a) / Double(Swift.max(1, runEnd - 1 - first)) / 2
+        return vertical.motionShare(from: a - margin, to: b + margin) >= w.minimumMotionShareAfterPostureChange
     }
 
     /// Whether the acceleration along gravity around the run's newest `periodicityPeaks` peaks
