@@ -56,6 +56,7 @@ DIMENSIONLESS = {
     "compensation": "a lead in sample periods", "percentile": "a percentile of the caller's values",
     "asymmetry": "a ratio of the longest interval to the shortest",
     "periodicity": "a normalised autocorrelation (−1…1)",
+    "share": "a share of the time (0…1)",
 }
 
 # Declarations (Module.Type.member, fnmatch patterns; a parameter is `…member.name`) whose

@@ -17,9 +17,9 @@ import MotusSignal
 /// later (`VerticalStepStream.periodicity`): jolts at random times or a standing sway, which
 /// the band-pass can ring into a regular train of peaks, do not repeat. A short walk right
 /// after standing up (a few steps, a turn, a few steps back) does not repeat itself either, so
-/// a run that begins just after a change of posture (`postureChanged(at:)`) also counts when
-/// the device moves all through its strides (`SilentWalk.countsAfterPostureChange`): jolts are
-/// impulses with stillness between them.
+/// a run in the bout that begins with a change of posture (`postureChanged(at:)`) also counts
+/// when the device moves all through its strides (`SilentWalk.countsAfterPostureChange`):
+/// jolts are impulses with stillness between them.
 ///
 /// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
 /// checked steps the vertical detector also found, the checked steps or the vertical peaks,
@@ -87,14 +87,14 @@ public struct LiveStepCheck: Sendable {
         public var minimumPeriodicity: Double = 0.8
         /// Peaks (the newest of the run) over which the periodicity is measured.
         public var periodicityPeaks = 6
-        /// Whether a run whose first peak comes after a change of posture, within the bout gap
-        /// of it (`postureChanged(at:)`: the session's `PostureTracker`, standing up), also
-        /// counts when it fails the periodicity test. Standing up and walking off is one movement, and a
-        /// short walk from a chair (a few steps, a turn, a few steps back) does not repeat
-        /// itself over three strides: its turn changes the signal from stride to stride. A
-        /// device standing or sitting still that jolts or sways has changed no posture, and
-        /// still has to pass the test. The rhythm, the posture and the swing of the peaks are
-        /// judged as for any run.
+        /// Whether a run whose first peak lies in the bout that began with a change of posture
+        /// (`postureChanged(at:)`: the session's `PostureTracker`, standing up; no pause of the
+        /// detector's bout gap between the change and that peak) also counts when it fails the
+        /// periodicity test. Standing up and walking off is one movement, and a short walk from
+        /// a chair (a few steps, a turn, a few steps back) does not repeat itself over three
+        /// strides: its turn changes the signal from stride to stride. A device standing or
+        /// sitting still that jolts or sways has changed no posture, and still has to pass the
+        /// test. The rhythm, the posture and the swing of the peaks are judged as for any run.
         public var countsAfterPostureChange = true
         /// Such a run must still move the device all through its strides: around its newest
         /// `periodicityPeaks` peaks, the acceleration along gravity lies more than a fifth of
@@ -102,7 +102,7 @@ public struct LiveStepCheck: Sendable {
         /// (`VerticalStepStream.motionShare`). A walk moves the body through every stride;
         /// jolts are impulses with stillness between them. How walks and jolts score against
         /// it: benchmarks/README.md.
-        public var minimumMotionShareAfterPostureChange = 0.18
+        public var minimumMotionShare = 0.18
         /// The defaults.
         public init() {}
     }
@@ -142,6 +142,10 @@ public struct LiveStepCheck: Sendable {
     var silentWalkStart: Double?
     /// The latest change of posture (s; −∞ before one): `postureChanged(at:)`.
     var postureChange = -Double.infinity
+    /// The latest vertical peak of the bout that began with the latest change of posture (the
+    /// change, then peaks of at least `SilentWalk.minimumPeakToPeak` with no pause of the bout
+    /// gap between them), −∞ once a pause ended it.
+    var postureBoutEnd = -Double.infinity
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
@@ -241,6 +245,12 @@ public struct LiveStepCheck: Sendable {
             let p = vertical.reportedStep(examined)
             guard p.time + w.heardWithinSeconds < horizon else { return }
             examined += 1
+            // Every peak that swings |a| as a step does, heard or not, carries on the bout that
+            // began with standing up (the band-pass finds peaks in a still device's noise too).
+            if p.time >= postureChange && p.peakToPeak >= w.minimumPeakToPeak {
+                let last = Swift.max(postureBoutEnd, postureChange)
+                postureBoutEnd = p.time - last <= gap ? p.time : -.infinity
+            }
             if isHeard(p.time, within: w.heardWithinSeconds) || p.peakToPeak < w.minimumPeakToPeak {
                 runStart = runEnd; runCounts = false; continue
             }
@@ -272,15 +282,16 @@ public struct LiveStepCheck: Sendable {
     }
 
     /// A change of posture (standing up) at `time` (s, input clock), as the session's
-    /// `PostureTracker` dates it: a run of peaks that begins after it, within the bout gap,
-    /// also counts when the device moves all through it (`SilentWalk.countsAfterPostureChange`).
-    public mutating func postureChanged(at time: Seconds) { postureChange = time }
+    /// `PostureTracker` dates it: a run of peaks that begins in the bout it starts (no pause of
+    /// the bout gap between it and the run) also counts when the device moves all through the
+    /// run (`SilentWalk.countsAfterPostureChange`).
+    public mutating func postureChanged(at time: Seconds) { postureChange = time; postureBoutEnd = time }
 
-    /// Whether the run's first peak comes after the latest change of posture, within the bout
-    /// gap of it, with `countsAfterPostureChange`.
+    /// Whether the run's first peak lies in the bout that began with the latest change of
+    /// posture, with `countsAfterPostureChange`.
     func followsPostureChange(_ w: SilentWalk) -> Bool {
         let first = runTimes[runStart % Self.runCapacity]
-        return w.countsAfterPostureChange && first >= postureChange && first - postureChange <= gap
+        return w.countsAfterPostureChange && first >= postureChange && first <= postureBoutEnd
     }
 
     /// Whether a pedometer step lies within `within` (s) of `t` (among its last 64).
@@ -341,12 +352,12 @@ public struct LiveStepCheck: Sendable {
 
     /// Whether the device moves all through the run's newest `periodicityPeaks` peaks, from
     /// half their mean interval before the first to half of it after the last
-    /// (`minimumMotionShareAfterPostureChange`): a run after a change of posture.
+    /// (`minimumMotionShare`): a run after a change of posture.
     func movesThroughout(_ w: SilentWalk) -> Bool {
         let first = runEnd - Swift.min(w.periodicityPeaks, runEnd - runStart), n = Self.runCapacity
         let a = runTimes[first % n], b = runTimes[(runEnd - 1) % n]
         let margin = (b - a) / Double(Swift.max(1, runEnd - 1 - first)) / 2
-        return vertical.motionShare(from: a - margin, to: b + margin) >= w.minimumMotionShareAfterPostureChange
+        return vertical.motionShare(from: a - margin, to: b + margin) >= w.minimumMotionShare
     }
 
     /// Whether the acceleration along gravity around the run's newest `periodicityPeaks` peaks

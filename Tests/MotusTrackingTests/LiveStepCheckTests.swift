@@ -358,28 +358,34 @@ import MotusSignal
 
     /// A short walk right after standing up does not repeat itself over three strides (a turn
     /// changes its steps' signal), so it counts only because it follows the change of posture:
-    /// steps at a regular rhythm whose waveforms all differ count after a change of posture
-    /// within the bout gap before them; without one, or with one longer ago, or with the rule
-    /// off, they are no silent walk. Irregular jolts after standing up are still no walk: they
+    /// steps at a regular rhythm whose waveforms all differ count in the bout that began with a
+    /// change of posture; without one, or with one a pause of more than the bout gap before
+    /// them, or with the rule off, they are no silent walk. Irregular jolts after standing up are still no walk: they
     /// are impulses with stillness between them, and the rule asks the device to move all
     /// through the strides (`motionShare`).
     @Test func aShortWalkAfterStandingUpCountsWithoutRepeatingItself() {
         func pulse(_ t: Double, _ width: Double) -> Double {
             abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
         }
-        // 2 s still, 10 steps 0.55 s apart from 2.2 s, each with its own width, height and a
-        // second bump at its own phase, then 3 s still (100 Hz).
-        var rng = SplitMix64(seed: 11)
-        let steps = (0..<10).map { k in (t: 2.2 + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
-                                         bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
-        var s = SensorStream(kind: .acceleration)
-        var t = 0.0
-        while t < 10 {
-            var v = 0.03 * rng.gaussian()
-            for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
-            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
-            t += 0.01
+        // Still, then 10 steps 0.55 s apart from `start`, each with its own width, height and a
+        // second bump at its own phase, then still to 10 s (100 Hz); `settling`: single
+        // movements at those times before the steps (an arm settling into its swing).
+        func shortWalk(start: Double, settling: [Double] = []) -> SensorStream {
+            var rng = SplitMix64(seed: 11)
+            let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
+                                             bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
+            var s = SensorStream(kind: .acceleration)
+            var t = 0.0
+            while t < 10 {
+                var v = 0.03 * rng.gaussian()
+                for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
+                for m in settling { v += 2.5 * pulse(t - m, 0.25) }
+                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+                t += 0.01
+            }
+            return s
         }
+        let s = shortWalk(start: 2.2)
         var v = VerticalStepStream()
         for i in 0..<s.count { v.push(s.vector(i), time: s.times[i]) }
         #expect(v.periodicity(from: 2.1, to: 5.1, period: 1.1) < 0.8, "the steps' signal must not repeat itself")
@@ -388,6 +394,12 @@ import MotusSignal
         #expect(abs(standing.times.count - 10) <= 1 && standing.silent == standing.times.count, "\(standing.times)")
         #expect(silentSteps(s).times.isEmpty)
         #expect(silentSteps(s, postureChange: -1).times.isEmpty, "a change of posture more than the bout gap before")
+        // The bout that began with standing up goes on through movements that are no steps:
+        // steps 2.4 s after the change count after such movements (out of the steps' rhythm),
+        // not after stillness.
+        let settled = silentSteps(shortWalk(start: 2.6, settling: [0.6, 1.0]), postureChange: 0.2)
+        #expect(abs(settled.times.filter { $0 >= 2.5 }.count - 10) <= 1, "\(settled.times)")
+        #expect(silentSteps(shortWalk(start: 2.6), postureChange: 0.2).times.isEmpty)
         var off = LiveStepCheck.Settings()
         off.silentWalk.countsAfterPostureChange = false
         #expect(silentSteps(s, settings: off, postureChange: 1.5).times.isEmpty)
