@@ -336,22 +336,28 @@ import MotusSignal
         #expect(silentSteps(s, settings: strict).times.count < 10)
     }
 
-    /// Jolts at random times (a phone knocked about on a table, fidgeting) are not a walk,
-    /// though the band-pass rings each into a pair of peaks and some trains of peaks look
-    /// regular: the signal itself does not repeat a stride later. Fifty different trains.
+    /// Jolts of 4 m/s² for 0.15 s at random times 0.55–3.05 s apart from 1 s on, over
+    /// `duration` s at 100 Hz (a phone knocked about on a table, fidgeting).
+    func joltTrain(seed: UInt64, duration: Double) -> SensorStream {
+        var rng = SplitMix64(seed: seed)
+        var s = SensorStream(kind: .acceleration)
+        var t = 0.0, nextJolt = 1.0
+        while t < duration {
+            var v = 0.03 * rng.gaussian()
+            if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
+            if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }
+            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+            t += 0.01
+        }
+        return s
+    }
+
+    /// Jolts at random times are not a walk, though the band-pass rings each into a pair of
+    /// peaks and some trains of peaks look regular: the signal itself does not repeat a stride
+    /// later. Fifty different trains.
     @Test func irregularJoltsAreNoSilentWalk() {
         for seed in UInt64(1)...50 {
-            var rng = SplitMix64(seed: seed)
-            var s = SensorStream(kind: .acceleration)
-            var t = 0.0, nextJolt = 1.0
-            while t < 60 {
-                var v = 0.03 * rng.gaussian()
-                if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
-                if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }
-                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
-                t += 0.01
-            }
-            let (times, _) = silentSteps(s)
+            let (times, _) = silentSteps(joltTrain(seed: seed, duration: 60))
             #expect(times.isEmpty, "seed \(seed): \(times.count) steps")
         }
     }
@@ -406,16 +412,7 @@ import MotusSignal
         // Irregular jolts right after standing up (the jolt trains of `irregularJoltsAreNoSilentWalk`).
         var walks = 0
         for seed in UInt64(1)...50 {
-            var rng = SplitMix64(seed: seed)
-            var j = SensorStream(kind: .acceleration)
-            var t = 0.0, nextJolt = 1.0
-            while t < 20 {
-                var v = 0.03 * rng.gaussian()
-                if t >= nextJolt && t < nextJolt + 0.15 { v += 4 * Math.sin(Double.pi * (t - nextJolt) / 0.15) }
-                if t >= nextJolt + 0.15 { nextJolt = t + 0.4 + 2.5 * rng.uniform() }
-                j.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
-                t += 0.01
-            }
+            let j = joltTrain(seed: seed, duration: 20)
             if !silentSteps(j, postureChange: 0.5).times.isEmpty { walks += 1 }
             var jv = VerticalStepStream()
             for i in 0..<j.count { jv.push(j.vector(i), time: j.times[i]) }
