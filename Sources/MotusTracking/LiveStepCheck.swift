@@ -284,8 +284,12 @@ public struct LiveStepCheck: Sendable {
     /// A change of posture (standing up) at `time` (s, input clock), as the session's
     /// `PostureTracker` dates it: a run of peaks that begins in the bout it starts (no pause of
     /// the bout gap between it and the run) also counts when the device moves all through the
-    /// run (`SilentWalk.countsAfterPostureChange`).
-    public mutating func postureChanged(at time: Seconds) { postureChange = time; postureBoutEnd = time }
+    /// run (`SilentWalk.countsAfterPostureChange`). The same change told again (a session tells
+    /// the tracker's latest one on every frame) changes nothing.
+    public mutating func postureChanged(at time: Seconds) {
+        guard time != postureChange else { return }
+        postureChange = time; postureBoutEnd = time
+    }
 
     /// Whether the run's first peak lies in the bout that began with the latest change of
     /// posture, with `countsAfterPostureChange`.

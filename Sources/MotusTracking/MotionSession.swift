@@ -40,8 +40,6 @@ public struct MotionSession: Sendable {
     private var classifier: StreamingClassifier?
     private var stillness: StillnessDetector
     private var posture: PostureTracker
-    /// The latest change of posture the step check was told of (NaN before one).
-    private var notedPostureChange = Double.nan
     private var policy: MotionPolicy
     private var odometer: Odometer
     private var stepCounter = StepCounterIntegrator()
@@ -289,13 +287,9 @@ public struct MotionSession: Sendable {
         let still = stillness.push(accelerationMagnitude: f.acceleration.norm,
                                    rotationRateMagnitude: frames.hasRotationRate ? f.rotationRate.norm : 0)
         posture.update(gravity: f.gravity, acceleration: f.acceleration, still: still, time: t)
-        // A new change of posture (standing up) lets the walk that follows count from the
-        // vertical detector's peaks without repeating itself (`SilentWalk.countsAfterPostureChange`).
-        let change = posture.changedAt
-        if !change.isNaN && change != notedPostureChange {
-            notedPostureChange = change
-            stepCheck?.postureChanged(at: change)
-        }
+        // A change of posture (standing up) lets the walk that follows count from the vertical
+        // detector's peaks without repeating itself (`SilentWalk.countsAfterPostureChange`).
+        if !posture.changedAt.isNaN { stepCheck?.postureChanged(at: posture.changedAt) }
         var p = Double.nan
         // Mutated in place through the optional (no copy of its buffers).
         let window = classifier?.push(f) == true

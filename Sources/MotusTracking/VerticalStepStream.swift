@@ -129,12 +129,11 @@ public struct VerticalStepStream: Sendable {
     /// makes them look. 0 when fewer than a period of samples are kept.
     public func periodicity(from start: Seconds, to end: Seconds, period: Seconds) -> Double {
         guard !t0.isNaN, period > 0 else { return 0 }
-        let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
-        let i0 = Swift.max(oldest, Int(((start - t0) * rate).rounded()))
+        let (i0, last) = keptSpan(from: start, to: end), newest = band.count - 1
         let lag0 = Swift.max(1, Int((0.9 * period * rate).rounded())), lag1 = Int((1.1 * period * rate).rounded())
         var best = 0.0
         for lag in lag0...Swift.max(lag0, lag1) {
-            let i1 = Swift.min(Int(((end - t0) * rate).rounded()), newest - lag)
+            let i1 = Swift.min(last, newest - lag)
             guard i1 - i0 >= lag else { continue }
             var sa = 0.0, sb = 0.0
             for i in i0...i1 { sa += verticalRing[i & verticalMask]; sb += verticalRing[(i + lag) & verticalMask] }
@@ -155,8 +154,7 @@ public struct VerticalStepStream: Sendable {
     /// with stillness between them. 0 before samples have come.
     public func motionShare(from start: Seconds, to end: Seconds) -> Double {
         guard !t0.isNaN else { return 0 }
-        let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
-        let i0 = Swift.max(oldest, Int(((start - t0) * rate).rounded())), i1 = Swift.min(newest, Int(((end - t0) * rate).rounded()))
+        let (i0, i1) = keptSpan(from: start, to: end)
         guard i1 > i0 else { return 0 }
         var sum = 0.0
         for i in i0...i1 { sum += verticalRing[i & verticalMask] }
@@ -166,6 +164,14 @@ public struct VerticalStepStream: Sendable {
         var n = 0
         for i in i0...i1 where Swift.abs(verticalRing[i & verticalMask] - mean) > 0.2 * mx { n += 1 }
         return Double(n) / Double(i1 - i0 + 1)
+    }
+
+    /// The grid indexes of the samples from `start` to `end` (s, input clock) that the ring of
+    /// unfiltered vertical acceleration still holds: the first and the last (last < first when
+    /// none). `t0` must be set.
+    func keptSpan(from start: Seconds, to end: Seconds) -> (first: Int, last: Int) {
+        let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
+        return (Swift.max(oldest, Int(((start - t0) * rate).rounded())), Swift.min(newest, Int(((end - t0) * rate).rounded())))
     }
 
     /// One acceleration sample (m/s², gravity included; times increasing). Returns the number

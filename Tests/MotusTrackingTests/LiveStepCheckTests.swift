@@ -366,9 +366,9 @@ import MotusSignal
     /// changes its steps' signal), so it counts only because it follows the change of posture:
     /// steps at a regular rhythm whose waveforms all differ count in the bout that began with a
     /// change of posture; without one, or with one a pause of more than the bout gap before
-    /// them, or with the rule off, they are no silent walk. Irregular jolts after standing up are still no walk: they
-    /// are impulses with stillness between them, and the rule asks the device to move all
-    /// through the strides (`motionShare`).
+    /// them, or with the rule off, they are no silent walk. Irregular jolts after standing up
+    /// are still no walk: they are impulses with stillness between them, and the rule asks the
+    /// device to move all through the strides (`motionShare`).
     @Test func aShortWalkAfterStandingUpCountsWithoutRepeatingItself() {
         func pulse(_ t: Double, _ width: Double) -> Double {
             abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
