@@ -41,6 +41,15 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// regular as the detector that counted the start. A walk's end is not judged so: after it the
 /// device is handled (a phone put away, a bag set down), which either detector may take for
 /// steps, so a detector going on longer has not shown the other one missed anything.
+/// The count of missed intervals only weighs on the choice; over a long bout the late detector
+/// may still be the more regular (a pocket's vertical peaks alternate short and long intervals,
+/// one leg's impact reaching the phone later than the other's, and the irregularity counts
+/// half of them). So when the chosen detector starts late and the other detector's steps
+/// before its first step make a walk by themselves (`isWalk`: at least `minimumIntervals`
+/// intervals keeping a rhythm of steps, or of strides), the bout takes them as well: a whole
+/// walk one detector missed is not lost to the other detector's regularity later on. A few
+/// steps before (a weight shift, a phone handled before the walk) are no such walk and stay
+/// out (`takesLeadingWalk`).
 ///
 /// A bout's choice is then revised span by span (`chooseBetweenAgreedSteps`): between two
 /// chosen steps both detectors find, within one walk (no pause of the bout gap between them),
@@ -88,6 +97,10 @@ public enum OfflineStepDetector {
         /// The local rhythm of a step is the median of up to this many intervals on each side,
         /// within its walking bout.
         public var rhythmIntervals: Int = 4
+        /// Whether a bout whose chosen detector starts late also takes the other detector's
+        /// steps before the chosen ones when those make a walk by themselves (`isWalk`; see the
+        /// type's description).
+        public var takesLeadingWalk: Bool = true
         /// Whether the bout choice is revised between the steps both detectors find
         /// (`chooseBetweenAgreedSteps`).
         public var choosesBetweenAgreedSteps: Bool = true
@@ -138,7 +151,8 @@ public enum OfflineStepDetector {
         return settings.reconciles ? reconcile(chosen, live: live, vertical: vertical, settings: settings) : chosen
     }
 
-    /// Per walking bout, the steps of the more regular detector (see the type's description).
+    /// Per walking bout, the steps of the more regular detector, after the other detector's
+    /// leading walk when the chosen one starts late (see the type's description).
     public static func choose(live: [StepEvent], vertical: [StepEvent], settings: Settings = .default) -> [StepEvent] {
         choose(live: live, vertical: vertical, boutStarts: boutStarts(live: live, vertical: vertical, gap: settings.boutGapSeconds),
                settings: settings)
@@ -155,8 +169,16 @@ public enum OfflineStepDetector {
             while li < live.count && live[li].time < end { l.append(live[li]); li += 1 }
             while vi < vertical.count && vertical[vi].time < end { v.append(vertical[vi]); vi += 1 }
             let start = Swift.min(l.first?.time ?? .infinity, v.first?.time ?? .infinity)
-            out += irregularity(v.map(\.time), settings, boutStart: start)
-                < irregularity(l.map(\.time), settings, boutStart: start) ? v : l
+            let takesVertical = irregularity(v.map(\.time), settings, boutStart: start)
+                < irregularity(l.map(\.time), settings, boutStart: start)
+            let (own, other) = takesVertical ? (v, l) : (l, v)
+            if settings.takesLeadingWalk, let first = own.first?.time {
+                // The other detector's steps before the chosen first step (one within the
+                // confirmation tolerance of it is that step).
+                let lead = other.prefix { $0.time < first - settings.confirmationToleranceSeconds }
+                if isWalk(lead.lazy.map(\.time), settings) { out += lead }
+            }
+            out += own
         }
         for start in starts { bout(before: start) }
         if li < live.count || vi < vertical.count { bout(before: .infinity) }
@@ -364,6 +386,25 @@ public enum OfflineStepDetector {
             out.append(kept[i])
         }
         return out
+    }
+
+    /// Whether `times` (in time order) make a walk by themselves: at least `minimumIntervals`
+    /// intervals, all shorter than the bout gap, and either each within `irregularityRatio` of
+    /// their median, or (intervals that alternate short and long, as a pocket's near and far
+    /// leg give) every stride of two intervals within `strideRegularityRatio` of the strides'
+    /// median with the longest interval at most `maximumStepAsymmetry` times the shortest: the
+    /// rhythm tests `StepRhythmCheck` keeps a run of steps by.
+    static func isWalk(_ times: some Collection<Double>, _ s: Settings) -> Bool {
+        let t = Array(times)
+        guard t.count > Swift.max(1, s.minimumIntervals) else { return false }
+        let d = zip(t, t.dropFirst()).map { $1 - $0 }.sorted()
+        guard d[d.count - 1] < s.boutGapSeconds else { return false }
+        let median = TimingStatistics.percentile(d, 0.5), r = s.irregularityRatio
+        if d[0] * r >= median && d[d.count - 1] <= median * r { return true }
+        guard d[d.count - 1] <= s.maximumStepAsymmetry * d[0] else { return false }
+        let strides = zip(t, t.dropFirst(2)).map { $1 - $0 }.sorted()
+        let strideMedian = TimingStatistics.percentile(strides, 0.5), sr = s.strideRegularityRatio
+        return strides[0] * sr >= strideMedian && strides[strides.count - 1] <= strideMedian * sr
     }
 
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie

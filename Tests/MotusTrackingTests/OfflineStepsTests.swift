@@ -89,6 +89,34 @@ import MotusSignal
         #expect(OfflineStepDetector.choose(live: steps(handled), vertical: steps(truth)).map(\.time) == truth)
     }
 
+    /// A walk one detector missed at the start of a long bout is kept when the other detector's
+    /// steps there make a walk by themselves, even though the late detector wins the bout.
+    @Test func aWholeWalkBeforeTheChosenDetectorsFirstStepIsKept() {
+        let truth = regular(from: 10, count: 48, interval: 0.55)
+        // The vertical detector in a pocket: every other peak 0.22 s late (one leg's impact
+        // reaches the phone later), so its intervals alternate 0.77 and 0.33 s, and half of
+        // them count as irregular. The pedometer confirms the walk only after eight steps, yet
+        // with its regular intervals it is still the more regular over the bout.
+        let pocket = truth.enumerated().map { $0.offset % 2 == 0 ? $0.element + 0.22 : $0.element }
+        let late = Array(truth.dropFirst(8))
+        #expect(OfflineStepDetector.irregularity(pocket, .default, boutStart: pocket[0])
+            > OfflineStepDetector.irregularity(late, .default, boutStart: pocket[0]))
+        let chosen = OfflineStepDetector.choose(live: steps(late), vertical: steps(pocket)).map(\.time)
+        #expect(chosen == Array(pocket.prefix(8)) + late, "\(chosen.count) steps of 48")
+        // Without the rule the walk's first eight steps are lost.
+        var off = OfflineStepDetector.Settings()
+        off.takesLeadingWalk = false
+        #expect(OfflineStepDetector.choose(live: steps(late), vertical: steps(pocket), settings: off).map(\.time) == late)
+        // A few peaks before the chosen steps (a phone handled, a weight shift) are no walk:
+        // four steps (three intervals), or five at erratic times, stay out.
+        for lead in [[11.7, 12.25, 12.8, 13.35], [10.4, 11.5, 11.8, 12.9, 13.3]] {
+            let vertical = steps(lead + Array(pocket.dropFirst(8)))
+            #expect(OfflineStepDetector.choose(live: steps(late), vertical: vertical).map(\.time) == late)
+        }
+        #expect(OfflineStepDetector.isWalk(regular(from: 0, count: 5), .default))
+        #expect(!OfflineStepDetector.isWalk(regular(from: 0, count: 5, interval: 2.5), .default))
+    }
+
     @Test func boutsAreJudgedApart() {
         // Two walks 10 s apart: live is irregular in the first, vertical in the second.
         let a = regular(from: 0, count: 12), b = regular(from: 16, count: 12)
