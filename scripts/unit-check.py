@@ -57,6 +57,7 @@ DIMENSIONLESS = {
     "asymmetry": "a ratio of the longest interval to the shortest",
     "periodicity": "a normalised autocorrelation (−1…1)",
     "share": "a share of the time (0…1)",
+    "phase": "a fraction of a sample period (0…1)",
 }
 
 # Declarations (Module.Type.member, fnmatch patterns; a parameter is `…member.name`) whose

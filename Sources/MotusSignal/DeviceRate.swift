@@ -75,12 +75,16 @@ extension Recording {
     /// (acceleration, user acceleration, gravity, rotation rate, magnetic field, attitude;
     /// the others, labels and events unchanged), its nominal rate `rateHz`; a measured
     /// reference (a stream whose name starts with `reference`) by `resampledAsReference`. One
-    /// grid for every stream (`resampledAsDeviceOrigin`), so streams that shared their
-    /// timestamps still do.
-    /// Precondition: `rateHz` finite and > 0.
-    public func resampledAsDevice(rateHz: Hertz, maximumGapSeconds: Seconds = 0.5) -> Recording {
+    /// grid for every stream, so streams that shared their timestamps still do: it starts at
+    /// `resampledAsDeviceOrigin`, shifted by `gridPhase` periods of the new rate (0 ≤
+    /// `gridPhase` < 1). A device that started sampling a fraction of a period later would have
+    /// taken its samples there; the shift shows how much a result owes to where the samples
+    /// happen to fall.
+    /// Precondition: `rateHz` finite and > 0, `gridPhase` in [0, 1).
+    public func resampledAsDevice(rateHz: Hertz, maximumGapSeconds: Seconds = 0.5, gridPhase: Double = 0) -> Recording {
+        precondition(gridPhase >= 0 && gridPhase < 1, "gridPhase must lie in [0, 1)")
         var r = self
-        let origin = resampledAsDeviceOrigin
+        let origin = resampledAsDeviceOrigin(rateHz: rateHz, gridPhase: gridPhase)
         r.streams = streams.map {
             // A measured reference (a stream named `reference…`, as BROAD's optical motion
             // capture) is no device output: taken on the grid as it is, holes kept.
@@ -95,6 +99,12 @@ extension Recording {
     /// of the streams it resamples (0 when there is none).
     public var resampledAsDeviceOrigin: Seconds {
         streams.compactMap { $0.isResampledAsDevice ? $0.times.first : nil }.min() ?? 0
+    }
+
+    /// The origin of the grid of `resampledAsDevice(rateHz:maximumGapSeconds:gridPhase:)`:
+    /// `resampledAsDeviceOrigin` plus `gridPhase` / `rateHz` (s).
+    public func resampledAsDeviceOrigin(rateHz: Hertz, gridPhase: Double) -> Seconds {
+        resampledAsDeviceOrigin + gridPhase / rateHz
     }
 }
 

@@ -17,7 +17,8 @@ struct Convert: ParsableCommand {
         then every stream is taken on one grid of HZ (gaps of more than 0.5 s stay gaps). To try \
         an algorithm, or a peer, at another device's rate on the very samples `evaluate-steps \
         --resample` and `evaluate-fusion --resample` score. It reads the whole recording into \
-        memory first (without it, convert streams).
+        memory first (without it, convert streams). --grid-phase F starts that grid F of a \
+        period after the first sample (0 ≤ F < 1), as `evaluate-steps --grid-phase` does.
 
         Examples:
           motus convert walk.csv --rate 100 --accel-unit g --gyro-unit degs --out walk.motus
@@ -43,12 +44,18 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("resample"), help: ArgumentHelp("Write the recording as a device sampling its inertial streams at HZ would have recorded it (see above).", valueName: "HZ"))
     var resampleHz: Double?
 
-    func validate() throws { try ResampleOption.validate(resampleHz) }
+    @Option(name: .customLong("grid-phase"), help: ResampleOption.gridPhaseHelp)
+    var gridPhase: Double?
+
+    func validate() throws {
+        try ResampleOption.validate(resampleHz)
+        try ResampleOption.validate(gridPhase: gridPhase, resampleHz: resampleHz)
+    }
 
     /// Reads the input into `sink`: streamed, or whole and resampled with `--resample`.
     func read<S: RecordingSink>(into sink: inout S, options: DelimitedOptions) throws {
         guard let hz = resampleHz else { _ = try RecordingLoader.scan(path: input, options: options, into: &sink); return }
-        let r = try RecordingLoader.load(path: input, options: options).resampledAsDevice(rateHz: hz)
+        let r = try RecordingLoader.load(path: input, options: options).resampledAsDevice(rateHz: hz, gridPhase: gridPhase ?? 0)
         RecordingBuilder.replay(r, into: &sink)
     }
 

@@ -81,6 +81,9 @@ struct EvaluateFusion: ParsableCommand {
     @Option(name: .customLong("resample"), help: ArgumentHelp("Score each recording as a device sampling at HZ would have recorded it (its accelerometer, gyroscope and magnetometer low-passed at 0.4 × HZ first when HZ is below the recording's rate; the reference taken on the same grid): how the filter holds at other rates (25–400 Hz). Not with --check-still.", valueName: "HZ"))
     var resampleHz: Double?
 
+    @Option(name: .customLong("grid-phase"), help: ResampleOption.gridPhaseHelp)
+    var gridPhase: Double?
+
     @Flag(name: .customLong("allow-skipped"), help: "Exit 0 even when some recordings could not be scored (they are still listed with their reason).")
     var allowSkipped = false
 
@@ -109,6 +112,7 @@ struct EvaluateFusion: ParsableCommand {
             if method != .motus || checkStill || magnetometer { throw ValidationError("--acceleration-time-constant goes with the default method (motus), live or --offline, not with --check-still or --magnetometer") }
         }
         try ResampleOption.validate(resampleHz)
+        try ResampleOption.validate(gridPhase: gridPhase, resampleHz: resampleHz)
         if resampleHz != nil && checkStill {
             throw ValidationError("--resample goes with a reference (device gravity or measured orientation), not --check-still")
         }
@@ -129,7 +133,7 @@ struct EvaluateFusion: ParsableCommand {
     func runReference() throws {
         if let p = plot { try OutputPaths.file(p) }
         let run = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions()), progress: Datasets.progress("evaluate-fusion"), outcome: { e0 -> Evaluation.Outcome<FusionEvaluation.RecordingResult> in
-            let e = resampleHz.map { e0.resampledAsDevice(rateHz: $0) } ?? e0
+            let e = resampleHz.map { e0.resampledAsDevice(rateHz: $0, gridPhase: gridPhase ?? 0) } ?? e0
             guard subjects == .all || subjects.contains(FusionEvaluation.subjectNumber(e.subject)) else { return .excluded }
             let m: FusionEvaluation.Method? = switch method {
             case .motus: e.truth.orientation.map { reference in
@@ -161,9 +165,10 @@ struct EvaluateFusion: ParsableCommand {
             out.skipped = run.skipped
             out.accelerationTimeConstantS = accelerationTimeConstant
             out.resampleHz = resampleHz
+            out.gridPhase = gridPhase
             print(try JSONOutput.encode(out))
         default:
-            let rate = resampleHz.map { "every recording resampled to \(ResampleOption.text($0)) Hz (--resample)\n" } ?? ""
+            let rate = resampleHz.map { _ in "every recording\(ResampleOption.describe(resampleHz, gridPhase: gridPhase)) (--resample)\n" } ?? ""
             print(Self.table(report, odd: odd, even: even) + rate + Datasets.skippedLines(run.skipped), terminator: "")
         }
         if let p = plot {
@@ -263,6 +268,8 @@ struct EvaluationJSON: Encodable {
     var accelerationTimeConstantS: Double?
     /// `--resample` when given: the rate every recording was resampled to (Hz).
     var resampleHz: Double?
+    /// `--grid-phase` when given: the grid's shift in periods of the new rate.
+    var gridPhase: Double?
     /// Over all samples pooled (after `skip_seconds` of each recording; over the scored phases
     /// against a measured orientation).
     var medianDeg: Double, p95Deg: Double, meanDeg: Double, rmseDeg: Double, count: Int

@@ -52,6 +52,11 @@ struct EvaluateSteps: ParsableCommand {
         same samples): how both counters hold from 10 to 400 Hz on data recorded at one rate. \
         Example:
           motus evaluate-steps ../shared/datasets/oxford --resample 20
+        --grid-phase F (with --resample) starts that grid F of a period later: at the recording's \
+        own rate, the same recording as a device that began sampling a moment later would give \
+        it, so a figure that moves with F owes that much to where the samples happen to fall. \
+        Example:
+          motus evaluate-steps ../shared/datasets/weallwalk --resample 25 --grid-phase 0.5
 
         Without reference steps, devices worn at once can be checked against each other: \
         --pair-by KEY groups the recordings by a metadata value (sp-sw-har: execution, its phone \
@@ -112,6 +117,9 @@ struct EvaluateSteps: ParsableCommand {
     @Option(name: .customLong("resample"), help: ArgumentHelp("Count each recording as a device sampling its accelerometer and gyroscope at HZ would have recorded it (low-passed at 0.4 × HZ first when HZ is below the recording's rate): how the counters hold at other rates (10–400 Hz).", valueName: "HZ"))
     var resampleHz: Double?
 
+    @Option(name: .customLong("grid-phase"), help: ResampleOption.gridPhaseHelp)
+    var gridPhase: Double?
+
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
     var timing = false
 
@@ -126,6 +134,7 @@ struct EvaluateSteps: ParsableCommand {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
         try ResampleOption.validate(resampleHz)
+        try ResampleOption.validate(gridPhase: gridPhase, resampleHz: resampleHz)
         if resampleHz != nil && platformCounter {
             throw ValidationError("--resample changes the inertial streams' rate; the platform step counter has none: drop --platform-counter")
         }
@@ -179,9 +188,9 @@ struct EvaluateSteps: ParsableCommand {
             let s = StepEvaluation.summarize(rows)
             let groups = StepEvaluation.summarizeGroups(rows)
             switch format {
-            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, recordings: rows, summary: s,
+            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, gridPhase: gridPhase, recordings: rows, summary: s,
                                                            groups: groups.isEmpty ? nil : groups, skipped: skipped)))
-            default: print(Self.table(rows, s, groups, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz), terminator: "")
+            default: print(Self.table(rows, s, groups, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz, gridPhase: gridPhase), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
@@ -244,9 +253,9 @@ struct EvaluateSteps: ParsableCommand {
             }
             let s = StepAgreement.summarize(groups)
             switch format {
-            case .json: print(try JSONOutput.encode(PairedReport(stepMode: stepMode, resampleHz: resampleHz, pairBy: key,
+            case .json: print(try JSONOutput.encode(PairedReport(stepMode: stepMode, resampleHz: resampleHz, gridPhase: gridPhase, pairBy: key,
                                                                  within: labels.sorted(), groups: groups, summary: s, skipped: skipped)))
-            default: print(Self.pairedTable(groups, s, skipped, key: key, labels: labels, mode: stepMode, resampleHz: resampleHz), terminator: "")
+            default: print(Self.pairedTable(groups, s, skipped, key: key, labels: labels, mode: stepMode, resampleHz: resampleHz, gridPhase: gridPhase), terminator: "")
             }
             var failures: [String] = []
             if let m = maxSpread, s.meanSpreadSteps > m {
@@ -261,6 +270,8 @@ struct EvaluateSteps: ParsableCommand {
         var stepMode: StepMode
         /// The rate every recording was resampled to (`--resample`), absent without it.
         var resampleHz: Double?
+        /// The grid's shift in periods (`--grid-phase`), absent without it.
+        var gridPhase: Double?
         /// The metadata key the recordings are grouped by.
         var pairBy: String
         /// The labels steps are counted inside (empty: every step).
@@ -271,13 +282,13 @@ struct EvaluateSteps: ParsableCommand {
     }
 
     static func pairedTable(_ groups: [StepAgreement.Group], _ s: StepAgreement.Summary, _ skipped: [Evaluation.Skipped],
-                            key: String, labels: Set<String>, mode: StepMode, resampleHz: Double?) -> String {
+                            key: String, labels: Set<String>, mode: StepMode, resampleHz: Double?, gridPhase: Double? = nil) -> String {
         var t = [[key, "recordings: counted steps", "spread", "spread %"]]
         for g in groups {
             t.append([g.key, g.counts.map { "\($0.id) \($0.countedSteps)" }.joined(separator: ", "), "\(g.spread)", Fmt.f(g.spreadPercent, 1)])
         }
         var out = Fmt.table(t)
-        let rate = resampleHz.map { ", resampled to \(ResampleOption.text($0)) Hz" } ?? ""
+        let rate = ResampleOption.describe(resampleHz, gridPhase: gridPhase)
         let inside = labels.isEmpty ? "every step" : "steps inside " + labels.sorted().joined(separator: ", ") + " (widened by 0.3 s)"
         out += "\n\(s.groups) groups of recordings with the same \(key), \(s.recordings) recordings; \(inside) (\(mode.rawValue) step counter\(rate))\n"
         out += "spread (largest − smallest count): mean \(Fmt.f(s.meanSpreadSteps, 2)) steps, \(Fmt.f(s.meanSpreadPercent, 1)) % of their mean, worst \(Fmt.f(s.worstSpreadPercent, 1)) % (\(s.worstKey ?? "-")); equal \(s.equal), within one step \(s.withinOne)\n"
@@ -294,13 +305,15 @@ struct EvaluateSteps: ParsableCommand {
 
     /// The recording as `--resample` asks (unchanged without it).
     func resampled(_ e: EvaluationRecording) -> EvaluationRecording {
-        resampleHz.map { e.resampledAsDevice(rateHz: $0) } ?? e
+        resampleHz.map { e.resampledAsDevice(rateHz: $0, gridPhase: gridPhase ?? 0) } ?? e
     }
 
     struct Report: Encodable {
         var stepMode: StepMode
         /// The rate every recording was resampled to (`--resample`), absent without it.
         var resampleHz: Double?
+        /// The grid's shift in periods (`--grid-phase`), absent without it.
+        var gridPhase: Double?
         var recordings: [StepEvaluation.Row]
         var summary: StepEvaluation.Summary
         /// The summary per group (`StepEvaluation.Row.group`), absent when no recording has one.
@@ -309,7 +322,7 @@ struct EvaluateSteps: ParsableCommand {
     }
 
     static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ groups: [StepEvaluation.GroupSummary],
-                      _ skipped: [Evaluation.Skipped], mode: StepMode, resampleHz: Double? = nil) -> String {
+                      _ skipped: [Evaluation.Skipped], mode: StepMode, resampleHz: Double? = nil, gridPhase: Double? = nil) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -318,7 +331,7 @@ struct EvaluateSteps: ParsableCommand {
                       r.courseMeters.map { Fmt.f($0, 0) } ?? "-", r.distanceErrorPercent.map { Fmt.f($0, 2) } ?? "-"])
         }
         var out = Fmt.table(t)
-        let rate = resampleHz.map { ", resampled to \(ResampleOption.text($0)) Hz" } ?? ""
+        let rate = ResampleOption.describe(resampleHz, gridPhase: gridPhase)
         out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter\(rate))\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
         if groups.count > 1 {

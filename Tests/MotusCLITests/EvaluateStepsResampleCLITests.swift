@@ -28,6 +28,37 @@ import MotusIO
         #expect(table.status == 0 && table.stdout.contains("(offline step counter, resampled to 12.5 Hz)"), "\(table.stdout)")
     }
 
+    /// `--grid-phase F` takes the recording again on a grid F of a period later, and says so.
+    @Test func aGridPhaseShiftsTheGridAndSaysSo() throws {
+        let count = { (j: [String: Any]) in (j["summary"] as? [String: Any])?["counted_steps"] as? Int }
+        let shifted = try summary(["--resample", "100", "--grid-phase", "0.5"])
+        #expect(shifted["grid_phase"] as? Double == 0.5 && shifted["resample_hz"] as? Double == 100)
+        #expect(count(shifted) == 9)
+        let table = try CLI.run(["evaluate-steps", Self.walk, "--resample", "25", "--grid-phase", "0.25"])
+        #expect(table.status == 0 && table.stdout.contains("resampled to 25 Hz, grid 0.25 of a period later)"), "\(table.stdout)")
+        // The samples convert writes with the same flags lie on that grid.
+        let out = NSTemporaryDirectory() + "motus-grid-phase-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let c = try CLI.run(["convert", Self.walk, "--resample", "25", "--grid-phase", "0.5", "--out", out])
+        #expect(c.status == 0, "\(c.stderr)")
+        let first = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("acc,") }.map { Double($0.split(separator: ",")[2])! }
+        let original = try CLI.run(["convert", Self.walk, "--resample", "25", "--out", out])
+        #expect(original.status == 0)
+        let start = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("acc,") }.map { Double($0.split(separator: ",")[2])! }
+        #expect(Swift.abs(try #require(first) - (try #require(start) + 0.02)) < 1e-9)
+        for (args, message) in [(["--grid-phase", "0.5"], "--grid-phase shifts the grid of --resample HZ: give --resample too"),
+                                (["--resample", "25", "--grid-phase", "1"], "--grid-phase must be a fraction of a sample period from 0 up to (not including) 1, not 1.0"),
+                                (["--resample", "25", "--grid-phase=-0.1"], "--grid-phase must be a fraction"),
+                                (["--resample", "25", "--grid-phase", "nan"], "--grid-phase must be a fraction")] {
+            for command in [["evaluate-steps", Self.walk], ["convert", Self.walk, "--out", out], ["evaluate-fusion", Self.walk]] {
+                let r = try CLI.run(command + args)
+                #expect(r.status == 64 && r.stderr.hasPrefix("Error: " + message), "\(command[0]) \(args): \(r.stderr)")
+            }
+        }
+    }
+
     @Test func refusesARateThatCannotBe() throws {
         for bad in ["0", "0.5", "nan", "20000"] {
             let r = try CLI.run(["evaluate-steps", Self.walk, "--resample", bad])

@@ -109,6 +109,29 @@ import MotusCore
         #expect(one.resampledAsDevice(rateHz: 10) == one)
     }
 
+    /// `gridPhase` starts the grid that fraction of a period after the first sample, for every
+    /// stream alike, and the samples lie on the signal there.
+    @Test func aGridPhaseShiftsEveryStreamsGridAlike() {
+        var acc = SensorStream(kind: .acceleration), gyro = SensorStream(kind: .rotationRate)
+        for i in 0..<500 {
+            let t = 2 + Double(i) * 0.01
+            acc.append(time: t, Vector3(t, 0, 9.81))
+            gyro.append(time: t, Vector3(0, 2 * t, 0))
+        }
+        let rec = Recording(streams: [acc, gyro])
+        // Above the recording's rate (nothing filtered), on a grid a quarter period later.
+        #expect(Swift.abs(rec.resampledAsDeviceOrigin(rateHz: 125, gridPhase: 0.25) - 2.002) < 1e-12)
+        let shifted = rec.resampledAsDevice(rateHz: 125, gridPhase: 0.25)
+        let a = try! #require(shifted.stream(.acceleration)), g = try! #require(shifted.stream(.rotationRate))
+        #expect(a.times == g.times && a.count == 624)
+        for i in 0..<a.count {
+            #expect(Swift.abs(a.times[i] - (2.002 + Double(i) * 0.008)) < 1e-9)
+            // A straight line is taken again exactly wherever the grid falls.
+            #expect(Swift.abs(a.value(i, 0) - a.times[i]) < 1e-9 && Swift.abs(g.value(i, 1) - 2 * g.times[i]) < 1e-9)
+        }
+        #expect(rec.resampledAsDevice(rateHz: 125, gridPhase: 0) == rec.resampledAsDevice(rateHz: 125))
+    }
+
     @Test func attitudesAreInterpolatedOnTheSphere() {
         var q = SensorStream(kind: .attitude)
         for i in 0..<100 {

@@ -1,4 +1,5 @@
-"""What the standard-library scripts of this folder (oxford_reference.py, stride_reference.py)
+"""What the standard-library scripts of this folder (oxford_reference.py, stride_reference.py,
+grid_phase.py)
 share: their --motus and --datasets options, and running `motus evaluate-steps` so that a
 failure is reported on one line (`last_line`, which motus_cli uses too). Only the Python
 standard library is needed."""
@@ -28,15 +29,15 @@ def last_line(proc):
     return lines[-1] if lines else f"exit status {proc.returncode}"
 
 
-def evaluate_steps(script, motus, folder, mode):
-    """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE`. On failure
-    the script stops with one line on stderr: `SCRIPT: motus evaluate-steps … failed: ` and the
-    last line motus wrote there (its error; the lines before are progress)."""
+def evaluate_steps(script, motus, folder, mode, extra=()):
+    """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE [EXTRA…]`. On
+    failure the script stops with one line on stderr: `SCRIPT: motus evaluate-steps … failed: `
+    and the last line motus wrote there (its error; the lines before are progress)."""
     try:
-        out = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode],
+        out = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode, *extra],
                              capture_output=True, text=True)
     except OSError as e:
         sys.exit(f"{script}: cannot run {motus}: {e.strerror}")
     if out.returncode != 0:
-        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} failed: {last_line(out)}")
+        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} {' '.join(extra)} failed: {last_line(out)}".replace("  ", " "))
     return json.loads(out.stdout)
