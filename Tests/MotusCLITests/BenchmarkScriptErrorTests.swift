@@ -1,8 +1,8 @@
 import Testing
 import Foundation
 
-/// The benchmark folder's standard-library scripts (benchmarks/steps/oxford_reference.py and
-/// stride_reference.py) stop on bad input with one line on stderr that says what and where,
+/// The benchmark folder's standard-library scripts (benchmarks/steps/oxford_reference.py,
+/// stride_reference.py and grid_phase.py) stop on bad input with one line on stderr that says what and where,
 /// and a non-zero exit, as the command-line tool does. Run with python3 when it is found.
 @Suite struct BenchmarkScriptErrorTests {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
@@ -60,6 +60,32 @@ import Foundation
         expectOneLine(r, endingWith: "stride_reference: motus evaluate-steps --step-mode offline failed: motus: a reason")
         guard let m = try python("stride_reference.py", ["--datasets", dir, "--motus", dir + "/no-such-motus"]) else { return }
         expectOneLine(m, endingWith: "stride_reference: cannot run \(dir)/no-such-motus: No such file or directory")
+    }
+
+    /// grid_phase.py names a bad --phases, a missing folder, and the run of motus that failed
+    /// (with its grid flags).
+    @Test func gridPhaseNamesWhatItCannotRun() throws {
+        for bad in ["0,x", "1", "0,-0.5", ""] {
+            guard let r = try python("grid_phase.py", ["--phases=" + bad]) else { return }
+            expectOneLine(r, endingWith: bad.contains("x") || bad.isEmpty
+                          ? "grid_phase: --phases takes fractions separated by commas, not '\(bad)'"
+                          : "grid_phase: every phase must lie in [0, 1), not '\(bad)'")
+        }
+        guard let m = try python("grid_phase.py", ["--datasets", "/nonexistent"]) else { return }
+        expectOneLine(m, endingWith: "grid_phase: /nonexistent/oxford not found (give --datasets)")
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/oxford", withIntermediateDirectories: true)
+        // As recorded it runs; on a shifted grid it fails.
+        let motus = try executable(dir, "motus", """
+            case "$*" in *--grid-phase*) echo 'motus: a reason' >&2; exit 1;; esac
+            echo '{"summary": {"mape": 1.0}, "recordings": []}'
+
+            """)
+        guard let r = try python("grid_phase.py", ["--datasets", dir, "--motus", motus, "--phases", "0.5"]) else { return }
+        let lines = r.stderr.split(separator: "\n")
+        #expect(r.status != 0 && lines.count == 1 && lines[0] == "grid_phase: motus evaluate-steps --step-mode offline --resample 100 --grid-phase 0.5 failed: motus: a reason",
+                "\(r.stderr)")
     }
 
     /// A reference file with a short row or a non-number stops the script at its line.

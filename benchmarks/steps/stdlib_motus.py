@@ -39,5 +39,5 @@ def evaluate_steps(script, motus, folder, mode, extra=()):
     except OSError as e:
         sys.exit(f"{script}: cannot run {motus}: {e.strerror}")
     if out.returncode != 0:
-        sys.exit(f"{script}: motus evaluate-steps --step-mode {mode} {' '.join(extra)} failed: {last_line(out)}".replace("  ", " "))
+        sys.exit(f"{script}: motus evaluate-steps {' '.join(['--step-mode', mode, *extra])} failed: {last_line(out)}")
     return json.loads(out.stdout)
