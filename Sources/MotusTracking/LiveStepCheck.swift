@@ -19,7 +19,9 @@ import MotusSignal
 /// after standing up (a few steps, a turn, a few steps back) does not repeat itself either, so
 /// a run in the bout that begins with a change of posture (`postureChanged(at:)`) also counts
 /// when the device moves all through its strides (`SilentWalk.countsAfterPostureChange`):
-/// jolts are impulses with stillness between them.
+/// jolts are impulses with stillness between them. So does a run that begins a few seconds
+/// after the last step of a walk (`SilentWalk.resumesWithinSeconds`): a walker who stopped a
+/// moment in a turn walks on with steps the turn and the restart make unlike each other.
 ///
 /// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
 /// checked steps the vertical detector also found, the checked steps or the vertical peaks,
@@ -103,6 +105,13 @@ public struct LiveStepCheck: Sendable {
         /// jolts are impulses with stillness between them. How walks and jolts score against
         /// it: benchmarks/README.md.
         public var minimumMotionShare = 0.18
+        /// A run whose first peak comes at most this long (s) after the last step of a walk
+        /// (the pedometer's, or a silent walk's) also counts when it fails the periodicity
+        /// test, if the device moves all through its strides (`minimumMotionShare`), as after
+        /// a change of posture: a walker who stopped for a moment (in a turn, at a door) walks
+        /// on, and the first strides after the stop do not repeat each other. Longer than the
+        /// bout gap, shorter than a wait at a crossing. 0 turns the rule off.
+        public var resumesWithinSeconds: Seconds = 5
         /// The defaults.
         public init() {}
     }
@@ -273,7 +282,7 @@ public struct LiveStepCheck: Sendable {
             // signal repeats itself. A run whose signal does not yet repeat (a walk's first
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
             if !keepsPosture(w) { runStart += 1; continue }
-            if (followsPostureChange(w) && movesThroughout(w)) || isPeriodic(w) {
+            if ((followsPostureChange(w) || resumesWalk(w)) && movesThroughout(w)) || isPeriodic(w) {
                 runCounts = true
                 if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
                 for k in runStart..<runEnd { fill(k) }
@@ -296,6 +305,17 @@ public struct LiveStepCheck: Sendable {
     func followsPostureChange(_ w: SilentWalk) -> Bool {
         let first = runTimes[runStart % Self.runCapacity]
         return w.countsAfterPostureChange && first >= postureChange && first <= postureBoutEnd
+    }
+
+    /// Whether the run's first peak comes after the last step of a walk, the pedometer's or a
+    /// silent walk's, by at most `resumesWithinSeconds`.
+    func resumesWalk(_ w: SilentWalk) -> Bool {
+        guard w.resumesWithinSeconds > 0 else { return false }
+        var last = -Double.infinity
+        if pedometerCount > 0 { last = pedometerTimes[(pedometerCount - 1) % Self.pedometerCapacity] }
+        if fillEnd > 0 { last = Swift.max(last, fillTimes[(fillEnd - 1) % Self.fillCapacity]) }
+        let first = runTimes[runStart % Self.runCapacity]
+        return first > last && first - last <= w.resumesWithinSeconds
     }
 
     /// Whether a pedometer step lies within `within` (s) of `t` (among its last 64).

@@ -278,12 +278,16 @@ import MotusSignal
     /// With `postureChange`, the session's change of posture (standing up) is told to the
     /// check when the input reaches that time, as the session tells it.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init(),
-                     postureChange: Double? = nil) -> (times: [Double], silent: Int) {
+                     postureChange: Double? = nil, pedometer: [Double] = []) -> (times: [Double], silent: Int) {
         var check = LiveStepCheck(settings: settings)
         var out: [Double] = []
-        var told = false
+        var told = false, heard = 0
         for i in 0..<signal.count {
             if let c = postureChange, !told, signal.times[i] >= c { check.postureChanged(at: c); told = true }
+            // The pedometer's steps, each as it would come: when the samples reach it.
+            while heard < pedometer.count && pedometer[heard] <= signal.times[i] {
+                _ = check.push(StepEvent(time: pedometer[heard], peakToPeak: 1)); heard += 1
+            }
             check.push(signal.vector(i), time: signal.times[i])
             while let s = check.next(noStepBefore: signal.times[i]) { out.append(s.time) }
         }
@@ -419,6 +423,55 @@ import MotusSignal
             #expect(jv.motionShare(from: 1, to: 19) < 0.18, "seed \(seed): \(jv.motionShare(from: 1, to: 19))")
         }
         #expect(walks == 0, "\(walks) of 50 jolt trains after standing up counted as a walk")
+    }
+
+    /// A walker who stopped a moment walks on: steps whose waveforms all differ (the first
+    /// strides after a stop do not repeat each other) count when they begin within
+    /// `resumesWithinSeconds` of the last step the pedometer heard; not when nothing was heard
+    /// before them, nor when the pause was longer, nor with the rule off. Irregular jolts
+    /// after a walk are still no walk (they do not move the device all through their strides).
+    @Test func aWalkResumedAfterAStopCountsWithoutRepeatingItself() {
+        func pulse(_ t: Double, _ width: Double) -> Double {
+            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
+        }
+        // Still, then 10 steps 0.55 s apart from `start`, each with its own width, height and a
+        // second bump at its own phase, then still to 12 s (100 Hz).
+        func unlikeSteps(start: Double) -> SensorStream {
+            var rng = SplitMix64(seed: 23)
+            let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
+                                             bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
+            var s = SensorStream(kind: .acceleration)
+            var t = 0.0
+            while t < 12 {
+                var v = 0.03 * rng.gaussian()
+                for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
+                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+                t += 0.01
+            }
+            return s
+        }
+        let s = unlikeSteps(start: 4.5)
+        var v = VerticalStepStream()
+        for i in 0..<s.count { v.push(s.vector(i), time: s.times[i]) }
+        #expect(v.periodicity(from: 4.4, to: 7.4, period: 1.1) < 0.8, "the steps' signal must not repeat itself")
+        // The pedometer heard a walk up to 1.8 s; the walker stood 2.7 s (longer than the bout gap).
+        let heard = [0.15, 0.7, 1.25, 1.8]
+        let resumed = silentSteps(s, pedometer: heard)
+        let after = resumed.times.filter { $0 > 4 }
+        #expect(abs(after.count - 10) <= 1 && resumed.silent == after.count, "\(resumed.times)")
+        #expect(silentSteps(s).times.isEmpty, "nothing heard before")
+        #expect(silentSteps(unlikeSteps(start: 8.5), pedometer: heard).times.filter { $0 > 4 }.isEmpty, "a stop of 6.7 s")
+        var off = LiveStepCheck.Settings()
+        off.silentWalk.resumesWithinSeconds = 0
+        #expect(silentSteps(s, settings: off, pedometer: heard).times.filter { $0 > 4 }.isEmpty)
+        // Irregular jolts right after a walk (the jolt trains of `irregularJoltsAreNoSilentWalk`,
+        // which begin at 1 s): the pedometer heard steps up to 0.6 s.
+        var walks = 0
+        for seed in UInt64(1)...50 {
+            let j = joltTrain(seed: seed, duration: 20)
+            if !silentSteps(j, pedometer: [0.05, 0.6]).times.filter({ $0 > 0.9 }).isEmpty { walks += 1 }
+        }
+        #expect(walks == 0, "\(walks) of 50 jolt trains after a walk counted as a walk")
     }
 
     /// The periodicity measure: 1 for a signal that repeats at the period asked, low for one
