@@ -168,7 +168,7 @@ struct EvaluateFusion: ParsableCommand {
             out.gridPhase = gridPhase
             print(try JSONOutput.encode(out))
         default:
-            let rate = resampleHz.map { _ in "every recording\(ResampleOption.describe(resampleHz, gridPhase: gridPhase)) (--resample)\n" } ?? ""
+            let rate = resampleHz == nil ? "" : "every recording\(ResampleOption.describe(resampleHz, gridPhase: gridPhase)) (--resample)\n"
             print(Self.table(report, odd: odd, even: even) + rate + Datasets.skippedLines(run.skipped), terminator: "")
         }
         if let p = plot {

@@ -52,11 +52,13 @@ struct EvaluateSteps: ParsableCommand {
         same samples): how both counters hold from 10 to 400 Hz on data recorded at one rate. \
         Example:
           motus evaluate-steps ../shared/datasets/oxford --resample 20
+
         --grid-phase F (with --resample) starts that grid F of a period later: at the recording's \
         own rate, the same recording as a device that began sampling a moment later would give \
         it, so a figure that moves with F owes that much to where the samples happen to fall. \
         Example:
-          motus evaluate-steps ../shared/datasets/weallwalk --resample 25 --grid-phase 0.5
+          motus evaluate-steps ../shared/datasets/weallwalk --resample 25 \\
+            --grid-phase 0.5
 
         Without reference steps, devices worn at once can be checked against each other: \
         --pair-by KEY groups the recordings by a metadata value (sp-sw-har: execution, its phone \
