@@ -366,6 +366,29 @@ import MotusSignal
         }
     }
 
+    /// Still, then 10 steps 0.55 s apart from `start`, each with its own width, height and a
+    /// second bump at its own phase (so the steps' signal does not repeat itself), then still to
+    /// `until` (s; 100 Hz); `settling`: single movements at those times before the steps (an arm
+    /// settling into its swing).
+    func unlikeSteps(start: Double, settling: [Double] = [], seed: UInt64, until: Double) -> SensorStream {
+        func pulse(_ t: Double, _ width: Double) -> Double {
+            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
+        }
+        var rng = SplitMix64(seed: seed)
+        let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
+                                         bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
+        var s = SensorStream(kind: .acceleration)
+        var t = 0.0
+        while t < until {
+            var v = 0.03 * rng.gaussian()
+            for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
+            for m in settling { v += 2.5 * pulse(t - m, 0.25) }
+            s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
+            t += 0.01
+        }
+        return s
+    }
+
     /// A short walk right after standing up does not repeat itself over three strides (a turn
     /// changes its steps' signal), so it counts only because it follows the change of posture:
     /// steps at a regular rhythm whose waveforms all differ count in the bout that began with a
@@ -374,26 +397,8 @@ import MotusSignal
     /// are still no walk: they are impulses with stillness between them, and the rule asks the
     /// device to move all through the strides (`motionShare`).
     @Test func aShortWalkAfterStandingUpCountsWithoutRepeatingItself() {
-        func pulse(_ t: Double, _ width: Double) -> Double {
-            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
-        }
-        // Still, then 10 steps 0.55 s apart from `start`, each with its own width, height and a
-        // second bump at its own phase, then still to 10 s (100 Hz); `settling`: single
-        // movements at those times before the steps (an arm settling into its swing).
         func shortWalk(start: Double, settling: [Double] = []) -> SensorStream {
-            var rng = SplitMix64(seed: 11)
-            let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
-                                             bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
-            var s = SensorStream(kind: .acceleration)
-            var t = 0.0
-            while t < 10 {
-                var v = 0.03 * rng.gaussian()
-                for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
-                for m in settling { v += 2.5 * pulse(t - m, 0.25) }
-                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
-                t += 0.01
-            }
-            return s
+            unlikeSteps(start: start, settling: settling, seed: 11, until: 10)
         }
         let s = shortWalk(start: 2.2)
         var v = VerticalStepStream()
@@ -431,26 +436,7 @@ import MotusSignal
     /// before them, nor when the pause was longer, nor with the rule off. Irregular jolts
     /// after a walk are still no walk (they do not move the device all through their strides).
     @Test func aWalkResumedAfterAStopCountsWithoutRepeatingItself() {
-        func pulse(_ t: Double, _ width: Double) -> Double {
-            abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
-        }
-        // Still, then 10 steps 0.55 s apart from `start`, each with its own width, height and a
-        // second bump at its own phase, then still to 12 s (100 Hz).
-        func unlikeSteps(start: Double) -> SensorStream {
-            var rng = SplitMix64(seed: 23)
-            let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
-                                             bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
-            var s = SensorStream(kind: .acceleration)
-            var t = 0.0
-            while t < 12 {
-                var v = 0.03 * rng.gaussian()
-                for k in steps { v += k.height * pulse(t - k.t, k.width) + k.bumpHeight * pulse(t - k.t - k.bump, 0.1) }
-                s.append(time: t, Vector3(0.3, 0.2, 9.8 + v))
-                t += 0.01
-            }
-            return s
-        }
-        let s = unlikeSteps(start: 4.5)
+        let s = unlikeSteps(start: 4.5, seed: 23, until: 12)
         var v = VerticalStepStream()
         for i in 0..<s.count { v.push(s.vector(i), time: s.times[i]) }
         #expect(v.periodicity(from: 4.4, to: 7.4, period: 1.1) < 0.8, "the steps' signal must not repeat itself")
@@ -460,7 +446,7 @@ import MotusSignal
         let after = resumed.times.filter { $0 > 4 }
         #expect(abs(after.count - 10) <= 1 && resumed.silent == after.count, "\(resumed.times)")
         #expect(silentSteps(s).times.isEmpty, "nothing heard before")
-        #expect(silentSteps(unlikeSteps(start: 8.5), pedometer: heard).times.filter { $0 > 4 }.isEmpty, "a stop of 6.7 s")
+        #expect(silentSteps(unlikeSteps(start: 8.5, seed: 23, until: 12), pedometer: heard).times.filter { $0 > 4 }.isEmpty, "a stop of 6.7 s")
         var off = LiveStepCheck.Settings()
         off.silentWalk.resumesWithinSeconds = 0
         #expect(silentSteps(s, settings: off, pedometer: heard).times.filter { $0 > 4 }.isEmpty)
