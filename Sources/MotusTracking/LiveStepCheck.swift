@@ -21,7 +21,11 @@ import MotusSignal
 /// when the device moves all through its strides (`SilentWalk.countsAfterPostureChange`):
 /// jolts are impulses with stillness between them. So does a run that begins a few seconds
 /// after the last step of a walk (`SilentWalk.resumesWithinSeconds`): a walker who stopped a
-/// moment in a turn walks on with steps the turn and the restart make unlike each other.
+/// moment in a turn walks on with steps the turn and the restart make unlike each other. And so
+/// does a run the pedometer's walk follows (`SilentWalk.countsBeforeHeardWalk`): the pedometer
+/// starts a walk only after five regular candidates, so a walk whose first candidates were
+/// irregular begins later for it than for the vertical detector, as the offline counter knows
+/// (`OfflineStepDetector.Settings.takesLeadingWalk`).
 ///
 /// Then the offline detector's choice between agreed steps (`AgreedSpanChoice`): between two
 /// checked steps the vertical detector also found, the checked steps or the vertical peaks,
@@ -112,6 +116,15 @@ public struct LiveStepCheck: Sendable {
         /// on, and the first strides after the stop do not repeat each other. Longer than the
         /// bout gap, shorter than a wait at a crossing. 0 turns the rule off.
         public var resumesWithinSeconds: Seconds = 5
+        /// Whether a run that the pedometer's walk follows (the run's next peak is heard, within
+        /// the bout gap of its last one) counts when it fails the periodicity test, if the
+        /// device moves all through its strides (`minimumMotionShare`). The pedometer starts a
+        /// walk only after `confirmationSteps` regular candidates and credits those alone, so
+        /// a walk whose first candidates were irregular (a phone in the far pocket, a start at
+        /// a low rate) begins later for it than for the vertical detector; the offline counter
+        /// keeps such a lead too (`OfflineStepDetector.Settings.takesLeadingWalk`, with the
+        /// rhythm tests of a silent walk here and the offline detector's there).
+        public var countsBeforeHeardWalk = true
         /// The defaults.
         public init() {}
     }
@@ -260,7 +273,14 @@ public struct LiveStepCheck: Sendable {
                 let last = Swift.max(postureBoutEnd, postureChange)
                 postureBoutEnd = p.time - last <= gap ? p.time : -.infinity
             }
-            if isHeard(p.time, within: w.heardWithinSeconds) || p.peakToPeak < w.minimumPeakToPeak {
+            let heard = isHeard(p.time, within: w.heardWithinSeconds)
+            if heard || p.peakToPeak < w.minimumPeakToPeak {
+                // The pedometer's walk begins right after a run that did not count yet: the
+                // run is that walk's start.
+                if heard && precedesHeardWalk(w, next: p.time) {
+                    if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
+                    for k in runStart..<runEnd { fill(k) }
+                }
                 runStart = runEnd; runCounts = false; continue
             }
             if runEnd > runStart && p.time - runTimes[(runEnd - 1) % n] > gap { runStart = runEnd; runCounts = false }
@@ -305,6 +325,16 @@ public struct LiveStepCheck: Sendable {
     func followsPostureChange(_ w: SilentWalk) -> Bool {
         let first = runTimes[runStart % Self.runCapacity]
         return w.countsAfterPostureChange && first >= postureChange && first <= postureBoutEnd
+    }
+
+    /// Whether the run, not counting yet, is the start of the walk the pedometer hears from the
+    /// peak at `next` (s) on: `countsBeforeHeardWalk`, at least `peaks` peaks (already trimmed
+    /// to a walking rhythm), `next` within the bout gap of its last peak, the posture kept and
+    /// the device moving all through its strides.
+    mutating func precedesHeardWalk(_ w: SilentWalk, next: Double) -> Bool {
+        guard w.countsBeforeHeardWalk, !runCounts, runEnd - runStart >= w.peaks,
+              next - runTimes[(runEnd - 1) % Self.runCapacity] <= gap else { return false }
+        return keepsPosture(w) && movesThroughout(w)
     }
 
     /// Whether the run's first peak comes after the last step of a walk, the pedometer's or a

@@ -460,6 +460,30 @@ import MotusSignal
         #expect(walks == 0, "\(walks) of 50 jolt trains after a walk counted as a walk")
     }
 
+    /// A walk's first steps that the pedometer missed (it starts a walk only after five regular
+    /// candidates) count when the pedometer's walk follows them: steps whose waveforms all
+    /// differ, unheard from 2.5 to 5.25 s, then heard from 6.35 s on. Not without the heard walk,
+    /// nor when it begins more than the bout gap after them, nor with the rule off; jolts
+    /// before a heard walk are still no walk.
+    @Test func aWalksStartThePedometerMissedCountsWhenItsWalkFollows() {
+        let s = unlikeSteps(start: 2.5, seed: 23, until: 12)
+        let heard = [6.35, 6.9, 7.45]
+        let led = silentSteps(s, pedometer: heard)
+        #expect(led.silent == 6 && led.times.filter { $0 < 5.5 }.count == 6, "\(led.times)")
+        #expect(silentSteps(s).times.isEmpty, "nothing heard after")
+        #expect(silentSteps(s, pedometer: [8.5, 9.05, 9.6]).silent == 0, "the heard walk 3.3 s after the run")
+        var off = LiveStepCheck.Settings()
+        off.silentWalk.countsBeforeHeardWalk = false
+        #expect(silentSteps(s, settings: off, pedometer: heard).silent == 0)
+        // Jolt trains (from 1 s on) with a heard walk from 17 s on.
+        var walks = 0
+        for seed in UInt64(1)...50 {
+            let j = joltTrain(seed: seed, duration: 20)
+            if silentSteps(j, pedometer: [17, 17.55, 18.1]).silent > 0 { walks += 1 }
+        }
+        #expect(walks == 0, "\(walks) of 50 jolt trains before a heard walk counted as a walk")
+    }
+
     /// The periodicity measure: 1 for a signal that repeats at the period asked, low for one
     /// that does not, 0 before enough samples have come.
     @Test func periodicityOfTheVerticalAcceleration() {
