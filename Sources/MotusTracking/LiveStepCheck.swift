@@ -277,10 +277,7 @@ public struct LiveStepCheck: Sendable {
             if heard || p.peakToPeak < w.minimumPeakToPeak {
                 // The pedometer's walk begins right after a run that did not count yet: the
                 // run is that walk's start.
-                if heard && precedesHeardWalk(w, next: p.time) {
-                    if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
-                    for k in runStart..<runEnd { fill(k) }
-                }
+                if heard && precedesHeardWalk(w, next: p.time) { countRun() }
                 runStart = runEnd; runCounts = false; continue
             }
             if runEnd > runStart && p.time - runTimes[(runEnd - 1) % n] > gap { runStart = runEnd; runCounts = false }
@@ -303,9 +300,7 @@ public struct LiveStepCheck: Sendable {
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
             if !keepsPosture(w) { runStart += 1; continue }
             if ((followsPostureChange(w) || resumesWalk(w)) && movesThroughout(w)) || isPeriodic(w) {
-                runCounts = true
-                if silentWalkStart == nil { silentWalkStart = runTimes[runStart % n] }
-                for k in runStart..<runEnd { fill(k) }
+                countRun()
             }
         }
     }
@@ -431,6 +426,14 @@ public struct LiveStepCheck: Sendable {
         guard m >= 1 else { return false }
         for k in 0..<m { scratch[k] = runGravity[(runStart + k + 2) % n].dot(runGravity[(runStart + k) % n]) }
         return scratchMedian(count: m) >= Math.cos(w.maximumPostureTurnDegrees * Double.pi / 180)
+    }
+
+    /// Counts every peak of the run, which is a walk from now on; its first peak starts a
+    /// silent walk for moving/still unless one waits to be taken.
+    mutating func countRun() {
+        runCounts = true
+        if silentWalkStart == nil { silentWalkStart = runTimes[runStart % Self.runCapacity] }
+        for k in runStart..<runEnd { fill(k) }
     }
 
     mutating func fill(_ k: Int) {

@@ -176,7 +176,7 @@ public enum OfflineStepDetector {
                 // The other detector's steps before the chosen first step (one within the
                 // confirmation tolerance of it is that step).
                 let lead = other.prefix { $0.time < first - settings.confirmationToleranceSeconds }
-                if isWalk(lead.lazy.map(\.time), settings) { out += lead }
+                if isWalk(lead.map(\.time), settings) { out += lead }
             }
             out += own
         }
@@ -388,14 +388,14 @@ public enum OfflineStepDetector {
         return out
     }
 
-    /// Whether `times` (in time order) make a walk by themselves: at least `minimumIntervals`
+    /// Whether `t` (times in time order) make a walk by themselves: at least `minimumIntervals`
     /// intervals, all shorter than the bout gap, and either each within `irregularityRatio` of
     /// their median, or (intervals that alternate short and long, as a pocket's near and far
     /// leg give) every stride of two intervals within `strideRegularityRatio` of the strides'
-    /// median with the longest interval at most `maximumStepAsymmetry` times the shortest: the
-    /// rhythm tests `StepRhythmCheck` keeps a run of steps by.
-    static func isWalk(_ times: some Collection<Double>, _ s: Settings) -> Bool {
-        let t = Array(times)
+    /// median with the longest interval at most `maximumStepAsymmetry` times the shortest. The
+    /// bounds of `StepRhythmCheck`'s run rule, but a long interval counts against a walk here
+    /// (it keeps a run of steps that may have missed one; a lead with a gap is no walk).
+    static func isWalk(_ t: [Double], _ s: Settings) -> Bool {
         guard t.count > Swift.max(1, s.minimumIntervals) else { return false }
         let d = zip(t, t.dropFirst()).map { $1 - $0 }.sorted()
         guard d[d.count - 1] < s.boutGapSeconds else { return false }
