@@ -2,7 +2,7 @@ import Testing
 import Foundation
 
 /// The benchmark folder's standard-library scripts (benchmarks/steps/oxford_reference.py,
-/// stride_reference.py and grid_phase.py) stop on bad input with one line on stderr that says what and where,
+/// stride_reference.py, grid_phase.py and ipol_walk_ends.py) stop on bad input with one line on stderr that says what and where,
 /// and a non-zero exit, as the command-line tool does. Run with python3 when it is found.
 @Suite struct BenchmarkScriptErrorTests {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
@@ -60,6 +60,31 @@ import Foundation
         expectOneLine(r, endingWith: "stride_reference: motus evaluate-steps --step-mode offline failed: motus: a reason")
         guard let m = try python("stride_reference.py", ["--datasets", dir, "--motus", dir + "/no-such-motus"]) else { return }
         expectOneLine(m, endingWith: "stride_reference: cannot run \(dir)/no-such-motus: No such file or directory")
+    }
+
+    /// ipol_walk_ends.py names a missing folder, the file, line and cells of a bad sample row,
+    /// a malformed foot event, and the trial whose `motus track` failed.
+    @Test func walkEndsNamesTheFileAndLine() throws {
+        guard let m = try python("ipol_walk_ends.py", ["--datasets", "/nonexistent"]) else { return }
+        expectOneLine(m, endingWith: "ipol_walk_ends: /nonexistent/ipol/voisard2023_ipol497/GaitData not found (give --datasets)")
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let data = dir + "/ipol/voisard2023_ipol497/GaitData"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        var rows = "Acquisition frequency: 100 Hz\nPacketCounter\tAcc_X\tAcc_Y\tAcc_Z\n"
+        for i in 0..<20 { rows += "\(i).0\t9.8\t0.1\t0.2\n" }
+        try (rows + "20.0\t9.8\tx\t0.2\n").write(toFile: data + "/1-1_lb.txt", atomically: true, encoding: .utf8)
+        let events = #"{"TrialBoundaries": [2, 18], "LeftFootEvents": [[1, 4], [8, 12]], "RightFootEvents": [[5, 9], [13, 16]]}"#
+        try events.write(toFile: data + "/1-1.json", atomically: true, encoding: .utf8)
+        let motus = try executable(dir, "motus", "echo 'motus: a reason' >&2\nexit 1\n")
+        guard let r = try python("ipol_walk_ends.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(r, endingWith: "ipol_walk_ends: \(data)/1-1_lb.txt:23: not four numbers: 20.0 9.8 x 0.2")
+        try rows.write(toFile: data + "/1-1_lb.txt", atomically: true, encoding: .utf8)
+        guard let t = try python("ipol_walk_ends.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(t, endingWith: "ipol_walk_ends: motus track 1-1_lb.txt --step-mode offline failed: motus: a reason")
+        try events.replacingOccurrences(of: "[13, 16]", with: "[13]").write(toFile: data + "/1-1.json", atomically: true, encoding: .utf8)
+        guard let e = try python("ipol_walk_ends.py", ["--datasets", dir, "--motus", motus]) else { return }
+        expectOneLine(e, endingWith: "ipol_walk_ends: \(data)/1-1.json: RightFootEvents has [13], expected [toe off, heel strike]")
     }
 
     /// grid_phase.py names a bad --phases, a missing folder, and the run of motus that failed

@@ -1,5 +1,5 @@
 """What the standard-library scripts of this folder (oxford_reference.py, stride_reference.py,
-grid_phase.py)
+grid_phase.py, ipol_walk_ends.py)
 share: their --motus and --datasets options, and running `motus evaluate-steps` so that a
 failure is reported on one line (`last_line`, which motus_cli uses too). Only the Python
 standard library is needed."""
