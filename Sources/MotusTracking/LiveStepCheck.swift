@@ -19,7 +19,9 @@ import MotusSignal
 /// after standing up (a few steps, a turn, a few steps back) does not repeat itself either, so
 /// a run in the bout that begins with a change of posture (`postureChanged(at:)`) also counts
 /// when the device moves all through its strides (`SilentWalk.countsAfterPostureChange`):
-/// jolts are impulses with stillness between them. So does a run that begins a few seconds
+/// jolts are impulses with stillness between them. So does a run in the bout that begins when
+/// the device leaves rest (`atRest(at:)`, `SilentWalk.countsAfterRest`): a device that turns
+/// little as its wearer stands up still starts the walk from rest. So does a run that begins a few seconds
 /// after the last step of a walk (`SilentWalk.resumesWithinSeconds`): a walker who stopped a
 /// moment in a turn walks on with steps the turn and the restart make unlike each other. And so
 /// does a run the pedometer's walk follows (`SilentWalk.countsBeforeHeardWalk`): the pedometer
@@ -102,6 +104,15 @@ public struct LiveStepCheck: Sendable {
         /// sitting still that jolts or sways has changed no posture, and still has to pass the
         /// test. The rhythm, the posture and the swing of the peaks are judged as for any run.
         public var countsAfterPostureChange = true
+        /// Whether a run whose first peak lies in the bout that began when the device left rest
+        /// (`atRest(at:)`: the session's stillness test; no pause of the bout gap between the
+        /// last frame at rest and that peak) counts as one after a change of posture. Not every
+        /// carried device turns by `PostureTracker`'s angle when its wearer stands up (how it
+        /// sits in a pocket decides that), but every walk from a chair starts from rest, and
+        /// the device moves from rest into the walk in one movement. A device that
+        /// jolts after rest still fails the motion share; one that sways regularly after rest
+        /// is judged by its rhythm, posture and motion share, as after standing up.
+        public var countsAfterRest = true
         /// Such a run must still move the device all through its strides: around its newest
         /// `periodicityPeaks` peaks, the acceleration along gravity lies more than a fifth of
         /// its largest excursion from its mean for at least this share of the time
@@ -162,12 +173,34 @@ public struct LiveStepCheck: Sendable {
     public private(set) var silentWalkSteps = 0
     /// The first step of the newest silent walk, until `takeSilentWalkStart` takes it.
     var silentWalkStart: Double?
-    /// The latest change of posture (s; −∞ before one): `postureChanged(at:)`.
-    var postureChange = -Double.infinity
-    /// The latest vertical peak of the bout that began with the latest change of posture (the
-    /// change, then peaks of at least `SilentWalk.minimumPeakToPeak` with no pause of the bout
-    /// gap between them), −∞ once a pause ended it.
-    var postureBoutEnd = -Double.infinity
+    /// The bout that began with the latest change of posture (`postureChanged(at:)`).
+    var postureBout = MovementStart()
+    /// The bout that began when the device last left rest (`atRest(at:)`).
+    var restBout = MovementStart()
+
+    /// A movement that began at `start` (s; −∞ before one), and the latest vertical peak of the
+    /// bout it began (the start, then peaks of at least `SilentWalk.minimumPeakToPeak` with no
+    /// pause of the bout gap between them; −∞ once a pause ended it).
+    struct MovementStart {
+        var start = -Double.infinity
+        var boutEnd = -Double.infinity
+
+        /// A new start at `time`; the same start told again changes nothing.
+        mutating func began(at time: Seconds) {
+            guard time != start else { return }
+            start = time; boutEnd = time
+        }
+
+        /// A peak at `time` of at least the minimum swing carries the bout on, unless a pause of
+        /// more than `gap` (s) ended it.
+        mutating func peak(at time: Seconds, gap: Seconds) {
+            guard time >= start else { return }
+            boutEnd = time - Swift.max(boutEnd, start) <= gap ? time : -.infinity
+        }
+
+        /// Whether `time` lies in the bout.
+        func contains(_ time: Seconds) -> Bool { time >= start && time <= boutEnd }
+    }
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
@@ -267,11 +300,12 @@ public struct LiveStepCheck: Sendable {
             let p = vertical.reportedStep(examined)
             guard p.time + w.heardWithinSeconds < horizon else { return }
             examined += 1
-            // Every peak that swings |a| as a step does, heard or not, carries on the bout that
-            // began with standing up (the band-pass finds peaks in a still device's noise too).
-            if p.time >= postureChange && p.peakToPeak >= w.minimumPeakToPeak {
-                let last = Swift.max(postureBoutEnd, postureChange)
-                postureBoutEnd = p.time - last <= gap ? p.time : -.infinity
+            // Every peak that swings |a| as a step does, heard or not, carries on the bouts that
+            // began with standing up and with leaving rest (the band-pass finds peaks in a
+            // still device's noise too).
+            if p.peakToPeak >= w.minimumPeakToPeak {
+                postureBout.peak(at: p.time, gap: gap)
+                restBout.peak(at: p.time, gap: gap)
             }
             let heard = isHeard(p.time, within: w.heardWithinSeconds)
             if heard || p.peakToPeak < w.minimumPeakToPeak {
@@ -299,7 +333,7 @@ public struct LiveStepCheck: Sendable {
             // signal repeats itself. A run whose signal does not yet repeat (a walk's first
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.
             if !keepsPosture(w) { runStart += 1; continue }
-            if ((followsPostureChange(w) || resumesWalk(w)) && movesThroughout(w)) || isPeriodic(w) {
+            if ((followsMovementStart(w) || resumesWalk(w)) && movesThroughout(w)) || isPeriodic(w) {
                 countRun()
             }
         }
@@ -311,15 +345,24 @@ public struct LiveStepCheck: Sendable {
     /// run (`SilentWalk.countsAfterPostureChange`). The same change told again (a session tells
     /// the tracker's latest one on every frame) changes nothing.
     public mutating func postureChanged(at time: Seconds) {
-        guard time != postureChange else { return }
-        postureChange = time; postureBoutEnd = time
+        postureBout.began(at: time)
+    }
+
+    /// The device was at rest at `time` (s, input clock): the session's stillness test passed
+    /// on that frame. A run of peaks that begins in the bout after the last such frame counts as
+    /// one after a change of posture (`SilentWalk.countsAfterRest`). A session tells every
+    /// frame at rest.
+    public mutating func atRest(at time: Seconds) {
+        restBout.began(at: time)
     }
 
     /// Whether the run's first peak lies in the bout that began with the latest change of
-    /// posture, with `countsAfterPostureChange`.
-    func followsPostureChange(_ w: SilentWalk) -> Bool {
+    /// posture (with `countsAfterPostureChange`) or when the device last left rest (with
+    /// `countsAfterRest`).
+    func followsMovementStart(_ w: SilentWalk) -> Bool {
         let first = runTimes[runStart % Self.runCapacity]
-        return w.countsAfterPostureChange && first >= postureChange && first <= postureBoutEnd
+        return (w.countsAfterPostureChange && postureBout.contains(first))
+            || (w.countsAfterRest && restBout.contains(first))
     }
 
     /// Whether the run, not counting yet, is the start of the walk the pedometer hears from the

@@ -287,9 +287,11 @@ public struct MotionSession: Sendable {
         let still = stillness.push(accelerationMagnitude: f.acceleration.norm,
                                    rotationRateMagnitude: frames.hasRotationRate ? f.rotationRate.norm : 0)
         posture.update(gravity: f.gravity, acceleration: f.acceleration, still: still, time: t)
-        // A change of posture (standing up) lets the walk that follows count from the vertical
-        // detector's peaks without repeating itself (`SilentWalk.countsAfterPostureChange`).
+        // A change of posture (standing up), or the device leaving rest, lets the walk that
+        // follows count from the vertical detector's peaks without repeating itself
+        // (`SilentWalk.countsAfterPostureChange`, `countsAfterRest`).
         if !posture.changedAt.isNaN { stepCheck?.postureChanged(at: posture.changedAt) }
+        if still { stepCheck?.atRest(at: t) }
         var p = Double.nan
         // Mutated in place through the optional (no copy of its buffers).
         let window = classifier?.push(f) == true

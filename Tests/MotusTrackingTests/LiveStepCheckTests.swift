@@ -278,12 +278,14 @@ import MotusSignal
     /// With `postureChange`, the session's change of posture (standing up) is told to the
     /// check when the input reaches that time, as the session tells it.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init(),
-                     postureChange: Double? = nil, pedometer: [Double] = []) -> (times: [Double], silent: Int) {
+                     postureChange: Double? = nil, restUntil: Double? = nil, pedometer: [Double] = []) -> (times: [Double], silent: Int) {
         var check = LiveStepCheck(settings: settings)
         var out: [Double] = []
         var told = false, heard = 0
         for i in 0..<signal.count {
             if let c = postureChange, !told, signal.times[i] >= c { check.postureChanged(at: c); told = true }
+            // The device at rest on every sample up to `restUntil`, as a session tells it.
+            if let r = restUntil, signal.times[i] <= r { check.atRest(at: signal.times[i]) }
             // The pedometer's steps, each as it would come: when the samples reach it.
             while heard < pedometer.count && pedometer[heard] <= signal.times[i] {
                 _ = check.push(StepEvent(time: pedometer[heard], peakToPeak: 1)); heard += 1
@@ -428,6 +430,26 @@ import MotusSignal
             #expect(jv.motionShare(from: 1, to: 19) < 0.18, "seed \(seed): \(jv.motionShare(from: 1, to: 19))")
         }
         #expect(walks == 0, "\(walks) of 50 jolt trains after standing up counted as a walk")
+    }
+
+    /// A walk from a chair whose device turns too little for the posture tracker still starts
+    /// from rest: steps whose waveforms all differ count in the bout that began when the device
+    /// left rest, not when the rest ended more than the bout gap before them, not without rest,
+    /// and not with the rule off. Irregular jolts after rest are still no walk.
+    @Test func aWalkFromRestCountsWithoutRepeatingItself() {
+        let s = unlikeSteps(start: 2.2, seed: 11, until: 10)
+        let fromRest = silentSteps(s, restUntil: 1.5)
+        #expect(abs(fromRest.times.count - 10) <= 1 && fromRest.silent == fromRest.times.count, "\(fromRest.times)")
+        #expect(silentSteps(s).times.isEmpty, "no rest")
+        #expect(silentSteps(s, restUntil: 0).times.isEmpty, "rest that ended 2.2 s before the first step")
+        var off = LiveStepCheck.Settings()
+        off.silentWalk.countsAfterRest = false
+        #expect(silentSteps(s, settings: off, restUntil: 1.5).times.isEmpty)
+        var walks = 0
+        for seed in UInt64(1)...50 where !silentSteps(joltTrain(seed: seed, duration: 20), restUntil: 0.5).times.isEmpty {
+            walks += 1
+        }
+        #expect(walks == 0, "\(walks) of 50 jolt trains after rest counted as a walk")
     }
 
     /// A walker who stopped a moment walks on: steps whose waveforms all differ (the first
