@@ -24,15 +24,17 @@ import MotusTracking
     /// the user acceleration alone as it does with gravity, model for model (both without one).
     /// The axis is not the vertical here (at the waist, in turns, the fore-aft and sideways
     /// oscillations are as strong), but the step rhythm is along it. Compared with the live
-    /// check's count of a walk's start the pedometer missed off in both
-    /// (`countsBeforeHeardWalk`): with gravity the pedometer starts this walk about 4 s after
-    /// its first step, and that rule adds six steps before it from the vertical peaks; on the
-    /// principal axis the pedometer starts about 2 s in, with no run of five unheard peaks
-    /// before it. The pedometers' steps are what this test compares.
+    /// check's rules that count a walk's start from the vertical peaks off in both
+    /// (`countsBeforeHeardWalk`, `countsAfterRest`): with gravity the pedometer starts this walk
+    /// about 4 s after its first step, and either rule adds the same six steps before it (the
+    /// walk follows rest, and the pedometer's walk follows them); on the principal axis the
+    /// pedometer starts about 2 s in, with no run of five unheard peaks before it. The
+    /// pedometers' steps are what this test compares.
     @Test func iPhoneBeltWalkWithoutGravity() throws {
         let r = try RecordingLoader.load(path: Self.root + "/datasets/iphone-belt-stand-then-walk.motus")
         var s = SessionSettings()
         s.tuning.stepCheck.silentWalk.countsBeforeHeardWalk = false
+        s.tuning.stepCheck.silentWalk.countsAfterRest = false
         let withGravity = try MotionSession.run(Self.keep(r, [.userAcceleration, .gravity, .rotationRate]), settings: s, model: nil)
         let without = try MotionSession.run(Self.keep(r, [.userAcceleration, .rotationRate]), settings: s, model: .shipped)
         #expect(withGravity.summary.steps > 30)
