@@ -276,7 +276,8 @@ import MotusSignal
     /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
     /// not hear) and returns the steps it counts, asking after every sample as a session does.
     /// With `postureChange`, the session's change of posture (standing up) is told to the
-    /// check when the input reaches that time, as the session tells it.
+    /// check when the input reaches that time, as the session tells it; with `restUntil`, every
+    /// sample up to that time is at rest (`atRest(at:)`), as the session's stillness test tells.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init(),
                      postureChange: Double? = nil, restUntil: Double? = nil, pedometer: [Double] = []) -> (times: [Double], silent: Int) {
         var check = LiveStepCheck(settings: settings)
