@@ -69,7 +69,7 @@ public struct LiveStepCheck: Sendable {
         /// A peak with a pedometer step closer than this (s) is the pedometer's walk.
         public var heardWithinSeconds: Seconds = 1
         /// Peaks in a row that must keep the rhythm before any counts (as many as the
-        /// pedometer's `confirmationSteps`).
+        /// pedometer's `confirmationSteps`; `peaksAfterMovementStart` after standing up or rest).
         public var peaks = 5
         /// Every interval of the run within [median / r, median × r] of the median interval,
         /// or, when the intervals alternate short and long (a phone in one pocket sees the near
@@ -113,6 +113,12 @@ public struct LiveStepCheck: Sendable {
         /// jolts after rest still fails the motion share; one that sways regularly after rest
         /// is judged by its rhythm, posture and motion share, as after standing up.
         public var countsAfterRest = true
+        /// A run whose first peak lies in the bout after a change of posture or after rest
+        /// counts from as few as this many peaks (not `peaks`), when those rules are on. The
+        /// movement's start shows where the walk began, so the run need not keep its rhythm as
+        /// long before it counts: a walk from a chair can turn after four steps. Its rhythm,
+        /// posture and motion share are judged as for any run.
+        public var peaksAfterMovementStart = 4
         /// Such a run must still move the device all through its strides: around its newest
         /// `periodicityPeaks` peaks, the acceleration along gravity lies more than a fifth of
         /// its largest excursion from its mean for at least this share of the time
@@ -328,7 +334,8 @@ public struct LiveStepCheck: Sendable {
             while runEnd - runStart >= 3 && !isRegular(w, from: runStart, count: runEnd - runStart, rhythmFrom: runEnd - runStart - 1) {
                 runStart += 1
             }
-            guard runEnd - runStart >= w.peaks else { continue }
+            guard runEnd - runStart >= w.peaks
+                    || (runEnd - runStart >= w.peaksAfterMovementStart && followsMovementStart(w)) else { continue }
             // …and counts them all once the device keeps its posture and the newest peaks'
             // signal repeats itself. A run whose signal does not yet repeat (a walk's first
             // steps) waits for its next peaks; one whose posture changes loses its oldest peak.

@@ -373,12 +373,12 @@ import MotusSignal
     /// second bump at its own phase (so the steps' signal does not repeat itself), then still to
     /// `until` (s; 100 Hz); `settling`: single movements at those times before the steps (an arm
     /// settling into its swing).
-    func unlikeSteps(start: Double, settling: [Double] = [], seed: UInt64, until: Double) -> SensorStream {
+    func unlikeSteps(start: Double, settling: [Double] = [], seed: UInt64, until: Double, count: Int = 10) -> SensorStream {
         func pulse(_ t: Double, _ width: Double) -> Double {
             abs(t) < width / 2 ? 0.5 * (1 + Math.cos(2 * Double.pi * t / width)) : 0
         }
         var rng = SplitMix64(seed: seed)
-        let steps = (0..<10).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
+        let steps = (0..<count).map { k in (t: start + 0.55 * Double(k), width: 0.12 + 0.2 * rng.uniform(), height: 1.5 + 2.5 * rng.uniform(),
                                          bump: 0.15 + 0.25 * rng.uniform(), bumpHeight: 2.5 * rng.uniform()) }
         var s = SensorStream(kind: .acceleration)
         var t = 0.0
@@ -451,6 +451,20 @@ import MotusSignal
             walks += 1
         }
         #expect(walks == 0, "\(walks) of 50 jolt trains after rest counted as a walk")
+    }
+
+    /// A walk from a chair can turn after four steps: four unlike steps count after standing up
+    /// or rest (`peaksAfterMovementStart`), not without a movement start, and not when the
+    /// setting asks for as many peaks as any run (`peaks`).
+    @Test func fourStepsAfterAMovementStartCount() {
+        let s = unlikeSteps(start: 2.2, seed: 11, until: 6, count: 4)
+        #expect(silentSteps(s, postureChange: 1.5).times.count == 4)
+        #expect(silentSteps(s, restUntil: 1.5).times.count == 4)
+        #expect(silentSteps(s).times.isEmpty)
+        var five = LiveStepCheck.Settings()
+        five.silentWalk.peaksAfterMovementStart = five.silentWalk.peaks
+        #expect(silentSteps(s, settings: five, postureChange: 1.5).times.isEmpty)
+        #expect(silentSteps(s, settings: five, restUntil: 1.5).times.isEmpty)
     }
 
     /// A walker who stopped a moment walks on: steps whose waveforms all differ (the first
