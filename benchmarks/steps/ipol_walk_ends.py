@@ -19,11 +19,11 @@ strike). Then one row per trial. Only the Python standard library is needed.
     python3 benchmarks/steps/ipol_walk_ends.py [--motus BIN] [--datasets DIR] [--quiet F]
 """
 
+import bisect
 import json
 import math
 import os
 import statistics
-import subprocess
 import sys
 
 import stdlib_motus
@@ -80,7 +80,7 @@ def swings(times, norms, strikes):
     smooth = [statistics.fmean(norms[max(0, i - half):i + half + 1]) for i in range(len(norms))]
     out = []
     for h in strikes:
-        w = [s for t, s in zip(times, smooth) if h - 0.1 <= t <= h + 0.2]
+        w = smooth[bisect.bisect_left(times, h - 0.1):bisect.bisect_right(times, h + 0.2)]
         out.append(max(w) - min(w) if w else 0.0)
     median = statistics.median(out)
     return [s / median if median > 0 else 0.0 for s in out]
@@ -88,14 +88,9 @@ def swings(times, norms, strikes):
 
 def counted_steps(motus, path, mode, origin):
     """Motus's step times (s, on the file's clock) from `motus track PATH --step-events`."""
-    try:
-        out = subprocess.run([motus, "track", path, "--format", "json", "--step-events", "--step-mode", mode],
-                             capture_output=True, text=True)
-    except OSError as e:
-        sys.exit(f"{SCRIPT}: cannot run {motus}: {e.strerror}")
-    if out.returncode != 0:
-        sys.exit(f"{SCRIPT}: motus track {os.path.basename(path)} --step-mode {mode} failed: {stdlib_motus.last_line(out)}")
-    return [origin + e["time_s"] for e in json.loads(out.stdout)["events"] if e["type"] == "step"]
+    report = stdlib_motus.motus_json(SCRIPT, motus, ["track", path, "--format", "json", "--step-events", "--step-mode", mode],
+                                     f"track {os.path.basename(path)} --step-mode {mode}")
+    return [origin + e["time_s"] for e in report["events"] if e["type"] == "step"]
 
 
 def main():

@@ -29,15 +29,21 @@ def last_line(proc):
     return lines[-1] if lines else f"exit status {proc.returncode}"
 
 
-def evaluate_steps(script, motus, folder, mode, extra=()):
-    """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE [EXTRA…]`. On
-    failure the script stops with one line on stderr: `SCRIPT: motus evaluate-steps … failed: `
-    and the last line motus wrote there (its error; the lines before are progress)."""
+def motus_json(script, motus, args, what):
+    """The JSON that `motus ARGS…` prints. On failure the script stops with one line on stderr:
+    `SCRIPT: motus WHAT failed: ` and the last line motus wrote there (its error; the lines
+    before are progress), or `SCRIPT: cannot run MOTUS: …` when it does not start."""
     try:
-        out = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode, *extra],
-                             capture_output=True, text=True)
+        out = subprocess.run([motus, *args], capture_output=True, text=True)
     except OSError as e:
         sys.exit(f"{script}: cannot run {motus}: {e.strerror}")
     if out.returncode != 0:
-        sys.exit(f"{script}: motus evaluate-steps {' '.join(['--step-mode', mode, *extra])} failed: {last_line(out)}")
+        sys.exit(f"{script}: motus {what} failed: {last_line(out)}")
     return json.loads(out.stdout)
+
+
+def evaluate_steps(script, motus, folder, mode, extra=()):
+    """The report of `motus evaluate-steps FOLDER --format json --step-mode MODE [EXTRA…]`,
+    failures reported as `motus_json` reports them."""
+    return motus_json(script, motus, ["evaluate-steps", folder, "--format", "json", "--step-mode", mode, *extra],
+                      "evaluate-steps " + " ".join(["--step-mode", mode, *extra]))
