@@ -398,13 +398,6 @@ public struct LiveStepCheck: Sendable {
         ringHasTime(pedometerTimes, count: pedometerCount, near: t, within: within)
     }
 
-    /// The median of the `count` intervals of the run from peak `from` on (allocates nothing).
-    mutating func medianInterval(from: Int, count m: Int) -> Double {
-        let n = Self.runCapacity
-        for i in 0..<m { scratch[i] = runTimes[(from + i + 1) % n] - runTimes[(from + i) % n] }
-        return scratchMedian(count: m)
-    }
-
     /// The median of `scratch[0..<m]` (sorted in place; allocates nothing).
     mutating func scratchMedian(count m: Int) -> Double { scratch.medianOfFirst(m) }
 
@@ -416,37 +409,16 @@ public struct LiveStepCheck: Sendable {
         return scratchMedian(count: m)
     }
 
-    /// The run's `k`-th interval (s): from peak `k − 1` to peak `k`.
-    func runInterval(_ k: Int) -> Double {
-        runTimes[k % Self.runCapacity] - runTimes[(k - 1) % Self.runCapacity]
-    }
-
-    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm, judged against
-    /// the first `rhythmFrom` intervals: every interval within `regularityRatio` of their
-    /// median, or (intervals that alternate) every stride within the detector's
-    /// `strideRegularityRatio` of their strides' median with the intervals no more than its
-    /// `maximumStepAsymmetry` apart. The
-    /// step (half the median stride, or the median interval) is at most
-    /// `maximumStepIntervalSeconds`.
+    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm (`StepRhythm`,
+    /// with `regularityRatio` and the detector's `strideRegularityRatio` and
+    /// `maximumStepAsymmetry`), judged against its first `rhythmFrom` intervals, with a step
+    /// (the median interval, or half the median stride) of at most `maximumStepIntervalSeconds`.
     mutating func isRegular(_ w: SilentWalk, from: Int, count: Int, rhythmFrom m: Int) -> Bool {
         guard count >= 2, m >= 1 else { return false }
-        let median = medianInterval(from: from, count: m), r = w.regularityRatio
-        var lo = Double.infinity, hi = 0.0, steady = true
-        for k in (from + 1)..<(from + count) {
-            let d = runInterval(k)
-            lo = Swift.min(lo, d); hi = Swift.max(hi, d)
-            if d > median * r || d * r < median { steady = false }
-        }
-        if steady { return median <= w.maximumStepIntervalSeconds }
-        // Alternating intervals: at least two strides to set the rhythm.
-        guard m >= 3, hi <= asymmetry * lo else { return false }
-        let stride = medianStride(from: from, count: m - 1), rs = strideRatio
-        guard stride <= 2 * w.maximumStepIntervalSeconds else { return false }
-        for k in from..<(from + count - 2) {
-            let s = runTimes[(k + 2) % Self.runCapacity] - runTimes[k % Self.runCapacity]
-            if s > stride * rs || s * rs < stride { return false }
-        }
-        return true
+        let rhythm = StepRhythm(intervalRatio: w.regularityRatio, strideRatio: strideRatio, asymmetry: asymmetry, longIntervalsBreak: true)
+        let times = runTimes, n = Self.runCapacity
+        guard let step = rhythm.step(count: count - 1, judging: Swift.min(m, count - 1), scratch: &scratch, time: { times[(from + $0) % n] }) else { return false }
+        return step <= w.maximumStepIntervalSeconds
     }
 
     /// Whether the device moves all through the run's newest `periodicityPeaks` peaks, from
@@ -510,10 +482,3 @@ public struct LiveStepCheck: Sendable {
     public var pending: Int { rhythm.pending + passedEnd - passedStart + spans.heldCount + spans.outEnd - spans.outStart }
 }
 
-extension Array where Element == Double {
-    /// The median of the first `m` values (m ≥ 1), sorting them in place (allocates nothing).
-    mutating func medianOfFirst(_ m: Int) -> Double {
-        self[0..<m].sort()
-        return m % 2 == 1 ? self[m / 2] : 0.5 * (self[m / 2 - 1] + self[m / 2])
-    }
-}

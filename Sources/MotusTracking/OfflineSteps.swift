@@ -389,22 +389,16 @@ public enum OfflineStepDetector {
     }
 
     /// Whether `t` (times in time order) make a walk by themselves: at least `minimumIntervals`
-    /// intervals, all shorter than the bout gap, and either each within `irregularityRatio` of
-    /// their median, or (intervals that alternate short and long, as a pocket's near and far
-    /// leg give) every stride of two intervals within `strideRegularityRatio` of the strides'
-    /// median with the longest interval at most `maximumStepAsymmetry` times the shortest. The
-    /// bounds of `StepRhythmCheck`'s run rule, but a long interval counts against a walk here
-    /// (it keeps a run of steps that may have missed one; a lead with a gap is no walk).
+    /// intervals, all shorter than the bout gap, that keep a walking rhythm (`StepRhythm` with
+    /// `irregularityRatio`, `strideRegularityRatio` and `maximumStepAsymmetry`; unlike
+    /// `StepRhythmCheck`'s run rule, a long interval breaks it: a lead with a gap is no walk).
     static func isWalk(_ t: [Double], _ s: Settings) -> Bool {
         guard t.count > Swift.max(1, s.minimumIntervals) else { return false }
-        let d = zip(t, t.dropFirst()).map { $1 - $0 }.sorted()
-        guard d[d.count - 1] < s.boutGapSeconds else { return false }
-        let median = TimingStatistics.percentile(d, 0.5), r = s.irregularityRatio
-        if d[0] * r >= median && d[d.count - 1] <= median * r { return true }
-        guard d[d.count - 1] <= s.maximumStepAsymmetry * d[0] else { return false }
-        let strides = zip(t, t.dropFirst(2)).map { $1 - $0 }.sorted()
-        let strideMedian = TimingStatistics.percentile(strides, 0.5), sr = s.strideRegularityRatio
-        return strides[0] * sr >= strideMedian && strides[strides.count - 1] <= strideMedian * sr
+        guard zip(t, t.dropFirst()).allSatisfy({ $1 - $0 < s.boutGapSeconds }) else { return false }
+        let rhythm = StepRhythm(intervalRatio: s.irregularityRatio, strideRatio: s.strideRegularityRatio,
+                                asymmetry: s.maximumStepAsymmetry, longIntervalsBreak: true)
+        var scratch = [Double](repeating: 0, count: t.count)
+        return rhythm.step(count: t.count - 1, judging: t.count - 1, scratch: &scratch, time: { t[$0] }) != nil
     }
 
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie

@@ -139,6 +139,8 @@ public struct Pedometer: Sendable {
     var pendP2P: [Double]
     var pendCount = 0
     var pendGapRMS = 0.0   // motion in the gap before the first pending one
+    let rhythm: StepRhythm
+    var rhythmScratch: [Double]   // room for the pending intervals (`isRegularRun`)
     var pendingCount: Int { pendCount }
     /// Time (s, input clock) of the `i`-th pending candidate, oldest first; `i < pendingSteps`.
     func pendingStepTime(_ i: Int) -> Double { pendTime[i] + origin }
@@ -166,6 +168,9 @@ public struct Pedometer: Sendable {
         let cap = settings.confirmationSteps + 1
         pendTime = [Double](repeating: 0, count: cap)
         pendP2P = [Double](repeating: 0, count: cap)
+        rhythm = StepRhythm(intervalRatio: settings.regularityRatio, strideRatio: settings.strideRegularityRatio,
+                            asymmetry: settings.maximumStepAsymmetry, longIntervalsBreak: true, median: .lower)
+        rhythmScratch = [Double](repeating: 0, count: cap)
         outTime = [Double](repeating: 0, count: Pedometer.outCapacity)
         outP2P = [Double](repeating: 0, count: Pedometer.outCapacity)
         outFilled = [Bool](repeating: false, count: Pedometer.outCapacity)
@@ -267,12 +272,9 @@ public struct Pedometer: Sendable {
     mutating func trimIrregular() {
         while pendCount >= 3 {
             let n = pendCount - 1   // intervals (at most `confirmationSteps` of them)
-            var lo = Double.infinity, hi = 0.0
-            for i in 0..<n {
-                let d = interval(i)
-                lo = Swift.min(lo, d); hi = Swift.max(hi, d)
-            }
-            if hi <= settings.maximumConfirmationInterval && isRegularRun(lo: lo, hi: hi, count: n) { return }
+            var hi = 0.0
+            for i in 0..<n { hi = Swift.max(hi, interval(i)) }
+            if hi <= settings.maximumConfirmationInterval && isRegularRun(count: n) { return }
             for i in 1..<pendCount { pendTime[i - 1] = pendTime[i]; pendP2P[i - 1] = pendP2P[i] }
             pendCount -= 1
         }
@@ -284,41 +286,12 @@ public struct Pedometer: Sendable {
 
     /// The `i`-th interval between pending candidates (s).
     func interval(_ i: Int) -> Double { pendTime[i + 1] - pendTime[i] }
-    /// The `i`-th stride between pending candidates: intervals `i` and `i + 1` (s).
-    func strideInterval(_ i: Int) -> Double { pendTime[i + 2] - pendTime[i] }
 
-    /// The rhythm test of `trimIrregular` on the `n` pending intervals, whose extremes are
-    /// `lo` and `hi`.
-    func isRegularRun(lo: Double, hi: Double, count n: Int) -> Bool {
-        let r = settings.regularityRatio
-        let med = Pedometer.lowerMedian(count: n) { interval($0) }
-        if lo * r >= med && hi <= med * r { return true }
-        // At least two strides: a single stride is regular by definition.
-        guard n >= 3, hi <= settings.maximumStepAsymmetry * lo else { return false }
-        let strideMed = Pedometer.lowerMedian(count: n - 1) { strideInterval($0) }
-        let rs = settings.strideRegularityRatio
-        for i in 0..<(n - 1) {
-            let s = strideInterval(i)
-            if s * rs < strideMed || s > strideMed * rs { return false }
-        }
-        return true
-    }
-
-    /// The lower median of `value(0) … value(count − 1)` (for an even count, the smaller of the
-    /// two middle values), by selection without allocating: `count` is at most
-    /// `confirmationSteps`, so O(n²) is fine.
-    static func lowerMedian(count n: Int, _ value: (Int) -> Double) -> Double {
-        let k = (n - 1) / 2
-        for i in 0..<n {
-            let d = value(i)
-            var less = 0, equal = 0
-            for j in 0..<n {
-                let e = value(j)
-                if e < d { less += 1 } else if e == d { equal += 1 }
-            }
-            if less <= k && k < less + equal { return d }
-        }
-        return value(0)   // unreachable for finite values: some value is the k-th smallest
+    /// The rhythm test of `trimIrregular` on the `n` pending intervals (`StepRhythm` with
+    /// `regularityRatio`, `strideRegularityRatio` and `maximumStepAsymmetry`).
+    mutating func isRegularRun(count n: Int) -> Bool {
+        let times = pendTime
+        return rhythm.step(count: n, judging: n, scratch: &rhythmScratch, time: { times[$0] }) != nil
     }
 
     mutating func fillGap(until t: Double, interval dt: Double, gapRMS: Double, nextP2P: Double) {

@@ -35,7 +35,9 @@ public struct StepRhythmCheck: Sendable {
     /// caller that asks `next` after each push, a few dozen are held at walking rates).
     public static let capacity = 192
 
-    let ratio: Double, gap: Seconds, side: Int, run: Int, strideRatio: Double, asymmetry: Double
+    let ratio: Double, gap: Seconds, side: Int, run: Int
+    /// The run rule's rhythm (a long interval does not break it).
+    let rhythm: StepRhythm
     var times: [Double], peaks: [Double], filled: [Bool]
     /// Whether the run rule may drop the step (`push(_:confirmed:inRuns:)`).
     var inRuns: [Bool]
@@ -45,6 +47,8 @@ public struct StepRhythmCheck: Sendable {
     /// to decide, the next whose confirmation is unknown.
     var oldest = 0, end = 0, undecided = 0, unconfirmed = 0
     var scratch: [Double]
+    /// Room for the intervals of one run (`keepsRhythm`).
+    var runScratch: [Double]
 
     /// Steps dropped so far.
     public private(set) var dropped = 0
@@ -55,8 +59,8 @@ public struct StepRhythmCheck: Sendable {
         gap = settings.boutGapSeconds
         side = Swift.max(1, settings.rhythmIntervals)
         run = settings.unconfirmedRunSteps >= 2 ? settings.unconfirmedRunSteps : 0
-        strideRatio = settings.strideRegularityRatio
-        asymmetry = settings.maximumStepAsymmetry
+        rhythm = StepRhythm(intervalRatio: settings.irregularityRatio, strideRatio: settings.strideRegularityRatio,
+                            asymmetry: settings.maximumStepAsymmetry, longIntervalsBreak: false)
         precondition(run < Self.capacity / 4, "unconfirmedRunSteps must be below \(Self.capacity / 4)")
         let c = Self.capacity
         times = [Double](repeating: 0, count: c)
@@ -64,6 +68,7 @@ public struct StepRhythmCheck: Sendable {
         filled = [Bool](repeating: false, count: c)
         inRuns = [Bool](repeating: true, count: c)
         confirmation = [UInt8](repeating: 0, count: c)
+        runScratch = [Double](repeating: 0, count: Swift.max(run, 2))
         scratch = []
         scratch.reserveCapacity(Swift.max(2 * side + 1, run))
     }
@@ -210,22 +215,12 @@ public struct StepRhythmCheck: Sendable {
         }
     }
 
-    /// Whether the `count` steps from `first` on keep their rhythm: no interval shorter than
-    /// their median over `irregularityRatio` (longer ones are missed steps, not extra ones), or
-    /// (at least two strides) every stride within `strideRegularityRatio` of theirs with the
-    /// intervals at most `maximumStepAsymmetry` apart.
+    /// Whether the `count` steps from `first` on keep their rhythm (`StepRhythm` with
+    /// `irregularityRatio`, `strideRegularityRatio` and `maximumStepAsymmetry`): a longer
+    /// interval does not break it (a missed step or a pause, not an extra step).
     mutating func keepsRhythm(from first: Int, count: Int) -> Bool {
         guard count >= 2 else { return true }
-        scratch.removeAll(keepingCapacity: true)
-        for k in (first + 1)..<(first + count) { scratch.append(time(k) - time(k - 1)) }
-        sortScratch()
-        let median = TimingStatistics.percentile(scratch, 0.5), lo = scratch[0], hi = scratch[scratch.count - 1]
-        if lo * ratio >= median { return true }
-        guard count >= 4, hi <= asymmetry * lo else { return false }
-        scratch.removeAll(keepingCapacity: true)
-        for k in (first + 2)..<(first + count) { scratch.append(time(k) - time(k - 2)) }
-        sortScratch()
-        let strideMedian = TimingStatistics.percentile(scratch, 0.5)
-        return scratch[0] * strideRatio >= strideMedian && scratch[scratch.count - 1] <= strideMedian * strideRatio
+        let ts = times, c = Self.capacity
+        return rhythm.step(count: count - 1, judging: count - 1, scratch: &runScratch, time: { ts[(first + $0) % c] }) != nil
     }
 }

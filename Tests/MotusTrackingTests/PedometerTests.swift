@@ -162,8 +162,7 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
         func run(_ intervals: [Double]) -> Bool {
             p.pendTime[0] = 10
             for (i, d) in intervals.enumerated() { p.pendTime[i + 1] = p.pendTime[i] + d }
-            let lo = intervals.min()!, hi = intervals.max()!
-            return p.isRegularRun(lo: lo, hi: hi, count: intervals.count)
+            return p.isRegularRun(count: intervals.count)
         }
         #expect(run([0.5, 0.52, 0.49]))                 // even steps: the step rule
         #expect(run([0.48, 0.72, 0.48, 0.72]))          // a limp: two equal strides
