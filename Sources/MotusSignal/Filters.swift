@@ -230,6 +230,30 @@ public struct Biquad: Sendable, Hashable {
         return Biquad(b0: b, b1: 2 * b, b2: b, a1: (2 * wc * wc - 2 * k * k) / a0, a2: (k * k - r2 * k * wc + wc * wc) / a0)
     }
 
+    /// 2nd-order low-pass with quality `quality` at `cutoffHz` (bilinear transform, the cutoff
+    /// pre-warped; unity at DC): the sections of a higher-order Butterworth low-pass
+    /// (`butterworthLowPassSections`). Quality 1/√2 is `butterworthLowPass`. Precondition:
+    /// 0 < cutoff < rate / 2, quality > 0.
+    public static func lowPass(cutoffHz: Hertz, sampleRateHz: Hertz, quality q: Double) -> Biquad {
+        precondition(q > 0, "quality must be > 0")
+        let (k, wc) = warp(cutoffHz, sampleRateHz)
+        let a0 = k * k + wc / q * k + wc * wc
+        let b = wc * wc / a0
+        return Biquad(b0: b, b1: 2 * b, b2: b, a1: (2 * wc * wc - 2 * k * k) / a0, a2: (k * k - wc / q * k + wc * wc) / a0)
+    }
+
+    /// The `order / 2` sections of a Butterworth low-pass of even order `order` (scipy's
+    /// `butter(order, cutoff)`): section i has quality 1 / (2 cos((2i + 1) π / (2 order))), so
+    /// the cascade is −3 dB at `cutoffHz` and falls 6 × `order` dB per octave above it.
+    /// Precondition: order even and ≥ 2, 0 < cutoff < rate / 2.
+    public static func butterworthLowPassSections(order: Int, cutoffHz: Hertz, sampleRateHz: Hertz) -> [Biquad] {
+        precondition(order >= 2 && order % 2 == 0, "order must be even and at least 2")
+        return (0..<(order / 2)).map { i in
+            lowPass(cutoffHz: cutoffHz, sampleRateHz: sampleRateHz,
+                    quality: 1 / (2 * Math.cos(Double(2 * i + 1) * Double.pi / Double(2 * order))))
+        }
+    }
+
     /// 2nd-order Butterworth high-pass, −3 dB at `cutoffHz`, unity at Nyquist.
     public static func butterworthHighPass(cutoffHz: Hertz, sampleRateHz: Hertz) -> Biquad {
         let (k, wc) = warp(cutoffHz, sampleRateHz)

@@ -12,17 +12,21 @@ import MotusCore
 /// seconds) each rounding is of the order of 10⁻⁷ s, so over thousands of cells the grid would
 /// move and the same recording would give other step times on another clock origin.
 ///
+/// Up to four channels sampled together (`push(time:values:emit:)`) are averaged on one grid:
+/// each lane as a scalar input alone would be.
+///
 /// O(1) per input plus O(1) per emitted cell, no allocation.
 public struct CellAverager: Sendable {
     /// Cell length in seconds.
     public let period: Seconds
     /// Longest input gap (s) bridged by interpolation.
     public let maximumGap: Seconds
-    @usableFromInline var prevT = 0.0, prevV = 0.0
+    @usableFromInline var prevT = 0.0
+    @usableFromInline var prevV = SIMD4<Double>()
     @usableFromInline var cellEnd = 0.0
     @usableFromInline var origin = 0.0      // t₀: the first sample of the current grid
     @usableFromInline var cellIndex = 1     // k of `cellEnd`
-    @usableFromInline var acc = 0.0
+    @usableFromInline var acc = SIMD4<Double>()
     @usableFromInline var started = false
     /// Two times closer than this (s) are one instant: far below any sample period, far above
     /// the rounding of a clock in Unix seconds. `MotionPolicy` uses the same value.
@@ -43,10 +47,16 @@ public struct CellAverager: Sendable {
     /// Feeds one input sample and calls `emit(time, value)` for every cell it completes (0, 1
     /// or several). `emit` is non-escaping, so no closure context is allocated.
     public mutating func push(time t: Seconds, value v: Double, emit: (Double, Double) -> Void) {
+        push(time: t, values: SIMD4(v, 0, 0, 0)) { emit($0, $1[0]) }
+    }
+
+    /// Feeds one sample of up to four channels and calls `emit(time, values)` for every cell it
+    /// completes, each lane averaged as `push(time:value:emit:)` averages one channel.
+    public mutating func push(time t: Seconds, values v: SIMD4<Double>, emit: (Double, SIMD4<Double>) -> Void) {
         if !started || t - prevT > maximumGap {
             if started { restarts += 1 }
             started = true
-            prevT = t; prevV = v; origin = t; cellIndex = 1; cellEnd = t + period; acc = 0
+            prevT = t; prevV = v; origin = t; cellIndex = 1; cellEnd = t + period; acc = SIMD4()
             return
         }
         guard t > prevT else { return }
@@ -58,7 +68,7 @@ public struct CellAverager: Sendable {
             let vb = prevV + slope * (cellEnd - prevT)
             acc += 0.5 * (va + vb) * (cellEnd - a)
             emit(cellEnd, acc / period)
-            acc = 0
+            acc = SIMD4()
             a = cellEnd; va = vb
             cellIndex += 1
             cellEnd = origin + Double(cellIndex) * period

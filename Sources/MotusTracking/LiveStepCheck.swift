@@ -81,8 +81,10 @@ public struct LiveStepCheck: Sendable {
         /// The step at most this long (s): the median interval, or half the median stride when
         /// the intervals alternate; as the pedometer's `maximumConfirmationInterval`.
         public var maximumStepIntervalSeconds: Seconds = 1.5
-        /// A peak's swing of |a| (m/s², low-passed, since the previous peak) at least this.
-        public var minimumPeakToPeak: MetersPerSecondSquared = 0.3
+        /// A peak's swing through it (m/s², `VerticalStepStream.reportedStep`) at least this: more
+        /// than a still device's noise. The 0.3 m/s² once set on low-passed |a|, scaled by the
+        /// typical ratio of the two swings on IPOL's steps (the stride references 8.3 / 9.5).
+        public var minimumPeakToPeak: MetersPerSecondSquared = 0.26
         /// Gravity's direction in the device turns at most this much (degrees, median over the
         /// run) from one stride to the next: a carried device keeps its posture stride after
         /// stride, one being put away or taken out does not.
@@ -306,15 +308,16 @@ public struct LiveStepCheck: Sendable {
             let p = vertical.reportedStep(examined)
             guard p.time + w.heardWithinSeconds < horizon else { return }
             examined += 1
-            // Every peak that swings |a| as a step does, heard or not, carries on the bouts that
-            // began with standing up and with leaving rest (the band-pass finds peaks in a
-            // still device's noise too).
-            if p.peakToPeak >= w.minimumPeakToPeak {
+            // Every peak that swings the acceleration as a step does (its swing through the
+            // peak, which holds a walk's first peak's own rise), heard or not, carries on the
+            // bouts that began with standing up and with leaving rest (the band-pass finds
+            // peaks in a still device's noise too).
+            if p.swingThrough >= w.minimumPeakToPeak {
                 postureBout.peak(at: p.time, gap: gap)
                 restBout.peak(at: p.time, gap: gap)
             }
             let heard = isHeard(p.time, within: w.heardWithinSeconds)
-            if heard || p.peakToPeak < w.minimumPeakToPeak {
+            if heard || p.swingThrough < w.minimumPeakToPeak {
                 // The pedometer's walk begins right after a run that did not count yet: the
                 // run is that walk's start.
                 if heard && precedesHeardWalk(w, next: p.time) { countRun() }

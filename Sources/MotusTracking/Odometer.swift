@@ -37,8 +37,8 @@ public struct Odometer: Sendable {
     public private(set) var strideScale = 1.0
     /// True once the stride has been calibrated from GPS.
     public private(set) var isGPSCalibrated = false
-    /// Peak-to-peak |a| of the latest step (m/s²), for the step length.
-    public internal(set) var lastPeakToPeak: MetersPerSecondSquared = 9.5
+    /// The swing (`StepEvent.peakToPeak`, m/s²) of the latest step, for the step length.
+    public internal(set) var lastPeakToPeak: MetersPerSecondSquared = StrideModel.referencePeakToPeak
     private var gpsMeters = 0.0, stepMetersSinceGPS = 0.0
 
     // Pace ring: (time, distance) at each distance update.

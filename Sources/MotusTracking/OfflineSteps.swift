@@ -67,8 +67,9 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// walk; the reconciliation mends the single steps where it slipped. The live session runs the
 /// first half of it, with a live vertical detector (`LiveStepCheck`).
 ///
-/// The vertical detector's steps get a peak-to-peak value like the live ones (the range of
-/// |a| low-passed at 3 Hz since the previous step), which the Weinberg stride model uses.
+/// The vertical detector's steps get a peak-to-peak value like the live ones (the range of the
+/// swing signal, `StepSwingFilter` at 3 Hz, since the previous step), which the Weinberg stride
+/// model uses.
 public enum OfflineStepDetector {
     /// The detector's settings (units in the names' doc comments: s, Hz).
     public struct Settings: Sendable, Hashable, Codable {
@@ -90,7 +91,8 @@ public enum OfflineStepDetector {
         public var irregularityRatio: Double = 1.5
         /// A detector needs at least this many intervals in a bout to be judged regular there.
         public var minimumIntervals: Int = 4
-        /// Cut-off (Hz) of the low-pass of |a| whose range between steps is a step's peak-to-peak.
+        /// Cut-off (Hz) of the swing signal (`StepSwingFilter`) whose range between steps is a
+        /// step's peak-to-peak.
         public var peakToPeakCutoffHz: Hertz = 3
         /// Two detectors' steps this close (s) are the same step (the other detector confirms it).
         public var confirmationToleranceSeconds: Seconds = 0.15
@@ -436,18 +438,17 @@ public enum OfflineStepDetector {
         let lowPass = BiquadCascade(sections: [.butterworthLowPass(cutoffHz: s.gravityCutoffHz, sampleRateHz: rate)])
         var comp = [[Double]](repeating: [], count: 3)
         for c in 0..<3 { comp[c] = lowPass.filteredZeroPhase((0..<n).map { acc.value($0, c) }) }
-        var vertical = [Double](repeating: 0, count: n), magnitude = [Double](repeating: 0, count: n)
+        var vertical = [Double](repeating: 0, count: n)
         for i in 0..<n {
             let a = acc.vector(i)
             let g = Vector3(comp[0][i], comp[1][i], comp[2][i])
             let gn = g.norm
             vertical[i] = gn > 0 ? a.dot(g) / gn : 0
-            magnitude[i] = a.norm
         }
         // The grid t0, t0 + 1/rate, … below t1, by linear interpolation.
         let step = 1 / s.gridRateHz
         let m = Int(((t1 - t0) * s.gridRateHz).rounded(.up))
-        var grid = [Double](repeating: 0, count: m), gridMagnitude = [Double](repeating: 0, count: m)
+        var grid = [Double](repeating: 0, count: m), gridAcceleration = [Vector3](repeating: .zero, count: m)
         var j = 0
         for k in 0..<m {
             let t = t0 + Double(k) * step
@@ -455,7 +456,8 @@ public enum OfflineStepDetector {
             let ta = acc.times[j], tb = acc.times[j + 1]
             let w = tb > ta ? Swift.min(Swift.max((t - ta) / (tb - ta), 0), 1) : 0
             grid[k] = vertical[j] + w * (vertical[j + 1] - vertical[j])
-            gridMagnitude[k] = magnitude[j] + w * (magnitude[j + 1] - magnitude[j])
+            let a = acc.vector(j), b = acc.vector(j + 1)
+            gridAcceleration[k] = Vector3(a.x + w * (b.x - a.x), a.y + w * (b.y - a.y), a.z + w * (b.z - a.z))
         }
         guard m > 2 else { return [] }
         let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: s.bandLowHz, highHz: s.bandHighHz, sampleRateHz: s.gridRateHz)
@@ -464,19 +466,19 @@ public enum OfflineStepDetector {
         let std = (f.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(m)).squareRoot()
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()),
                                minimumProminence: s.prominenceFraction * std)
-        // |a| low-passed by one forward pass, primed with the first sample: the filter the live
-        // pedometer and the live vertical detector measure a step's swing with, so that a step
-        // has one peak-to-peak (and one length) whichever detector found it. A zero-phase pass
-        // squares the magnitude response and gives smaller swings (about 0.9 at 2 Hz).
-        var swingLowPass = Biquad.butterworthLowPass(cutoffHz: s.peakToPeakCutoffHz, sampleRateHz: s.gridRateHz)
-        swingLowPass.prime(with: gridMagnitude[0])
-        let smooth = gridMagnitude.map { swingLowPass.process($0) }
+        // The swing signal by one forward pass, primed with the first sample: the filter the
+        // live pedometer and the live vertical detector measure a step's swing with, so that a
+        // step has one peak-to-peak (and one length) whichever detector found it. A zero-phase
+        // pass squares the magnitude response and gives smaller swings.
+        var swing = StepSwingFilter(cutoffHz: s.peakToPeakCutoffHz, sampleRateHz: s.gridRateHz)
+        swing.prime(with: gridAcceleration[0])
+        let smooth = gridAcceleration.map { swing.process($0) }
         var out: [StepEvent] = []
         out.reserveCapacity(peaks.count)
         var from = 0
         for (i, p) in peaks.enumerated() {
-            // A step's peak-to-peak: the range of smoothed |a| since the previous peak (for the
-            // first, over the same span before it as after it to the next).
+            // A step's peak-to-peak: the range of the swing signal since the previous peak (for
+            // the first, over the same span before it as after it to the next).
             let start = i > 0 ? from : Swift.max(0, p - (i + 1 < peaks.count ? peaks[i + 1] - p : p))
             var lo = Double.infinity, hi = -Double.infinity
             for k in start...p { lo = Swift.min(lo, smooth[k]); hi = Swift.max(hi, smooth[k]) }

@@ -7,8 +7,9 @@ public struct StepEvent: Sendable, Hashable, Codable {
     /// Time of the step's acceleration peak (s, on the input clock). For a step filled into
     /// a gap (see `Pedometer.Settings.maximumFilledGap`), a time spread evenly over the gap.
     public var time: Seconds
-    /// Peak-to-trough of the low-passed acceleration magnitude around this step (m/s²), the
-    /// input of Weinberg's stride model; for a filled step, the mean of its two neighbours'.
+    /// The step's swing (m/s²): the peak-to-trough, since the step before, of the acceleration's
+    /// norm after each axis is low-passed (`StepSwingFilter`), the input of Weinberg's stride
+    /// model; for a filled step, the mean of its two neighbours'.
     public var peakToPeak: MetersPerSecondSquared
     /// True for a step credited without its own peak (filled into a gap of weak impacts).
     public var filled: Bool
@@ -50,7 +51,7 @@ public struct Pedometer: Sendable {
         public var internalRateHz: Hertz = 50
         /// Band of step frequencies kept (Hz).
         public var bandLowHz: Hertz = 0.5
-        /// Upper edge of the band (Hz).
+        /// Upper edge of the band (Hz), and the cut-off of the step's swing (`StepSwingFilter`).
         public var bandHighHz: Hertz = 3.0
         /// Hysteresis as a fraction of the running RMS of the band-passed magnitude.
         public var hysteresisFraction: Double = 0.35
@@ -123,7 +124,7 @@ public struct Pedometer: Sendable {
     var grid: CellAverager
     var highPass: Biquad
     var lowPass: Biquad
-    var smooth: Biquad      // low-pass of |a| for peak-to-peak (Weinberg)
+    var swing: StepSwingFilter   // a step's swing (peak-to-peak, Weinberg's input)
     var primed = false
     var meanSquare = 0.0
     let rmsAlpha: Double
@@ -163,7 +164,7 @@ public struct Pedometer: Sendable {
         grid = CellAverager(rateHz: fs, maximumGap: settings.maximumInputGap)
         highPass = .butterworthHighPass(cutoffHz: settings.bandLowHz, sampleRateHz: fs)
         lowPass = .butterworthLowPass(cutoffHz: settings.bandHighHz, sampleRateHz: fs)
-        smooth = .butterworthLowPass(cutoffHz: settings.bandHighHz, sampleRateHz: fs)
+        swing = StepSwingFilter(cutoffHz: settings.bandHighHz, sampleRateHz: fs)
         rmsAlpha = 1 - Math.exp(-1 / (settings.rmsTimeConstant * fs))
         let cap = settings.confirmationSteps + 1
         pendTime = [Double](repeating: 0, count: cap)
@@ -187,7 +188,10 @@ public struct Pedometer: Sendable {
         guard m.isFinite, time.isFinite else { return 0 }
         if !hasOrigin { origin = time; hasOrigin = true }
         var g = grid
-        g.push(time: time - origin, value: m) { t, v in self.gridSample(time: t, value: v) }
+        // |a| and the axes (for the step's swing) on one grid.
+        g.push(time: time - origin, values: SIMD4(m, a.x, a.y, a.z)) { t, v in
+            self.gridSample(time: t, value: v[0], acceleration: Vector3(v[1], v[2], v[3]))
+        }
         grid = g
         return steps - before
     }
@@ -200,14 +204,14 @@ public struct Pedometer: Sendable {
         return StepEvent(time: outTime[j] + origin, peakToPeak: outP2P[j], filled: outFilled[j])
     }
 
-    mutating func gridSample(time t: Double, value v: Double) {
+    mutating func gridSample(time t: Double, value v: Double, acceleration a: Vector3) {
         if !primed {
             primed = true
             highPass.prime(with: v)
-            smooth.prime(with: v)
+            swing.prime(with: a)
         }
         let y = lowPass.process(highPass.process(v))
-        let s = smooth.process(v)
+        let s = swing.process(a)
         if s > segMax { segMax = s }
         if s < segMin { segMin = s }
         meanSquare += rmsAlpha * (y * y - meanSquare)

@@ -7,13 +7,14 @@ public enum StrideModel: Sendable, Hashable, Codable {
     /// so faster steps are longer. `factor` 0.415 is the usual walking rule of thumb (step
     /// ≈ 0.415 × height at about 110 steps/min).
     case height(heightMeters: Meters, factor: Double = 0.415, referenceCadence: StepsPerMinute = 110, exponent: Double = 0.5)
-    /// Weinberg (2002): `k × (amax − amin)^¼` per step, with `amax − amin` the peak-to-trough
-    /// of the low-passed acceleration magnitude (m/s²) over the step.
+    /// Weinberg (2002): `k × (amax − amin)^¼` per step, with `amax − amin` the step's swing
+    /// (m/s², `StepEvent.peakToPeak`: the peak-to-trough of the low-passed acceleration over the
+    /// step, `StepSwingFilter`).
     case weinberg(k: Double)
     /// A constant step length (m), e.g. from a calibration.
     case fixed(stepMeters: Meters)
 
-    /// Length of one step (m), given its peak-to-trough (m/s²) and the cadence (steps/min).
+    /// Length of one step (m), given its swing (m/s²) and the cadence (steps/min).
     public func stepLength(peakToPeak: MetersPerSecondSquared, cadence: StepsPerMinute) -> Meters {
         switch self {
         case let .height(h, f, ref, e):
@@ -26,13 +27,17 @@ public enum StrideModel: Sendable, Hashable, Codable {
         }
     }
 
-    /// Weinberg's `k` for a person of this height, such that a step of the reference
-    /// peak-to-trough gets the height rule's length 0.415 × height (used before any
-    /// calibration). The default reference, 9.5 m/s², was chosen on the IPOL lower-back
-    /// trials, the only data here with a known distance (its error there, as shipped and
+    /// The swing (m/s², `StepEvent.peakToPeak`) of a step the height rule's length 0.415 ×
+    /// height is given to before any calibration (`weinbergK`), and the swing a step without
+    /// its own (a platform step counter's) is given. Chosen on the IPOL lower-back trials, the
+    /// only data here with a known distance (its error there, as shipped and
     /// leave-one-subject-out: `benchmarks/steps/stride_reference.py`). It depends on where the
     /// phone is carried and on the walker; calibrate when you can.
-    public static func weinbergK(heightMeters h: Meters, referencePeakToPeak: MetersPerSecondSquared = 9.5) -> Double {
+    public static let referencePeakToPeak: MetersPerSecondSquared = 8.3
+
+    /// Weinberg's `k` for a person of this height, such that a step of the reference swing
+    /// gets the height rule's length 0.415 × height.
+    public static func weinbergK(heightMeters h: Meters, referencePeakToPeak: MetersPerSecondSquared = StrideModel.referencePeakToPeak) -> Double {
         0.415 * h / Math.pow(referencePeakToPeak, 0.25)
     }
 }

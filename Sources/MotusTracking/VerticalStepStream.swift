@@ -43,8 +43,10 @@ public struct VerticalStepStream: Sendable {
     let rate: Double, span: Int, spacing: Int
     let fraction: Double, alpha: Double, alphaFall: Double
     var gravity: [Biquad]
-    /// |a| on the grid, low-passed at the detector's `peakToPeakCutoffHz` (for peak-to-peak).
-    var smooth: Biquad
+    /// The swing signal on the grid (`StepSwingFilter` at the detector's `peakToPeakCutoffHz`).
+    var swing: StepSwingFilter
+    /// The swing filter's delay in grid samples.
+    let swingDelay: Int
     // The grid: the first sample's time, the previous input.
     var t0 = Double.nan, previousTime = Double.nan, previous = Vector3.zero
     /// The band-pass of the vertical acceleration on the grid.
@@ -53,11 +55,11 @@ public struct VerticalStepStream: Sendable {
     var filtered: [Double], threshold: [Double]
     let ringMask: Int
     var finalCount = 0, examined = 1, meanSquare = 0.0
-    /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and |a| low-passed.
+    /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and the swing signal.
     var gravityRing: [Double], magnitudeRing: [Double]
-    /// Reported peak times, their peak-to-peak and gravity (x, y, z), newest last (rings of
-    /// `stepCapacity`).
-    var stepTimes: [Double], stepPeakToPeak: [Double], stepGravity: [Double]
+    /// Reported peak times, their peak-to-peak, their swing through the peak and gravity (x, y,
+    /// z), newest last (rings of `stepCapacity`).
+    var stepTimes: [Double], stepPeakToPeak: [Double], stepSwingThrough: [Double], stepGravity: [Double]
     /// The acceleration along gravity on the grid (m/s², gravity included), unfiltered
     /// (ring, `verticalMask`): the signal whose own periodicity `periodicity` measures.
     var verticalRing: [Double]
@@ -83,7 +85,8 @@ public struct VerticalStepStream: Sendable {
         band = StreamingZeroPhaseFilter(.butterworthBandPass(order: 4, lowHz: d.bandLowHz, highHz: d.bandHighHz, sampleRateHz: rate),
                                         delaySamples: settle, hopSamples: hop)
         gravity = [Biquad](repeating: .butterworthLowPass(cutoffHz: d.gravityCutoffHz, sampleRateHz: rate), count: 3)
-        smooth = .butterworthLowPass(cutoffHz: d.peakToPeakCutoffHz, sampleRateHz: rate)
+        swing = StepSwingFilter(cutoffHz: d.peakToPeakCutoffHz, sampleRateHz: rate)
+        swingDelay = Int((swing.delaySeconds * rate).rounded())
         var n = 1
         while n < 2 * span + 2 * spacing + hop + settle + 4 { n *= 2 }
         ringMask = n - 1
@@ -97,6 +100,7 @@ public struct VerticalStepStream: Sendable {
         verticalRing = [Double](repeating: 0, count: m)
         stepTimes = [Double](repeating: 0, count: Self.stepCapacity)
         stepPeakToPeak = [Double](repeating: 0, count: Self.stepCapacity)
+        stepSwingThrough = [Double](repeating: 0, count: Self.stepCapacity)
         stepGravity = [Double](repeating: 0, count: 3 * Self.stepCapacity)
     }
 
@@ -108,12 +112,15 @@ public struct VerticalStepStream: Sendable {
     /// Peaks reported so far.
     public var steps: Int { stepCount }
 
-    /// The `n`-th reported peak (0: the first): time (s), peak-to-peak (range of |a| low-passed
-    /// since the previous peak, at most 2 s back) and gravity's unit direction at it.
-    public func reportedStep(_ n: Int) -> (time: Seconds, peakToPeak: MetersPerSecondSquared, gravity: Vector3) {
+    /// The `n`-th reported peak (0: the first): time (s), peak-to-peak (the range of the swing
+    /// signal, `StepSwingFilter`, since the previous peak, at most 2 s back: the step's swing for
+    /// its length), the swing through the peak (that range carried on by the swing filter's
+    /// delay after the peak: a walk's first peak shows its own rise only there) and gravity's
+    /// unit direction at it.
+    public func reportedStep(_ n: Int) -> (time: Seconds, peakToPeak: MetersPerSecondSquared, swingThrough: MetersPerSecondSquared, gravity: Vector3) {
         precondition(n >= 0 && n < stepCount && n >= stepCount - Self.stepCapacity, "peak index out of range")
         let j = n % Self.stepCapacity
-        return (stepTimes[j], stepPeakToPeak[j], Vector3(stepGravity[3 * j], stepGravity[3 * j + 1], stepGravity[3 * j + 2]))
+        return (stepTimes[j], stepPeakToPeak[j], stepSwingThrough[j], Vector3(stepGravity[3 * j], stepGravity[3 * j + 1], stepGravity[3 * j + 2]))
     }
 
     /// Whether a reported peak lies within `tolerance` (s) of `time` (among the last 128).
@@ -183,7 +190,7 @@ public struct VerticalStepStream: Sendable {
         if t0.isNaN {
             t0 = t; previousTime = t; previous = a
             gravity[0].prime(with: a.x); gravity[1].prime(with: a.y); gravity[2].prime(with: a.z)
-            smooth.prime(with: a.norm)
+            swing.prime(with: a)
             grid(a)
             return stepCount - before
         }
@@ -213,7 +220,7 @@ public struct VerticalStepStream: Sendable {
         let k = band.count & ringMask
         // Gravity as filtered (its direction is taken at a reported peak only).
         gravityRing[3 * k] = g.x; gravityRing[3 * k + 1] = g.y; gravityRing[3 * k + 2] = g.z
-        magnitudeRing[k] = smooth.process(a.norm)
+        magnitudeRing[k] = swing.process(a)
         let vertical = gn > 0 ? a.dot(g) / gn : 0
         verticalRing[band.count & verticalMask] = vertical
         if band.push(vertical) > 0 { takeFinal(ended: false) }
@@ -240,10 +247,17 @@ public struct VerticalStepStream: Sendable {
     mutating func report(_ p: Int) {
         let j = stepCount % Self.stepCapacity
         stepTimes[j] = t0 + Double(p) / rate
-        let from = Swift.max(lastPeak, p - Int(2 * rate), band.count - ringMask, 0)
+        // The swing since the previous peak (as the pedometer measures its steps'), and the
+        // same range carried on by the swing filter's delay (at most up to the newest grid
+        // sample): through the peak's own rise, which a walk's first peak has only there.
+        let from = Swift.min(Swift.max(lastPeak, p - Int(2 * rate), band.count - ringMask, 0), p)
         var lo = Double.infinity, hi = -Double.infinity
-        for k in Swift.min(from, p)...p { let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
+        for k in from...p { let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
         stepPeakToPeak[j] = hi - lo
+        for k in Swift.stride(from: p + 1, through: Swift.min(p + swingDelay, band.count - 1), by: 1) {
+            let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v)
+        }
+        stepSwingThrough[j] = hi - lo
         let g = 3 * (p & ringMask)
         let u = Vector3(gravityRing[g], gravityRing[g + 1], gravityRing[g + 2]), n = u.norm
         let d = n > 0 ? u / n : .zero

@@ -67,6 +67,25 @@ func walkSignal(rateHz: Double, stepHz: Double = 2, steps: Int, stillBefore: Dou
         }
     }
 
+    /// Four channels pushed together are each averaged exactly as one channel pushed alone.
+    @Test func channelsTogetherAverageAsEachAlone() {
+        var rng = SplitMix64(seed: 3)
+        var t: [Double] = [], v: [SIMD4<Double>] = []
+        var x = 0.0
+        while x < 3 { t.append(x); v.append(SIMD4(rng.gaussian(), rng.gaussian(), 9.8 + rng.gaussian(), rng.uniform())); x += (0.5 + rng.uniform()) / 37 }
+        var together = CellAverager(rateHz: 50, maximumGap: 10)
+        var got: [(Double, SIMD4<Double>)] = []
+        for i in t.indices { together.push(time: t[i], values: v[i]) { got.append(($0, $1)) } }
+        #expect(got.count > 100)
+        for lane in 0..<4 {
+            var alone = CellAverager(rateHz: 50, maximumGap: 10)
+            var one: [(Double, Double)] = []
+            for i in t.indices { alone.push(time: t[i], value: v[i][lane]) { one.append(($0, $1)) } }
+            #expect(one.count == got.count)
+            #expect(zip(one, got).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1[lane] }, "lane \(lane)")
+        }
+    }
+
     @Test func longGapRestartsAndBackwardsTimeIsDropped() {
         var c = CellAverager(rateHz: 10, maximumGap: 0.5)
         var n = 0
