@@ -36,7 +36,7 @@ public struct StepSwingFilter: Sendable {
     }
 
     /// Filters one sample (m/s²); returns the norm of the low-passed acceleration.
-    public mutating func process(_ a: Vector3) -> Double {
+    public mutating func process(_ a: Vector3) -> MetersPerSecondSquared {
         let x = x2.process(x1.process(a.x)), y = y2.process(y1.process(a.y)), z = z2.process(z1.process(a.z))
         return (x * x + y * y + z * z).squareRoot()
     }
