@@ -56,7 +56,7 @@ public struct VerticalStepStream: Sendable {
     let ringMask: Int
     var finalCount = 0, examined = 1, meanSquare = 0.0
     /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and the swing signal.
-    var gravityRing: [Double], magnitudeRing: [Double]
+    var gravityRing: [Double], swingRing: [Double]
     /// Reported peak times, their peak-to-peak, their swing through the peak and gravity (x, y,
     /// z), newest last (rings of `stepCapacity`).
     var stepTimes: [Double], stepPeakToPeak: [Double], stepSwingThrough: [Double], stepGravity: [Double]
@@ -93,7 +93,7 @@ public struct VerticalStepStream: Sendable {
         filtered = [Double](repeating: 0, count: n)
         threshold = [Double](repeating: 0, count: n)
         gravityRing = [Double](repeating: 0, count: 3 * n)
-        magnitudeRing = [Double](repeating: 0, count: n)
+        swingRing = [Double](repeating: 0, count: n)
         var m = 1
         while Double(m) < Self.verticalSeconds * rate { m *= 2 }
         verticalMask = m - 1
@@ -220,7 +220,7 @@ public struct VerticalStepStream: Sendable {
         let k = band.count & ringMask
         // Gravity as filtered (its direction is taken at a reported peak only).
         gravityRing[3 * k] = g.x; gravityRing[3 * k + 1] = g.y; gravityRing[3 * k + 2] = g.z
-        magnitudeRing[k] = swing.process(a)
+        swingRing[k] = swing.process(a)
         let vertical = gn > 0 ? a.dot(g) / gn : 0
         verticalRing[band.count & verticalMask] = vertical
         if band.push(vertical) > 0 { takeFinal(ended: false) }
@@ -252,10 +252,10 @@ public struct VerticalStepStream: Sendable {
         // sample): through the peak's own rise, which a walk's first peak has only there.
         let from = Swift.min(Swift.max(lastPeak, p - Int(2 * rate), band.count - ringMask, 0), p)
         var lo = Double.infinity, hi = -Double.infinity
-        for k in from...p { let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
+        for k in from...p { let v = swingRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v) }
         stepPeakToPeak[j] = hi - lo
         for k in Swift.stride(from: p + 1, through: Swift.min(p + swingDelay, band.count - 1), by: 1) {
-            let v = magnitudeRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v)
+            let v = swingRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v)
         }
         stepSwingThrough[j] = hi - lo
         let g = 3 * (p & ringMask)
