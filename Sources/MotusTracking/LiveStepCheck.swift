@@ -157,8 +157,9 @@ public struct LiveStepCheck: Sendable {
     // peaks it made count, waiting to be merged in time order with the pedometer's steps (ring
     // of `fillCapacity`).
     let silent: SilentWalk?, gap: Seconds
-    /// The stride bounds of an alternating run (`OfflineStepDetector.Settings`).
-    let strideRatio: Double, asymmetry: Double
+    /// The rhythm a run of unheard peaks keeps (`isRegular`): the silent walk's
+    /// `regularityRatio` with the detector's stride bounds (`OfflineStepDetector.Settings`).
+    let silentRhythm: StepRhythm
     var pedometerTimes = [Double](repeating: 0, count: pedometerCapacity), pedometerCount = 0
     var examined = 0
     var runTimes = [Double](repeating: 0, count: runCapacity), runPeaks = [Double](repeating: 0, count: runCapacity)
@@ -217,8 +218,8 @@ public struct LiveStepCheck: Sendable {
         tolerance = s.detector.confirmationToleranceSeconds
         silent = s.countsSilentWalks ? s.silentWalk : nil
         gap = s.detector.boutGapSeconds
-        strideRatio = s.detector.strideRegularityRatio
-        asymmetry = s.detector.maximumStepAsymmetry
+        silentRhythm = StepRhythm(intervalRatio: s.silentWalk.regularityRatio, strideRatio: s.detector.strideRegularityRatio,
+                                  asymmetry: s.detector.maximumStepAsymmetry, longIntervalsBreak: true)
         spans = AgreedSpanChoice(settings: s.detector, maximumSpanSeconds: s.maximumAgreedSpanSeconds)
         choosesSpans = s.detector.choosesBetweenAgreedSteps
         precondition(silent.map { $0.peaks >= 3 && $0.peaks <= Self.runCapacity && $0.periodicityPeaks >= 3 } ?? true,
@@ -412,15 +413,13 @@ public struct LiveStepCheck: Sendable {
         return scratchMedian(count: m)
     }
 
-    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm (`StepRhythm`,
-    /// with `regularityRatio` and the detector's `strideRegularityRatio` and
-    /// `maximumStepAsymmetry`), judged against its first `rhythmFrom` intervals, with a step
+    /// Whether the `count` peaks of the run from `from` on keep a walking rhythm
+    /// (`silentRhythm`), judged against its first `rhythmFrom` intervals, with a step
     /// (the median interval, or half the median stride) of at most `maximumStepIntervalSeconds`.
     mutating func isRegular(_ w: SilentWalk, from: Int, count: Int, rhythmFrom m: Int) -> Bool {
         guard count >= 2, m >= 1 else { return false }
-        let rhythm = StepRhythm(intervalRatio: w.regularityRatio, strideRatio: strideRatio, asymmetry: asymmetry, longIntervalsBreak: true)
         let times = runTimes, n = Self.runCapacity
-        guard let step = rhythm.step(count: count - 1, judging: Swift.min(m, count - 1), scratch: &scratch, time: { times[(from + $0) % n] }) else { return false }
+        guard let step = silentRhythm.step(count: count - 1, judging: Swift.min(m, count - 1), scratch: &scratch, time: { times[(from + $0) % n] }) else { return false }
         return step <= w.maximumStepIntervalSeconds
     }
 

@@ -456,8 +456,8 @@ public enum OfflineStepDetector {
             let ta = acc.times[j], tb = acc.times[j + 1]
             let w = tb > ta ? Swift.min(Swift.max((t - ta) / (tb - ta), 0), 1) : 0
             grid[k] = vertical[j] + w * (vertical[j + 1] - vertical[j])
-            let a = acc.vector(j), b = acc.vector(j + 1)
-            gridAcceleration[k] = Vector3(a.x + w * (b.x - a.x), a.y + w * (b.y - a.y), a.z + w * (b.z - a.z))
+            let a = acc.vector(j)
+            gridAcceleration[k] = a + (acc.vector(j + 1) - a) * w
         }
         guard m > 2 else { return [] }
         let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: s.bandLowHz, highHz: s.bandHighHz, sampleRateHz: s.gridRateHz)
