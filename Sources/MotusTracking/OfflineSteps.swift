@@ -23,7 +23,8 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///   gravity estimated by a zero-phase 0.3 Hz low-pass): band-pass 1–5 Hz forwards and
 ///   backwards, resampled to 100 Hz, peaks at least 0.3 s apart whose prominence reaches the
 ///   filtered signal's standard deviation (the peers' method, on the component that carries the
-///   impacts). Turning and swinging move the device sideways, not along gravity, so it counts
+///   impacts), or a floor of its deviation while the device moves when long stillness lowers
+///   the whole recording's (`Settings.movementScaleFloor`). Turning and swinging move the device sideways, not along gravity, so it counts
 ///   slow and irregular walks better; but at the trunk it misses steps a lower-back sensor sees
 ///   only weakly in |a|.
 ///
@@ -85,6 +86,15 @@ public enum OfflineStepDetector {
         public var minimumPeakSpacingSeconds: Seconds = 0.3
         /// A peak's prominence must reach this fraction of the filtered signal's standard deviation.
         public var prominenceFraction: Double = 1
+        /// The standard deviation a peak's prominence is judged against is the whole
+        /// recording's, but at least this fraction of the filtered signal's standard deviation
+        /// over the stretches of `boutGapSeconds` or more in which the device moves all along
+        /// (`movingSamples`). Stillness lowers the whole recording's: without the floor, a walk
+        /// recorded with ten minutes of a phone at rest around it is judged against a fraction
+        /// of its own scale, and its weak oscillations count as steps. The floor is the highest
+        /// that changes no count of the shared recordings as recorded (IPOL's trials, a fifth
+        /// to a half of each labelled standing, are the first it would change).
+        public var movementScaleFloor: Double = 0.8
         /// A walking bout ends where neither detector finds a step for this long (s).
         public var boutGapSeconds: Seconds = 2
         /// An interval counts as irregular when it is more than this factor from the bout's median.
@@ -462,8 +472,9 @@ public enum OfflineStepDetector {
         guard m > 2 else { return [] }
         let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: s.bandLowHz, highHz: s.bandHighHz, sampleRateHz: s.gridRateHz)
         let f = band.filteredZeroPhase(grid)
-        let mean = f.reduce(0, +) / Double(m)
-        let std = (f.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(m)).squareRoot()
+        // The scale a peak's prominence is judged against (`movementScaleFloor`).
+        let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
+        let std = Swift.max(standardDeviation(f), s.movementScaleFloor * standardDeviation(f, where: moving))
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()),
                                minimumProminence: s.prominenceFraction * std)
         // The swing signal by one forward pass, primed with the first sample: the filter the
@@ -490,6 +501,52 @@ public enum OfflineStepDetector {
 }
 
 extension OfflineStepDetector {
+    /// Which samples of `acceleration` (m/s², gravity included, on a grid at `rateHz`) lie in a
+    /// stretch of at least `seconds` in which the device moves all along: not still by
+    /// `StillnessDetector`'s default test (the standard deviation of |a| over its window,
+    /// centred on the sample, reaches its limit). A short stretch is a fidget or a phone put
+    /// down, which a long recording of someone sitting has many of, not a walk.
+    static func movingSamples(_ acceleration: [Vector3], rateHz: Hertz, forAtLeast seconds: Seconds) -> [Bool] {
+        let test = StillnessDetector.Settings.default
+        let n = acceleration.count, half = Swift.max(1, Int((test.windowSeconds * rateHz / 2).rounded()))
+        // Prefix sums of |a| − g and of its square (centred: small squares, no cancellation).
+        var sum = [Double](repeating: 0, count: n + 1), squares = sum
+        for i in 0..<n {
+            let x = acceleration[i].norm - Units.standardGravity
+            sum[i + 1] = sum[i] + x
+            squares[i + 1] = squares[i] + x * x
+        }
+        let limit = test.maximumAccelerationStd * test.maximumAccelerationStd
+        var moving = (0..<n).map { i in
+            let lo = Swift.max(0, i - half), hi = Swift.min(n, i + half + 1), count = Double(hi - lo)
+            let mean = (sum[hi] - sum[lo]) / count
+            return (squares[hi] - squares[lo]) / count - mean * mean >= limit
+        }
+        // Stretches of movement shorter than `seconds` do not count.
+        let shortest = Int((seconds * rateHz).rounded())
+        var start = 0
+        while start < n {
+            guard moving[start] else { start += 1; continue }
+            var end = start
+            while end < n && moving[end] { end += 1 }
+            if end - start < shortest { for k in start..<end { moving[k] = false } }
+            start = end
+        }
+        return moving
+    }
+
+    /// The standard deviation of `values` (of those whose entry in `mask` is true, when given);
+    /// 0 when there are none.
+    static func standardDeviation(_ values: [Double], where mask: [Bool]? = nil) -> Double {
+        var count = 0, sum = 0.0
+        for i in values.indices where mask?[i] ?? true { count += 1; sum += values[i] }
+        guard count > 0 else { return 0 }
+        let mean = sum / Double(count)
+        var squares = 0.0
+        for i in values.indices where mask?[i] ?? true { squares += (values[i] - mean) * (values[i] - mean) }
+        return (squares / Double(count)).squareRoot()
+    }
+
     /// The offline steps of a whole recording: on `acceleration(of:)`, the live pedometer's
     /// steps (`Pedometer.detect`: the update a session runs on each acceleration sample; the
     /// platform step counter plays no part) and the vertical detector's, each bout from the more

@@ -246,4 +246,44 @@ import MotusSignal
         #expect(alone.map { abs($0.vector(0).norm - 9.80665) < 1.01 } == true)
         #expect(OfflineStepDetector.acceleration(of: Recording(metadata: RecordingMetadata(), streams: [g])) == nil)
     }
+
+    /// A 20 s walk (1.8 steps/s), then 4 s of weak movement (a phone handled: 2 Hz at
+    /// `weak` m/s²) between 3 s of stillness on each side; with `padMinutes` of a phone at rest
+    /// before and after (noise, and a 0.4 s fidget every 20 s). Along gravity, at 100 Hz.
+    func walkThenHandling(padMinutes: Double, weak: Double = 0.35) -> (stream: SensorStream, walk: ClosedRange<Double>) {
+        var rng = SplitMix64(seed: 11)
+        let pad = padMinutes * 60, start = pad + 3, total = 2 * pad + 30
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<Int(total * 100) {
+            let t = Double(i) / 100
+            var v = 0.0
+            if t >= start && t < start + 20 { v = 2 * Math.sin(2 * Double.pi * 1.8 * (t - start)) }
+            if t >= start + 20 && t < start + 24 { v = weak * Math.sin(2 * Double.pi * 2 * (t - start - 20)) }
+            let fidget = (t < pad || t >= pad + 30) ? (t.truncatingRemainder(dividingBy: 20) - 5) : -1
+            if fidget >= 0 && fidget < 0.4 { v += 0.6 * Math.sin(2 * Double.pi * 3 * fidget) }
+            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
+        }
+        return (s, pad...(pad + 30))
+    }
+
+    /// Stillness around a walk lowers the whole recording's standard deviation, the scale a
+    /// vertical peak is judged against; the floor of the moving stretches' scale keeps the
+    /// count inside the walk where it was (within a step), while without it the handling's
+    /// weak oscillations count. Fidgets shorter than the bout gap do not count as movement.
+    @Test func longStillnessAroundAWalkLeavesItsCountAlone() {
+        func inside(_ r: (stream: SensorStream, walk: ClosedRange<Double>), floor: Double) -> Int {
+            var settings = OfflineStepDetector.Settings()
+            settings.movementScaleFloor = floor
+            return OfflineStepDetector.verticalSteps(r.stream, settings: settings).filter { r.walk.contains($0.time) }.count
+        }
+        let alone = walkThenHandling(padMinutes: 0), padded = walkThenHandling(padMinutes: 10)
+        let floor = OfflineStepDetector.Settings.default.movementScaleFloor
+        #expect(inside(alone, floor: floor) == 36)
+        #expect(abs(inside(padded, floor: floor) - 36) <= 1, "\(inside(padded, floor: floor)) steps with 10 min of stillness around")
+        #expect(inside(padded, floor: 0) >= 40, "without the floor the handling counts: \(inside(padded, floor: 0))")
+        // The fidgets alone are no movement stretch; the walk is.
+        let moving = OfflineStepDetector.movingSamples((0..<padded.stream.count).map { padded.stream.vector($0) }, rateHz: 100, forAtLeast: 2)
+        #expect(moving.indices.filter { moving[$0] }.allSatisfy { padded.walk.contains(padded.stream.times[$0]) })
+        #expect(moving.filter { $0 }.count >= 2000)
+    }
 }

@@ -1,0 +1,166 @@
+"""Does a step count depend on how long the device lay still around the walk? Each recording
+of Oxford, WeAllWalk and IPOL is counted twice by `motus evaluate-steps`: alone, and with
+MINUTES of a still phone before and after it. The steps inside the recording's judged spans
+are the same steps either way, so a counter whose count moves has let the stillness change
+how it judges the walk.
+
+The stillness is real: MotionSense's phone in a trouser pocket while its wearer sits
+(`B_Accelerometer_data/sit_13/sub_3.csv`, 50 Hz, in g), played forwards and backwards in turn
+to fill the time (so no seam jumps), turned so that its gravity lies along the recording's
+own gravity in its first (before) and last (after) second: the same device, at rest in the
+posture the walk begins and ends in. Both versions are written as native `.motus` files with
+one acceleration stream (the samples `motus convert` gives: raw acceleration, or user
+acceleration plus gravity), the labels and the reference steps, so padding is the only
+difference between them.
+
+    benchmarks/.venv-steps/bin/python benchmarks/steps/still_padding.py [--minutes M] [--motus PATH] [--datasets DIR]
+
+Prints one markdown table: per data set and step mode, how many recordings change, the steps
+gained and lost, and the MAPE alone and padded. Files go to benchmarks/.data/still-padding/.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+
+import motus_cli
+import steps as steps_table
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+OUT = os.path.join(REPO, "benchmarks", ".data", "still-padding")
+G = 9.80665
+STILL = os.path.join("motionsense", "B_Accelerometer_data", "sit_13", "sub_3.csv")
+STILL_RATE_HZ = 50.0
+
+DATASETS = [("Oxford", "oxford", "oxford"), ("WeAllWalk", "weallwalk", "weallwalk"),
+            ("IPOL", os.path.join("ipol", "voisard2023_ipol497"), "ipol")]
+
+
+def read_still(path):
+    """MotionSense's accelerometer CSV (index, x, y, z in g) as m/s², n × 3."""
+    rows = np.loadtxt(path, delimiter=",", skiprows=1)
+    return rows[:, 1:4] * G
+
+
+def rotation_onto(u, v):
+    """The rotation matrix turning direction u onto direction v (both non-zero)."""
+    u = u / np.linalg.norm(u)
+    v = v / np.linalg.norm(v)
+    axis = np.cross(u, v)
+    s, c = np.linalg.norm(axis), float(np.dot(u, v))
+    if s < 1e-12:
+        if c > 0:
+            return np.eye(3)
+        # Opposite: half a turn about any axis perpendicular to u.
+        p = np.cross(u, [1.0, 0.0, 0.0] if abs(u[0]) < 0.9 else [0.0, 1.0, 0.0])
+        p /= np.linalg.norm(p)
+        return 2 * np.outer(p, p) - np.eye(3)
+    k = axis / s
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + s * kx + (1 - c) * kx @ kx
+
+
+def stillness(still, n, gravity, offset):
+    """n samples of `still`, played forwards and backwards in turn from `offset`, turned so
+    that their mean lies along `gravity`."""
+    m = len(still)
+    k = (np.arange(n) + offset) % (2 * m)
+    rows = still[np.where(k < m, k, 2 * m - 1 - k)]
+    return rows @ rotation_onto(still.mean(axis=0), gravity).T
+
+
+def write_motus(path, rec, meta, t, acc):
+    """A native recording: metadata, one `acc` stream, the labels and the reference steps."""
+    with open(path, "w") as fh:
+        fh.write("#motus,1\n")
+        for key, value in meta.items():
+            fh.write('@meta,%s,"%s"\n' % (key, str(value).replace('"', '""')))
+        fh.write("@stream,acc,acc,t_s,x_mps2,y_mps2,z_mps2\n")
+        fh.writelines("acc,%.6f,%.6f,%.6f,%.6f\n" % (ti, a[0], a[1], a[2]) for ti, a in zip(t, acc))
+        for start, end, label in rec.labels:
+            fh.write('@label,%.6f,%.6f,"%s"\n' % (start, end, label))
+        fh.writelines('@event,%.6f,"step"\n' % s for s in rec.steps)
+
+
+def converted_meta(csv_path):
+    """The `meta` rows of a `motus convert` CSV (key → value), for the keys a recording needs."""
+    df = pd.read_csv(csv_path, usecols=["kind", "text", "detail"], dtype=str)
+    meta = dict(zip(df.text[df.kind == "meta"], df.detail[df.kind == "meta"]))
+    return {k: v for k, v in meta.items() if k in ("device", "placement", "subject", "height_m")}
+
+
+def prepare(motus, datasets, title, folder, kind, still, minutes):
+    """Writes both versions of each recording Motus scores in `folder`; returns the two
+    folders."""
+    rows, _, error = motus_cli.evaluate_steps(motus, os.path.join(datasets, folder), [])
+    if error:
+        raise RuntimeError("%s: %s" % (title, error))
+    alone, padded = os.path.join(OUT, kind, "alone"), os.path.join(OUT, kind, "padded-%gmin" % minutes)
+    os.makedirs(alone, exist_ok=True)
+    os.makedirs(padded, exist_ok=True)
+    n = int(round(minutes * 60 * STILL_RATE_HZ))
+    for rid in sorted(rows):
+        src = steps_table.entry_path(kind, os.path.join(datasets, folder), rid)
+        csv = os.path.join(REPO, "benchmarks", ".data", "steps", kind, rid + ".csv")
+        motus_cli.convert(motus, src, csv)
+        rec = motus_cli.read_converted(csv)
+        meta = converted_meta(csv)
+        t, acc = rec.acc_t, rec.acc
+        write_motus(os.path.join(alone, rid + ".motus"), rec, meta, t, acc)
+        first = acc[t <= t[0] + 1].mean(axis=0)
+        last = acc[t >= t[-1] - 1].mean(axis=0)
+        before = stillness(still, n, first, 0)
+        after = stillness(still, n, last, 7)
+        dt = 1 / STILL_RATE_HZ
+        tb = t[0] - dt * np.arange(n, 0, -1)
+        ta = t[-1] + dt * np.arange(1, n + 1)
+        write_motus(os.path.join(padded, rid + ".motus"), rec, meta,
+                    np.concatenate([tb, t, ta]), np.vstack([before, acc, after]))
+    return alone, padded
+
+
+def counts(motus, folder, mode):
+    """Per recording: (true steps, counted steps) from `motus evaluate-steps FOLDER`."""
+    p = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("evaluate-steps %s: %s" % (folder, p.stderr.strip().splitlines()[-1:]))
+    return {r["id"]: (r["true_steps"], r["counted_steps"]) for r in json.loads(p.stdout)["recordings"]}
+
+
+def mape(rows):
+    """Mean |counted − true| / true in %, over (true, counted) pairs."""
+    return 100 * float(np.mean([abs(c - t) / t for t, c in rows]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=10, help="stillness before and after each recording (default 10)")
+    ap.add_argument("--motus", default=os.path.join(REPO, ".build", "release", "motus"))
+    ap.add_argument("--datasets", default=os.environ.get("MOTUS_DATASETS", os.path.join(os.path.dirname(REPO), "shared", "datasets")))
+    args = ap.parse_args()
+    still = read_still(os.path.join(args.datasets, STILL))
+    print("| data set | mode | recordings | changed | steps gained / lost | MAPE alone | MAPE padded |")
+    print("|---|---|---:|---:|---|---|---|")
+    for title, folder, kind in DATASETS:
+        print("%s: writing both versions…" % title, file=sys.stderr)
+        alone, padded = prepare(args.motus, args.datasets, title, folder, kind, still, args.minutes)
+        for mode in ("offline", "live"):
+            a, p = counts(args.motus, alone, mode), counts(args.motus, padded, mode)
+            ids = sorted(set(a) & set(p))
+            diff = [p[i][1] - a[i][1] for i in ids]
+            print("| %s | %s | %d | %d | +%d / −%d | %.2f | %.2f |" % (
+                title, mode, len(ids), sum(d != 0 for d in diff), sum(d for d in diff if d > 0),
+                -sum(d for d in diff if d < 0), mape([a[i] for i in ids]), mape([p[i] for i in ids])))
+    print("\n%g min of a still phone (MotionSense, sitting) before and after each recording; "
+          "command: `benchmarks/.venv-steps/bin/python benchmarks/steps/still_padding.py --minutes %g`." % (args.minutes, args.minutes))
+
+
+if __name__ == "__main__":
+    main()
