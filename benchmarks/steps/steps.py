@@ -1,6 +1,8 @@
 """Steps against the peers (issue #20): one markdown table of step MAPE / worst |error| for
 every method on every data set with reference steps, each method scored on the same
-recordings the same way `motus evaluate-steps` scores them.
+recordings the same way `motus evaluate-steps` scores them; and, where the course is known
+(IPOL's 20 m), the distance each method that estimates one gives from the walker's height,
+scored as evaluate-steps scores Motus's.
 
 Run through benchmarks/steps/run.sh (venv, release build). Directly:
     benchmarks/.venv-steps/bin/python benchmarks/steps/steps.py [--motus PATH] [--datasets DIR] [--resample HZ]
@@ -15,7 +17,11 @@ gives the Motus columns and the recordings Motus scored (those it skipped are sk
 method, and listed); each of those recordings is converted by `motus convert` into
 benchmarks/.data/steps/ (kept for the next run) and read back in Python; the peers run on it
 and are scored by motus_cli.judge, whose true step count is checked against Motus's own for
-every recording. Per-recording rows go to benchmarks/.data/steps-recordings.csv, the table to
+every recording. Distance: Motus's own per recording (`distance_meters`, its step lengths summed
+over its steps inside the judged spans); each peer's inside the same spans (peers.py:
+`mobgap_pipeline_distance`, `skdh_distance`); per trial 100 × (distance − course) / course, and
+the row gives the median |error| and the median signed error over the trials Motus gives a
+distance for. Per-recording rows go to benchmarks/.data/steps-recordings.csv, the table to
 benchmarks/.data/steps-table.md.
 """
 
@@ -53,6 +59,10 @@ DATASETS = [
 
 # Data sets from a lower-back sensor, the only ones mobgap's detectors are built for.
 LOWER_BACK = ("ipol", "mobgaplab")
+
+# skdh's gait pipeline is given each recording whole as one gait bout (peers._run_skdh), which
+# suits IPOL's short walks and not the mobgap lab's long recordings with other activities.
+SKDH_DATASETS = ("ipol",)
 
 # The per-group rows: each recording's group as `motus evaluate-steps` gives it (WeAllWalk's
 # mobility aid, Oxford's carry position), named for the table; WeAllWalk's in a fixed order,
@@ -104,15 +114,26 @@ def machine():
     cpu = subprocess.run(["sh", "-c", "lscpu | grep 'Model name'"], capture_output=True, text=True).stdout
     cpu = cpu.split(":", 1)[-1].strip() or platform.processor()
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    versions = "Python %s, numpy %s, scipy %s, pandas %s, mobgap %s" % (
-        platform.python_version(), version("numpy"), version("scipy"), version("pandas"), peers.mobgap_version() or "not installed")
+    versions = "Python %s, numpy %s, scipy %s, pandas %s, mobgap %s, scikit-digital-health %s" % (
+        platform.python_version(), version("numpy"), version("scipy"), version("pandas"),
+        peers.mobgap_version() or "not installed", peers.skdh_version() or "not installed")
     return "%s UTC; %d cores (nproc), %s; motus %s; %s" % (
         time.strftime("%Y-%m-%d %H:%M", time.gmtime()), os.cpu_count(), cpu, commit or "?", versions)
 
 
-def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool, resample=None):
-    """Scores every method on one data set (at `resample` Hz when given). Returns (table rows,
-    per-recording rows, notes)."""
+def median_errors(errors):
+    """(median |error| %, median signed error %) over a list of error percentages."""
+    a = np.asarray(errors, dtype=float)
+    return float(np.median(np.abs(a))), float(np.median(a))
+
+
+def score_dataset(title, root, kind, motus, modes, detectors, distances, methods, unavailable, pool, resample=None):
+    """Scores every method on one data set (at `resample` Hz when given): steps with `detectors`
+    ([(column, rec → step times)]), and where Motus gives a distance (a known course) distances
+    with `distances` ([(column, (rec, judged spans) → {name: metres} or None)], the first name
+    the column's figure, the others further readings). `unavailable`: {column: why it has no
+    figures here} for methods that would run on this data set but could not be loaded. Returns
+    (table rows, per-recording rows, notes)."""
     rate_args = ["--resample", resample] if resample else []
     runs = dict(zip([t for t, _ in modes], pool.map(lambda m: motus_cli.evaluate_steps(motus, root, m[1] + rate_args), modes)))
     if all(not rows for rows, _, _ in runs.values()):
@@ -140,6 +161,10 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
 
     errors = {m: {} for m in methods}  # method → id → (counted, error %)
     failed = {m: [] for m in methods}
+    # Distance where Motus gives one in every mode (its course is known, and the walker's height).
+    course_ids = [i for i in ids if all(rows[i].get("distance_meters") is not None for rows, _, _ in runs.values())]
+    walked = {}  # method or further reading → id → (metres, error %)
+    walk_failed = {m: [] for m, _ in distances}
     recording_rows = []
     for i in ids:
         rec = motus_cli.read_converted(cache[i])
@@ -161,6 +186,24 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
         for m in methods:
             if i in errors[m]:
                 row[m + " counted"], row[m + " error %"] = errors[m][i][0], round(errors[m][i][1], 3)
+        if i in course_ids:
+            course = first[i]["course_meters"]
+            row["course m"] = course
+            for mode, (rows, _, _) in runs.items():
+                walked.setdefault(mode, {})[i] = (rows[i]["distance_meters"], rows[i]["distance_error_percent"])
+            for name, distance in distances:
+                try:
+                    got = distance(rec, first[i].get("judged_spans"))
+                except Exception as e:  # listed under the table; the cell says how many failed
+                    walk_failed[name].append(i)
+                    notes.append("%s distance failed on %s %s: %s" % (name, title, i, e))
+                    continue
+                for reading, metres in (got or {}).items():
+                    walked.setdefault(reading, {})[i] = (metres, 100.0 * (metres - course) / course)
+            for reading in walked:
+                if i in walked[reading]:
+                    metres, error = walked[reading][i]
+                    row[reading + " distance m"], row[reading + " distance error %"] = round(metres, 3), round(error, 3)
         recording_rows.append(row)
 
     def cells(subset):
@@ -169,8 +212,8 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
             got = [errors[m][i][1] for i in subset if i in errors[m]]
             if len(got) == len(subset):
                 out[m] = "%.2f / %.1f" % summary(got)
-            elif m.startswith("mobgap") and kind in LOWER_BACK and mobgap_note:
-                out[m] = mobgap_note
+            elif m in unavailable:
+                out[m] = unavailable[m]
             elif failed[m]:
                 out[m] = "failed on %d of %d" % (len(subset) - len(got), len(subset))
             else:
@@ -184,6 +227,31 @@ def score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_no
         for g in groups:
             subset = [r["id"] for r in recording_rows if r["group"] == g]
             table.append(("%s, %s" % (title, g), str(len(subset)), cells(subset)))
+    if course_ids:
+        out = {}
+        for m in methods:
+            got = [walked[m][i][1] for i in course_ids if i in walked.get(m, {})]
+            if got and len(got) == len(course_ids):
+                out[m] = "%.2f (%+.2f)" % median_errors(got)
+            elif m in unavailable:
+                out[m] = unavailable[m]
+            elif walk_failed.get(m):
+                out[m] = "failed on %d of %d" % (len(course_ids) - len(got), len(course_ids))
+            elif got:
+                out[m] = "no distance on %d of %d" % (len(course_ids) - len(got), len(course_ids))
+            else:
+                out[m] = "—"
+        table.append(("%s distance from height, median \\|error\\| (signed)" % title, str(len(course_ids)), out))
+        further = ["%s %.2f (%+.2f)" % ((r,) + median_errors([walked[r][i][1] for i in course_ids]))
+                   for r in walked if r not in methods and all(i in walked[r] for i in course_ids)]
+        notes.append("%s distance from height: per trial 100 × (distance − course) / course, the distance walked inside "
+                     "the judged spans against the course; median |error| %% (median signed error %%) over the %d trials "
+                     "Motus gives a distance for (the walker's height known). Motus: its step lengths (Weinberg) summed "
+                     "over its steps inside the judged spans (evaluate-steps' `distance_meters`); mobgap pipeline: each "
+                     "walking bout's walking speed × its seconds inside the judged spans (mobgap's own outcome); %s: its "
+                     "step lengths (model 2) summed over its steps inside the judged spans; \"—\": no distance.%s" % (
+                         title, len(course_ids), peers.SKDH,
+                         " Further readings, same trials: %s." % "; ".join(further) if further else ""))
     return table, recording_rows, notes
 
 
@@ -214,7 +282,14 @@ def main():
         mobgap_note = "mobgap not installed"
     except Exception as e:
         mobgap_note = "mobgap failed to load (%s)" % e.__class__.__name__
-    methods = [SCIPY] + ([t for t, _ in mobgap] or ["mobgap"]) + [t for t, _ in modes]
+    skdh, skdh_note = [], None
+    try:
+        skdh = peers.skdh_detectors()
+    except ImportError:  # pip could not install it: the other columns still run
+        skdh_note = "skdh not installed"
+    except Exception as e:
+        skdh_note = "skdh failed to load (%s)" % e.__class__.__name__
+    methods = [SCIPY] + ([t for t, _ in mobgap] or ["mobgap"]) + [peers.SKDH] + [t for t, _ in modes]
 
     table_rows, recording_rows, notes = [], [], []
     agreed = None  # (methods, per-execution rows, notes) of sp-sw-har's phone against watch
@@ -234,9 +309,16 @@ def main():
             notes.append("%s: no folder %s" % (title, root))
             continue
         t0 = time.time()
-        # mobgap's detectors are built for a lower-back sensor.
-        detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind in LOWER_BACK else [])
-        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, methods, mobgap_note, pool, args.resample)
+        # mobgap's detectors are built for a lower-back sensor; skdh's pipeline takes each recording whole.
+        detectors = [(SCIPY, peers.scipy_steps)] + (mobgap if kind in LOWER_BACK else []) + (skdh if kind in SKDH_DATASETS else [])
+        distances = (([("mobgap pipeline", peers.mobgap_pipeline_distance)] if mobgap and kind in LOWER_BACK else [])
+                     + ([(peers.SKDH, peers.skdh_distance)] if skdh and kind in SKDH_DATASETS else []))
+        unavailable = {}
+        if mobgap_note and kind in LOWER_BACK:
+            unavailable.update({m: mobgap_note for m in methods if m.startswith("mobgap")})
+        if skdh_note and kind in SKDH_DATASETS:
+            unavailable[peers.SKDH] = skdh_note
+        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, distances, methods, unavailable, pool, args.resample)
         table_rows += t
         recording_rows += r
         notes += n
@@ -264,6 +346,11 @@ def main():
               "- mobgap: initial-contact detectors on the whole lower-back recording at 100 Hz; \"mobgap pipeline\": its full "
               "pipeline for healthy walkers (Iluz gait sequences, then Ionescu's initial contacts in them). IPOL and mobgap lab "
               "only: they are built for a lower-back sensor; \"—\": not run on that data set.",
+              "- %s: scikit-digital-health's lumbar gait pipeline (AP CWT initial contacts, then its stride checks), "
+              "on the lower-back acceleration at 100 Hz with the walker's height (leg length 0.53 × height), each "
+              "recording whole as one gait bout (skdh's gait classifier marks 3 s windows and keeps bouts of at "
+              "least 8 s); its initial contacts are steps. IPOL only: its trials are short walks; \"—\": not run on "
+              "that data set." % peers.SKDH,
               "- mobgap lab (INDIP): mobgap 1.2.0's lab example recordings (lower back, 100 Hz; HA/001, HA/002, MS/001 in "
               "Test5 and Test11) with the INDIP system's initial contacts, written by benchmarks/steps/mobgap_lab.py from "
               "mobgap's source distribution on PyPI; judged inside the reference's walking bouts."]
@@ -284,6 +371,7 @@ def main():
     with open(os.path.join(DATA, "steps-table%s.md" % suffix), "w") as fh:
         fh.write(text)
     fields = ["dataset", "id", "group", "true_steps"] + [m + s for m in methods for s in (" counted", " error %")]
+    fields += [k for k in dict.fromkeys(k for r in recording_rows for k in r) if k not in fields]  # course and distances
     with open(os.path.join(DATA, "steps-recordings%s.csv" % suffix), "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=fields, restval="")
         w.writeheader()
