@@ -24,7 +24,7 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///   backwards, resampled to 100 Hz, peaks at least 0.3 s apart whose prominence reaches the
 ///   filtered signal's standard deviation (the peers' method, on the component that carries the
 ///   impacts), or a floor of its deviation while the device moves when long stillness lowers
-///   the whole recording's (`Settings.movementScaleFloor`). Turning and swinging move the device sideways, not along gravity, so it counts
+///   the whole recording's (`Settings.movementScaleFraction`). Turning and swinging move the device sideways, not along gravity, so it counts
 ///   slow and irregular walks better; but at the trunk it misses steps a lower-back sensor sees
 ///   only weakly in |a|.
 ///
@@ -94,7 +94,7 @@ public enum OfflineStepDetector {
         /// of its own scale, and its weak oscillations count as steps. The floor is the highest
         /// that changes no count of the shared recordings as recorded (IPOL's trials, a fifth
         /// to a half of each labelled standing, are the first it would change).
-        public var movementScaleFloor: Double = 0.8
+        public var movementScaleFraction: Double = 0.8
         /// A walking bout ends where neither detector finds a step for this long (s).
         public var boutGapSeconds: Seconds = 2
         /// An interval counts as irregular when it is more than this factor from the bout's median.
@@ -472,9 +472,9 @@ public enum OfflineStepDetector {
         guard m > 2 else { return [] }
         let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: s.bandLowHz, highHz: s.bandHighHz, sampleRateHz: s.gridRateHz)
         let f = band.filteredZeroPhase(grid)
-        // The scale a peak's prominence is judged against (`movementScaleFloor`).
+        // The scale a peak's prominence is judged against (`movementScaleFraction`).
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
-        let std = Swift.max(standardDeviation(f), s.movementScaleFloor * standardDeviation(f, where: moving))
+        let std = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()),
                                minimumProminence: s.prominenceFraction * std)
         // The swing signal by one forward pass, primed with the first sample: the filter the

@@ -273,11 +273,11 @@ import MotusSignal
     @Test func longStillnessAroundAWalkLeavesItsCountAlone() {
         func inside(_ r: (stream: SensorStream, walk: ClosedRange<Double>), floor: Double) -> Int {
             var settings = OfflineStepDetector.Settings()
-            settings.movementScaleFloor = floor
+            settings.movementScaleFraction = floor
             return OfflineStepDetector.verticalSteps(r.stream, settings: settings).filter { r.walk.contains($0.time) }.count
         }
         let alone = walkThenHandling(padMinutes: 0), padded = walkThenHandling(padMinutes: 10)
-        let floor = OfflineStepDetector.Settings.default.movementScaleFloor
+        let floor = OfflineStepDetector.Settings.default.movementScaleFraction
         #expect(inside(alone, floor: floor) == 36)
         #expect(abs(inside(padded, floor: floor) - 36) <= 1, "\(inside(padded, floor: floor)) steps with 10 min of stillness around")
         #expect(inside(padded, floor: 0) >= 40, "without the floor the handling counts: \(inside(padded, floor: 0))")
