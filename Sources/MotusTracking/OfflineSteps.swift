@@ -24,7 +24,9 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///   backwards, resampled to 100 Hz, peaks at least 0.3 s apart whose prominence reaches the
 ///   filtered signal's standard deviation (the peers' method, on the component that carries the
 ///   impacts), or a floor of its deviation while the device moves when long stillness lowers
-///   the whole recording's (`Settings.movementScaleFraction`). Turning and swinging move the device sideways, not along gravity, so it counts
+///   the whole recording's (`Settings.movementScaleFraction`), or, where the device moves much
+///   less than that (a walk beside a run), the local deviation (`Settings.quieterActivityRatio`).
+///   Turning and swinging move the device sideways, not along gravity, so it counts
 ///   slow and irregular walks better; but at the trunk it misses steps a lower-back sensor sees
 ///   only weakly in |a|.
 ///
@@ -95,6 +97,23 @@ public enum OfflineStepDetector {
         /// that changes no count of the shared recordings as recorded (IPOL's trials, a fifth
         /// to a half of each labelled standing, are the first it would change).
         public var movementScaleFraction: Double = 0.8
+        /// Where the device moves more quietly than this fraction of the whole recording's
+        /// scale, a peak is judged against the local scale: the filtered signal's standard
+        /// deviation over the moving samples (`movingSamples`) within `activityWindowSeconds`
+        /// centred on it. A walk before or after a run moves a pocket two to three times less
+        /// than the run, and judged against the run's scale its steps fall under the threshold.
+        /// Turns and pauses inside one walk stay judged against the walk (0.5 changes no count
+        /// of the shared recordings; 0.67 does).
+        public var quieterActivityRatio: Double = 0.5
+        /// The window (s) of that local scale (shorter windows judge the shared walks' pauses
+        /// against themselves: 20 s already changes their counts).
+        public var activityWindowSeconds: Seconds = 30
+        /// A detector without a step for this long (s) inside a walking bout, while the other
+        /// detector went on counting, has missed those steps: the bout choice counts the
+        /// intervals of its rhythm in that time as irregular, as it does those before a late
+        /// first step. The live check's longest span (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`):
+        /// a walk's pause is shorter (a pause of the bout gap or more splits the bout).
+        public var missedWalkSeconds: Seconds = 8
         /// A walking bout ends where neither detector finds a step for this long (s).
         public var boutGapSeconds: Seconds = 2
         /// An interval counts as irregular when it is more than this factor from the bout's median.
@@ -416,17 +435,27 @@ public enum OfflineStepDetector {
     /// The fraction of the intervals between `times` (those shorter than the bout gap) that lie
     /// more than `irregularityRatio` from their median; 1 with fewer than `minimumIntervals`.
     /// With `boutStart` (s), the whole median intervals between it and the first of `times`
-    /// count as irregular intervals too: steps missed at the start of the bout.
+    /// count as irregular intervals too: steps missed at the start of the bout; and so do those
+    /// in an interval of `missedWalkSeconds` or more (within a bout, the other detector counted
+    /// steps there).
     static func irregularity(_ times: [Double], _ s: Settings, boutStart: Double? = nil) -> Double {
         var d: [Double] = []
+        var holes: [Double] = []
         for i in times.indices.dropFirst() {
             let dt = times[i] - times[i - 1]
-            if dt < s.boutGapSeconds { d.append(dt) }
+            if dt < s.boutGapSeconds { d.append(dt) } else { holes.append(dt) }
         }
         guard d.count >= Swift.max(1, s.minimumIntervals) else { return 1 }
         let median = TimingStatistics.percentile(d.sorted(), 0.5)
         let r = s.irregularityRatio
         var off = d.filter { $0 > median * r || $0 * r < median }.count, total = d.count
+        // Silent for longer than `missedWalkSeconds` while the other detector counted (the
+        // bout goes on): those intervals were missed.
+        for h in holes where h >= s.missedWalkSeconds {
+            let missed = Int((h / median).rounded(.down))
+            off += missed
+            total += missed
+        }
         if let boutStart, let first = times.first, first > boutStart {
             let missed = Int(((first - boutStart) / median).rounded(.down))
             off += missed
@@ -472,11 +501,17 @@ public enum OfflineStepDetector {
         guard m > 2 else { return [] }
         let band = BiquadCascade.butterworthBandPass(order: 4, lowHz: s.bandLowHz, highHz: s.bandHighHz, sampleRateHz: s.gridRateHz)
         let f = band.filteredZeroPhase(grid)
-        // The scale a peak's prominence is judged against (`movementScaleFraction`).
+        // The scale a peak's prominence is judged against: the recording's (with its floor,
+        // `movementScaleFraction`), or where the movement is much quieter, the local one
+        // (`quieterActivityRatio`). Thinning by distance comes first, as in `Peaks.find`.
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
-        let std = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
-        let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()),
-                               minimumProminence: s.prominenceFraction * std)
+        let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
+        let local = movingStandardDeviation(f, moving: moving, halfWidth: Int((s.activityWindowSeconds / 2 * s.gridRateHz).rounded()))
+        let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()), minimumProminence: 0)
+            .filter { p in
+                let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
+                return Peaks.prominence(of: p, in: f) >= s.prominenceFraction * (quieter ? local[p] : scale)
+            }
         // The swing signal by one forward pass, primed with the first sample: the filter the
         // live pedometer and the live vertical detector measure a step's swing with, so that a
         // step has one peak-to-peak (and one length) whichever detector found it. A zero-phase
@@ -533,6 +568,26 @@ extension OfflineStepDetector {
             start = end
         }
         return moving
+    }
+
+    /// For each sample of `f`, the standard deviation of the samples within `halfWidth` of it on
+    /// each side whose entry in `moving` is true; 0 where there are none.
+    static func movingStandardDeviation(_ f: [Double], moving: [Bool], halfWidth h: Int) -> [Double] {
+        let n = f.count
+        // Prefix sums of the moving samples, their squares and their count.
+        var sum = [Double](repeating: 0, count: n + 1), squares = sum, count = sum
+        for i in 0..<n {
+            let w: Double = moving[i] ? 1 : 0
+            sum[i + 1] = sum[i] + w * f[i]
+            squares[i + 1] = squares[i] + w * f[i] * f[i]
+            count[i + 1] = count[i] + w
+        }
+        return (0..<n).map { i in
+            let lo = Swift.max(0, i - h), hi = Swift.min(n, i + h + 1), k = count[hi] - count[lo]
+            guard k > 0 else { return 0 }
+            let mean = (sum[hi] - sum[lo]) / k
+            return Swift.max(0, (squares[hi] - squares[lo]) / k - mean * mean).squareRoot()
+        }
     }
 
     /// The standard deviation of `values` (of those whose entry in `mask` is true, when given);

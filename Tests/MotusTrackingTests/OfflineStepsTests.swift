@@ -286,4 +286,51 @@ import MotusSignal
         #expect(moving.indices.filter { moving[$0] }.allSatisfy { padded.walk.contains(padded.stream.times[$0]) })
         #expect(moving.filter { $0 }.count >= 2000)
     }
+
+    /// A minute of jogging (2.8 steps/s, 6 m/s² along gravity), a minute of walking (1.8 steps/s,
+    /// 1.5 m/s²), a minute of jogging; 100 Hz.
+    func jogWalkJog() -> SensorStream {
+        var rng = SplitMix64(seed: 5)
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<18_000 {
+            let t = Double(i) / 100
+            let v = t >= 60 && t < 120 ? 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 60))
+                : 6 * Math.sin(2 * Double.pi * 2.8 * (t < 60 ? t : t - 120))
+            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
+        }
+        return s
+    }
+
+    /// A walk between two runs moves the device far less than the runs, which set the whole
+    /// recording's scale: judged against it, the vertical detector hears almost none of the
+    /// walk's 108 steps; judged against its own (`quieterActivityRatio`), the walk's middle,
+    /// where its window holds no run. Near the runs it is still silent for more than
+    /// `missedWalkSeconds` while the pedometer counts, which makes it the irregular detector of
+    /// the bout, so the offline count takes the pedometer's steps there.
+    @Test func aWalkBetweenRunsIsJudgedAgainstItsOwnScale() {
+        let s = jogWalkJog()
+        func walkSteps(_ steps: [StepEvent]) -> Int { steps.filter { $0.time >= 60 && $0.time < 120 }.count }
+        var global = OfflineStepDetector.Settings()
+        global.quieterActivityRatio = 0
+        var noMissedWalk = OfflineStepDetector.Settings()
+        noMissedWalk.missedWalkSeconds = .infinity
+        #expect(walkSteps(OfflineStepDetector.verticalSteps(s, settings: global)) < 10)
+        #expect(walkSteps(OfflineStepDetector.verticalSteps(s)) >= 60)
+        #expect(walkSteps(OfflineStepDetector.detect(s, settings: noMissedWalk)) < 80)
+        let offline = walkSteps(OfflineStepDetector.detect(s))
+        #expect(abs(offline - 108) <= 2, "offline \(offline) of 108 walking steps")
+    }
+
+    /// The bout choice counts a detector's silence of `missedWalkSeconds` or more inside a bout
+    /// as missed intervals, and a shorter one (a pause the other detector filled with taps) not.
+    @Test func aLongSilenceInsideABoutCountsAsMissedSteps() {
+        let s = OfflineStepDetector.Settings.default
+        let steady = regular(from: 0, count: 20)
+        let withSilence = regular(from: 0, count: 10) + regular(from: 14.5, count: 10)
+        let withPause = regular(from: 0, count: 10) + regular(from: 7.5, count: 10)
+        #expect(OfflineStepDetector.irregularity(steady, s) == 0)
+        #expect(OfflineStepDetector.irregularity(withPause, s) == 0)
+        // 10 s at 0.5 s: 20 missed intervals against 18 regular ones.
+        #expect(abs(OfflineStepDetector.irregularity(withSilence, s) - 20.0 / 38.0) < 1e-9)
+    }
 }
