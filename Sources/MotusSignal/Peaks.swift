@@ -40,6 +40,12 @@ public enum Peaks {
     /// The peaks of `x` at least `minimumDistance` samples apart (of two closer ones the higher
     /// stays) with a prominence of at least `minimumProminence`, as indices in order.
     public static func find(_ x: [Double], minimumDistance: Int, minimumProminence: Double) -> [Int] {
+        find(x, minimumDistance: minimumDistance, minimumProminence: { _ in minimumProminence })
+    }
+
+    /// The same with a minimum prominence of its own for each peak (`minimumProminence` of the
+    /// peak's index), applied after the thinning by distance, as a single minimum is.
+    public static func find(_ x: [Double], minimumDistance: Int, minimumProminence: (Int) -> Double) -> [Int] {
         let peaks = localMaxima(x)
         var keep = [Bool](repeating: true, count: peaks.count)
         if minimumDistance > 1 {
@@ -52,6 +58,6 @@ public enum Peaks {
                 while k < peaks.count && peaks[k] - peaks[j] < minimumDistance { keep[k] = false; k += 1 }
             }
         }
-        return peaks.indices.filter { keep[$0] && prominence(of: peaks[$0], in: x) >= minimumProminence }.map { peaks[$0] }
+        return peaks.indices.filter { keep[$0] && prominence(of: peaks[$0], in: x) >= minimumProminence(peaks[$0]) }.map { peaks[$0] }
     }
 }

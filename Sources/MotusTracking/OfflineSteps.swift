@@ -503,15 +503,14 @@ public enum OfflineStepDetector {
         let f = band.filteredZeroPhase(grid)
         // The scale a peak's prominence is judged against: the recording's (with its floor,
         // `movementScaleFraction`), or where the movement is much quieter, the local one
-        // (`quieterActivityRatio`). Thinning by distance comes first, as in `Peaks.find`.
+        // (`quieterActivityRatio`).
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
         let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
         let local = movingStandardDeviation(f, moving: moving, halfWidth: Int((s.activityWindowSeconds / 2 * s.gridRateHz).rounded()))
-        let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded()), minimumProminence: 0)
-            .filter { p in
-                let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
-                return Peaks.prominence(of: p, in: f) >= s.prominenceFraction * (quieter ? local[p] : scale)
-            }
+        let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded())) { p in
+            let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
+            return s.prominenceFraction * (quieter ? local[p] : scale)
+        }
         // The swing signal by one forward pass, primed with the first sample: the filter the
         // live pedometer and the live vertical detector measure a step's swing with, so that a
         // step has one peak-to-peak (and one length) whichever detector found it. A zero-phase

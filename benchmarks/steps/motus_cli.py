@@ -88,6 +88,7 @@ class Recording:
     steps: np.ndarray = field(default_factory=lambda: np.zeros(0))  # reference step times (s)
     labels: list = field(default_factory=list)                       # (start s, end s, label)
     height_m: float = None       # the subject's height, when the metadata gives it
+    meta: dict = field(default_factory=dict)                         # every `meta` row: key → text
 
 
 def read_converted(csv_path):
@@ -119,16 +120,22 @@ def read_converted(csv_path):
     height = float(meta["height_m"]) if "height_m" in meta else None
     return Recording(acc_t=acc[0], acc=acc[1], gyro_t=None if gyro is None else gyro[0],
                      gyro=None if gyro is None else gyro[1], steps=np.sort(events.time_s.to_numpy()),
-                     labels=labels, height_m=height)
+                     labels=labels, height_m=height, meta=meta)
+
+
+def inside(spans, times):
+    """Which of `times` (s) lie inside any of `spans` ([start, end] pairs, as evaluate-steps'
+    `judged_spans`, which do not overlap); all of them when `spans` is None (every step judged)."""
+    times = np.asarray(times, dtype=float)
+    mask = np.ones(len(times), dtype=bool) if spans is None else np.zeros(len(times), dtype=bool)
+    for a, b in spans or []:
+        mask |= (times >= a) & (times <= b)
+    return mask
 
 
 def count_inside(spans, detected):
-    """How many of the times `detected` (s) lie inside any of `spans` ([start, end] pairs, as
-    evaluate-steps' `judged_spans`); all of them when `spans` is None (every step judged)."""
-    detected = np.asarray(detected, dtype=float)
-    if spans is None:
-        return len(detected)
-    return int(sum(((detected >= a) & (detected <= b)).sum() for a, b in spans))
+    """How many of the times `detected` (s) lie inside any of `spans` (`inside`)."""
+    return int(inside(spans, detected).sum())
 
 
 def paired_counts(motus, folder, key, labels, extra_args):

@@ -21,6 +21,8 @@ import warnings
 import numpy as np
 from scipy.signal import butter, find_peaks, sosfiltfilt
 
+import motus_cli
+
 RATE_HZ = 100.0
 
 
@@ -105,18 +107,6 @@ class _LastRecording:
             result = self._run(rec)
             self._rec, self._result = rec, result
         return self._result
-
-
-def _inside(spans, times):
-    """Which of `times` (s) lie inside any of `spans` ([start, end] pairs, as evaluate-steps'
-    `judged_spans`); all of them when `spans` is None (every step judged)."""
-    times = np.asarray(times, dtype=float)
-    if spans is None:
-        return np.ones(len(times), dtype=bool)
-    mask = np.zeros(len(times), dtype=bool)
-    for a, b in spans:
-        mask |= (times >= a) & (times <= b)
-    return mask
 
 
 def _seconds_inside(spans, start, end):
@@ -273,7 +263,7 @@ def skdh_distance(rec, spans):
     if rec.height_m is None:
         return None
     gait = _skdh_gait(rec)
-    inside = _inside(spans, gait.get("IC Timestamp", []))
+    inside = motus_cli.inside(spans, gait.get("IC Timestamp", []))
     out = {}
     for name, key in ((SKDH, "step length"), (SKDH + " (model 1)", "step length m1")):
         lengths = np.asarray(gait.get(key, np.zeros(len(inside))), dtype=float)

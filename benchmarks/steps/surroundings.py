@@ -22,13 +22,10 @@ gained and lost, and the MAPE alone and surrounded. Files go to benchmarks/.data
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 
 import numpy as np
-import pandas as pd
 
 import motus_cli
 import steps as steps_table
@@ -92,11 +89,8 @@ def write_motus(path, rec, meta, t, acc):
         fh.writelines('@event,%.6f,"step"\n' % s for s in rec.steps)
 
 
-def converted_meta(csv_path):
-    """The `meta` rows of a `motus convert` CSV (key → value), for the keys a recording needs."""
-    df = pd.read_csv(csv_path, usecols=["kind", "text", "detail"], dtype=str)
-    meta = dict(zip(df.text[df.kind == "meta"], df.detail[df.kind == "meta"]))
-    return {k: v for k, v in meta.items() if k in ("device", "placement", "subject", "height_m")}
+# The metadata a written recording keeps (height for the distance, the rest for the reports).
+META_KEYS = ("device", "placement", "subject", "height_m")
 
 
 def prepare(motus, datasets, title, folder, kind, filler, name, minutes):
@@ -114,7 +108,7 @@ def prepare(motus, datasets, title, folder, kind, filler, name, minutes):
         csv = os.path.join(REPO, "benchmarks", ".data", "steps", kind, rid + ".csv")
         motus_cli.convert(motus, src, csv)
         rec = motus_cli.read_converted(csv)
-        meta = converted_meta(csv)
+        meta = {k: v for k, v in rec.meta.items() if k in META_KEYS}
         t, acc = rec.acc_t, rec.acc
         write_motus(os.path.join(alone, rid + ".motus"), rec, meta, t, acc)
         first = acc[t <= t[0] + 1].mean(axis=0)
@@ -130,17 +124,11 @@ def prepare(motus, datasets, title, folder, kind, filler, name, minutes):
 
 
 def counts(motus, folder, mode):
-    """Per recording: (true steps, counted steps) from `motus evaluate-steps FOLDER`."""
-    p = subprocess.run([motus, "evaluate-steps", folder, "--format", "json", "--step-mode", mode],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError("evaluate-steps %s: %s" % (folder, p.stderr.strip().splitlines()[-1:]))
-    return {r["id"]: (r["true_steps"], r["counted_steps"]) for r in json.loads(p.stdout)["recordings"]}
-
-
-def mape(rows):
-    """Mean |counted − true| / true in %, over (true, counted) pairs."""
-    return 100 * float(np.mean([abs(c - t) / t for t, c in rows]))
+    """Per recording id: its `motus evaluate-steps FOLDER --step-mode MODE` row."""
+    rows, _, error = motus_cli.evaluate_steps(motus, folder, ["--step-mode", mode])
+    if error:
+        raise RuntimeError("evaluate-steps %s: %s" % (folder, error))
+    return rows
 
 
 def main():
@@ -159,10 +147,11 @@ def main():
         for mode in ("offline", "live"):
             a, p = counts(args.motus, alone, mode), counts(args.motus, padded, mode)
             ids = sorted(set(a) & set(p))
-            diff = [p[i][1] - a[i][1] for i in ids]
+            diff = [p[i]["counted_steps"] - a[i]["counted_steps"] for i in ids]
             print("| %s | %s | %d | %d | +%d / −%d | %.2f | %.2f |" % (
                 title, mode, len(ids), sum(d != 0 for d in diff), sum(d for d in diff if d > 0),
-                -sum(d for d in diff if d < 0), mape([a[i] for i in ids]), mape([p[i] for i in ids])))
+                -sum(d for d in diff if d < 0), steps_table.summary([a[i]["error_percent"] for i in ids])[0],
+                steps_table.summary([p[i]["error_percent"] for i in ids])[0]))
     print("\n%g min of MotionSense's phone in a pocket, %s, before and after each recording; command: "
           "`benchmarks/.venv-steps/bin/python benchmarks/steps/surroundings.py --filler %s --minutes %g`."
           % (args.minutes, args.filler, args.filler, args.minutes))
