@@ -25,7 +25,8 @@ public enum StepMode: String, Sendable, Hashable, Codable, CaseIterable {
 ///   filtered signal's standard deviation (the peers' method, on the component that carries the
 ///   impacts), or a floor of its deviation while the device moves when long stillness lowers
 ///   the whole recording's (`Settings.movementScaleFraction`), or, where the device moves much
-///   less than that (a walk beside a run), the local deviation (`Settings.quieterActivityRatio`).
+///   less than that (a walk beside a run), the local deviation: the quietest of the 30 s of
+///   movement around, before or after the peak (`Settings.quieterActivityRatio`).
 ///   Turning and swinging move the device sideways, not along gravity, so it counts
 ///   slow and irregular walks better; but at the trunk it misses steps a lower-back sensor sees
 ///   only weakly in |a|.
@@ -99,15 +100,21 @@ public enum OfflineStepDetector {
         public var movementScaleFraction: Double = 0.8
         /// Where the device moves more quietly than this fraction of the whole recording's
         /// scale, a peak is judged against the local scale: the filtered signal's standard
-        /// deviation over the moving samples (`movingSamples`) within `activityWindowSeconds`
-        /// centred on it. A walk before or after a run moves a pocket two to three times less
-        /// than the run, and judged against the run's scale its steps fall under the threshold.
-        /// Turns and pauses inside one walk stay judged against the walk (0.5 changes no count
-        /// of the shared recordings; 0.67 does).
+        /// deviation over the moving samples (`movingSamples`) in the quietest of three windows
+        /// of `activityWindowSeconds`: centred on the peak, ending at it and starting at it
+        /// (`quietestMovingStandardDeviation`). A walk before or after a run moves a pocket two
+        /// to three times less than the run, and judged against the run's scale its steps fall
+        /// under the threshold. Turns and pauses inside one walk stay judged against the walk
+        /// (0.5 changes no count of the shared recordings; 0.67 does).
         public var quieterActivityRatio: Double = 0.5
-        /// The window (s) of that local scale (shorter windows judge the shared walks' pauses
-        /// against themselves: 20 s already changes their counts).
+        /// The windows (s) of that local scale (shorter windows judge the shared walks' pauses
+        /// against themselves: 20 s already changes their counts). Next to a run the centred
+        /// window holds part of the run; the window on the walk's side does not.
         public var activityWindowSeconds: Seconds = 30
+        /// A window on one side of a peak counts for the local scale only when the device moves
+        /// for at least this fraction of it: the few steps of a walk's gentle start or end,
+        /// with stillness beyond them, are not the walk's scale.
+        public var sideWindowMovingFraction: Double = 0.5
         /// A detector without a step for this long (s) inside a walking bout, while the other
         /// detector went on counting, has missed those steps: the bout choice counts the
         /// intervals of its rhythm in that time as irregular, as it does those before a late
@@ -506,7 +513,8 @@ public enum OfflineStepDetector {
         // (`quieterActivityRatio`).
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
         let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
-        let local = movingStandardDeviation(f, moving: moving, halfWidth: Int((s.activityWindowSeconds / 2 * s.gridRateHz).rounded()))
+        let local = quietestMovingStandardDeviation(f, moving: moving, width: Int((s.activityWindowSeconds * s.gridRateHz).rounded()),
+                                                    sideFraction: s.sideWindowMovingFraction)
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded())) { p in
             let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
             return s.prominenceFraction * (quieter ? local[p] : scale)
@@ -569,10 +577,12 @@ extension OfflineStepDetector {
         return moving
     }
 
-    /// For each sample of `f`, the standard deviation of the samples within `halfWidth` of it on
-    /// each side whose entry in `moving` is true; 0 where there are none.
-    static func movingStandardDeviation(_ f: [Double], moving: [Bool], halfWidth h: Int) -> [Double] {
-        let n = f.count
+    /// For each sample of `f`, the standard deviation of the samples whose entry in `moving` is
+    /// true in the quietest of three windows of `width` samples: centred on it, ending at it and
+    /// starting at it. A window on one side counts only when at least `sideFraction` of it
+    /// moves; the centred one whenever it holds a moving sample. 0 where none counts.
+    static func quietestMovingStandardDeviation(_ f: [Double], moving: [Bool], width: Int, sideFraction: Double) -> [Double] {
+        let n = f.count, half = width / 2
         // Prefix sums of the moving samples, their squares and their count.
         var sum = [Double](repeating: 0, count: n + 1), squares = sum, count = sum
         for i in 0..<n {
@@ -581,11 +591,20 @@ extension OfflineStepDetector {
             squares[i + 1] = squares[i] + w * f[i] * f[i]
             count[i + 1] = count[i] + w
         }
-        return (0..<n).map { i in
-            let lo = Swift.max(0, i - h), hi = Swift.min(n, i + h + 1), k = count[hi] - count[lo]
-            guard k > 0 else { return 0 }
+        // The deviation of the moving samples in [lo, hi), if at least `least` of them.
+        func deviation(_ lo: Int, _ hi: Int, least: Double) -> Double {
+            let k = count[hi] - count[lo]
+            guard k > 0, k >= least else { return .infinity }
             let mean = (sum[hi] - sum[lo]) / k
             return Swift.max(0, (squares[hi] - squares[lo]) / k - mean * mean).squareRoot()
+        }
+        let sideLeast = sideFraction * Double(width)
+        return (0..<n).map { i in
+            let centred = deviation(Swift.max(0, i - half), Swift.min(n, i + half + 1), least: 1)
+            let before = deviation(Swift.max(0, i - width), i + 1, least: sideLeast)
+            let after = deviation(i, Swift.min(n, i + width + 1), least: sideLeast)
+            let quietest = Swift.min(centred, before, after)
+            return quietest.isFinite ? quietest : 0
         }
     }
 

@@ -303,22 +303,53 @@ import MotusSignal
 
     /// A walk between two runs moves the device far less than the runs, which set the whole
     /// recording's scale: judged against it, the vertical detector hears almost none of the
-    /// walk's 108 steps; judged against its own (`quieterActivityRatio`), the walk's middle,
-    /// where its window holds no run. Near the runs it is still silent for more than
-    /// `missedWalkSeconds` while the pedometer counts, which makes it the irregular detector of
-    /// the bout, so the offline count takes the pedometer's steps there.
+    /// walk's 108 steps; judged against its own (`quieterActivityRatio`), all of them. With the
+    /// centred window alone it hears only the walk's middle, where that window holds no run;
+    /// the window on the walk's side of a step holds none anywhere. Silent near the runs, it
+    /// was the irregular detector of the bout (it went without a step for more than
+    /// `missedWalkSeconds` while the pedometer counted), so the offline count took the
+    /// pedometer's steps there.
     @Test func aWalkBetweenRunsIsJudgedAgainstItsOwnScale() {
         let s = jogWalkJog()
         func walkSteps(_ steps: [StepEvent]) -> Int { steps.filter { $0.time >= 60 && $0.time < 120 }.count }
         var global = OfflineStepDetector.Settings()
         global.quieterActivityRatio = 0
-        var noMissedWalk = OfflineStepDetector.Settings()
-        noMissedWalk.missedWalkSeconds = .infinity
+        var centred = OfflineStepDetector.Settings()
+        centred.sideWindowMovingFraction = .infinity
+        var centredNoMissedWalk = centred
+        centredNoMissedWalk.missedWalkSeconds = .infinity
         #expect(walkSteps(OfflineStepDetector.verticalSteps(s, settings: global)) < 10)
-        #expect(walkSteps(OfflineStepDetector.verticalSteps(s)) >= 60)
-        #expect(walkSteps(OfflineStepDetector.detect(s, settings: noMissedWalk)) < 80)
+        let centredSteps = walkSteps(OfflineStepDetector.verticalSteps(s, settings: centred))
+        #expect(centredSteps >= 60 && centredSteps < 100, "\(centredSteps) steps with the centred window")
+        let sided = walkSteps(OfflineStepDetector.verticalSteps(s))
+        #expect(abs(sided - 108) <= 2, "\(sided) steps with the windows on either side")
+        #expect(walkSteps(OfflineStepDetector.detect(s, settings: centredNoMissedWalk)) < 80)
         let offline = walkSteps(OfflineStepDetector.detect(s))
         #expect(abs(offline - 108) <= 2, "offline \(offline) of 108 walking steps")
+    }
+
+    /// The local scale is the quietest of the windows centred on a sample, ending at it and
+    /// starting at it, over the moving samples only; a side window counts only when enough of
+    /// it moves.
+    @Test func theLocalScaleIsTheQuietestWindow() {
+        // 0–9: ±1 (deviation about 1), 10–19: ±3 (about 3); all moving; windows of five samples.
+        let f = (0..<20).map { i in (i % 2 == 0 ? 1.0 : -1.0) * (i < 10 ? 1 : 3) }
+        let all = [Bool](repeating: true, count: 20)
+        let d = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: 0.5)
+        // At 9 the window ending at it is all ±1; at 10 the one before it holds a 3 and four 1s.
+        #expect(abs(d[9] - 1) < 0.05)
+        #expect(d[10] > 1.2 && d[10] < 2)
+        #expect(abs(d[15] - 3) < 0.1)
+        // Without the side windows, the centred one at 9 mixes both.
+        let centred = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: .infinity)
+        #expect(centred[9] > 1.5)
+        // Samples that do not move are left out: the ±1 half at rest leaves the ±3 half's scale.
+        let loudMoves = (0..<20).map { $0 >= 10 }
+        let moving = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: loudMoves, width: 4, sideFraction: 0.5)
+        #expect(abs(moving[9] - 3) < 1e-12)
+        // None moving: 0.
+        #expect(OfflineStepDetector.quietestMovingStandardDeviation(f, moving: [Bool](repeating: false, count: 20), width: 4,
+                                                                    sideFraction: 0.5).allSatisfy { $0 == 0 })
     }
 
     /// The bout choice counts a detector's silence of `missedWalkSeconds` or more inside a bout
