@@ -118,7 +118,8 @@ public enum OfflineStepDetector {
         /// A detector without a step for this long (s) inside a walking bout, while the other
         /// detector went on counting, has missed those steps: the bout choice counts the
         /// intervals of its rhythm in that time as irregular, as it does those before a late
-        /// first step. The live check's longest span (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`):
+        /// first step, and the choice between agreed steps costs such a hop as those missed
+        /// steps (`rhythmCost`). The live check's longest span (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`):
         /// a walk's pause is shorter (a pause of the bout gap or more splits the bout).
         public var missedWalkSeconds: Seconds = 8
         /// A walking bout ends where neither detector finds a step for this long (s).
@@ -247,10 +248,21 @@ public enum OfflineStepDetector {
 
     /// How far the hops a → `times`… → b lie from the rhythm `m` (s): Σ |log(hop / m)|, the
     /// cost by which the choice between agreed steps compares detectors, offline and live.
-    static func rhythmCost(_ times: some Sequence<Double>, from a: Double, to b: Double, rhythm m: Double) -> Double {
+    /// A hop of `missedWalk` (s) or more is a detector's silence while the other one counted
+    /// (a pause that long splits the bout: no such span is judged), and costs as the steps of
+    /// the rhythm it missed: n = hop / m rounded, |log(hop / (n m))| + (n − 1) log 2, each missed
+    /// step as much as one hop twice the rhythm. Costed as one long hop, log n, twelve seconds of
+    /// silence weighed less than a walk's steps a little off a run's rhythm beside it.
+    static func rhythmCost(_ times: some Sequence<Double>, from a: Double, to b: Double, rhythm m: Double,
+                           missedWalk: Double = .infinity) -> Double {
+        func hop(_ h: Double) -> Double {
+            guard h >= missedWalk else { return Swift.abs(Math.log(h / m)) }
+            let n = Swift.max(1, (h / m).rounded())
+            return Swift.abs(Math.log(h / (n * m))) + (n - 1) * Math.log(2)
+        }
         var prev = a, c = 0.0
-        for t in times { c += Swift.abs(Math.log((t - prev) / m)); prev = t }
-        return c + Swift.abs(Math.log((b - prev) / m))
+        for t in times { c += hop(t - prev); prev = t }
+        return c + hop(b - prev)
     }
 
     /// The bout choice (`choose`) revised span by span. A bout takes one detector's steps, but
@@ -264,7 +276,8 @@ public enum OfflineStepDetector {
     /// (`rhythmIntervals` on each side, those shorter than the bout gap, at least three; else
     /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
     /// two hops of half of it, and a pause one long hop that a few stray steps only make
-    /// costlier. Another detector's steps replace the chosen ones only when they are nearer the
+    /// costlier; but a silence of `missedWalkSeconds` or more while the other detector counted
+    /// costs every step of the rhythm it missed (`rhythmCost`). Another detector's steps replace the chosen ones only when they are nearer the
     /// rhythm by more than log(`rhythmResolutionRatio`). A span across a pause (a bout of
     /// `choose` starts inside it: `boutStarts`) joins separate walks, each with its own bout
     /// choice, and keeps its chosen steps: a hop across a pause is no step of a rhythm,
@@ -324,9 +337,10 @@ public enum OfflineStepDetector {
                 let a = chosen[last].time
                 let own = (last + 1)..<j
                 let l = inside(live, &li, a, b), v = inside(vertical, &vi, a, b)
-                let ownCost = rhythmCost(chosen[own].lazy.map(\.time), from: a, to: b, rhythm: m)
-                let lc = rhythmCost(live[l].lazy.map(\.time), from: a, to: b, rhythm: m)
-                let vc = rhythmCost(vertical[v].lazy.map(\.time), from: a, to: b, rhythm: m)
+                let silence = s.missedWalkSeconds
+                let ownCost = rhythmCost(chosen[own].lazy.map(\.time), from: a, to: b, rhythm: m, missedWalk: silence)
+                let lc = rhythmCost(live[l].lazy.map(\.time), from: a, to: b, rhythm: m, missedWalk: silence)
+                let vc = rhythmCost(vertical[v].lazy.map(\.time), from: a, to: b, rhythm: m, missedWalk: silence)
                 if Swift.min(lc, vc) < ownCost - margin, !crossesPause(a, b) {
                     out += lc <= vc ? live[l] : vertical[v]
                 } else {

@@ -352,6 +352,25 @@ import MotusSignal
                                                                     sideFraction: 0.5).allSatisfy { $0 == 0 })
     }
 
+    /// Between agreed steps, a detector's silence of `missedWalkSeconds` or more while the other
+    /// detector counted costs every step it missed: a run at 0.36 s with a 12 s walk at 0.5 s in
+    /// it, which the chosen (vertical) detector did not hear. Costed as one long hop, the
+    /// silence (log 33) weighed less than 24 walking hops a little off the run's rhythm.
+    @Test func aLongSilenceBetweenAgreedStepsCostsItsMissedSteps() {
+        let run1 = regular(from: 0, count: 28, interval: 0.36), walk = regular(from: 10.2, count: 24)
+        let run2 = regular(from: 22.2, count: 28, interval: 0.36)
+        let vertical = steps(run1 + run2), live = steps(run1 + walk + run2)
+        let chosen = OfflineStepDetector.chooseBetweenAgreedSteps(vertical, live: live, vertical: vertical)
+        #expect(chosen.map(\.time) == (run1 + walk + run2))
+        var oneHop = OfflineStepDetector.Settings()
+        oneHop.missedWalkSeconds = .infinity
+        #expect(OfflineStepDetector.chooseBetweenAgreedSteps(vertical, live: live, vertical: vertical, settings: oneHop).map(\.time)
+                == run1 + run2)
+        // A silence shorter than that is a hop like any other.
+        #expect(abs(OfflineStepDetector.rhythmCost([], from: 0, to: 5, rhythm: 0.5, missedWalk: 8) - Math.log(10)) < 1e-12)
+        #expect(abs(OfflineStepDetector.rhythmCost([], from: 0, to: 10, rhythm: 0.5, missedWalk: 8) - 19 * Math.log(2)) < 1e-12)
+    }
+
     /// The bout choice counts a detector's silence of `missedWalkSeconds` or more inside a bout
     /// as missed intervals, and a shorter one (a pause the other detector filled with taps) not.
     @Test func aLongSilenceInsideABoutCountsAsMissedSteps() {
