@@ -15,7 +15,14 @@ import MotusSignal
 ///   threshold is `prominenceFraction` times the root mean square of the filtered signal, an
 ///   exponential mean that rises with `amplitudeTimeConstantSeconds` and falls with the slower
 ///   `amplitudeFallTimeConstantSeconds` (a quiet turn or pause after a walk keeps the walk's
-///   scale), where the whole-file detector uses the whole signal's standard deviation.
+///   scale), where the whole-file detector uses the whole signal's standard deviation; and,
+///   as the whole-file detector judges a quieter stretch against itself, where the samples
+///   that moved in the last `quieterWindowSeconds` (at least
+///   `sideWindowMovingFraction` of them; moving by `StillnessDetector`'s default test) deviate
+///   less than `quieterActivityRatio` times that running scale, against their deviation: the
+///   window ending at the peak, the one of the whole-file detector's three that has come. A
+///   walk after a run is then judged against the walk once it fills the window, not for as
+///   long as the run's mean square takes to fall.
 /// A peak is reported about `settlingSeconds` + `prominenceSpanSeconds` + `hopSeconds` after it.
 /// Fixed storage: allocates nothing after `init`.
 public struct VerticalStepStream: Sendable {
@@ -34,6 +41,14 @@ public struct VerticalStepStream: Sendable {
         /// after a walk a turn, a pause or a cane's taps are judged against the walk's steps,
         /// not against their own quiet.
         public var amplitudeFallTimeConstantSeconds: Seconds = 60
+        /// The window (s) of the quieter-stretch rule: the moving samples of this long before a
+        /// final sample, judged by the whole-file detector's `quieterActivityRatio` and
+        /// `sideWindowMovingFraction`. Longer than the whole-file detector's
+        /// `activityWindowSeconds`: there the rule compares with the whole recording's scale,
+        /// here with a running mean square that a walk's own louder stretches raise, and with
+        /// 30 s it judged cane walkers' slow stretches against themselves (WeAllWalk's cane
+        /// walkers, live: 1.72 → 1.86 %; 40 s and 60 s change no shared count).
+        public var quieterWindowSeconds: Seconds = 40
         /// The defaults.
         public init() {}
         /// The defaults.
@@ -42,6 +57,9 @@ public struct VerticalStepStream: Sendable {
 
     let rate: Double, span: Int, spacing: Int
     let fraction: Double, alpha: Double, alphaFall: Double
+    /// The quieter-stretch rule: its ratio, its window and the moving samples it needs in it
+    /// (grid samples).
+    let quieterRatio: Double, activityWidth: Int, activityLeast: Double
     var gravity: [Biquad]
     /// The swing signal on the grid (`StepSwingFilter` at the detector's `peakToPeakCutoffHz`).
     var swing: StepSwingFilter
@@ -64,6 +82,19 @@ public struct VerticalStepStream: Sendable {
     /// (ring, `verticalMask`): the signal whose own periodicity `periodicity` measures.
     var verticalRing: [Double]
     let verticalMask: Int
+    /// The stillness test on the grid: |a| − g over its window (ring, `stillWindow` samples)
+    /// and their running sum and sum of squares; its limit on the variance.
+    var normRing: [Double]
+    var normSum = 0.0, normSquares = 0.0
+    let stillWindow: Int, stillLimit: Double
+    /// Per grid sample (ring, `ringMask`): whether the device moved there (the test's window
+    /// centred on it).
+    var movingRing: [Bool]
+    /// The final filtered samples of the last `activityWidth` (ring, `activityMask`), whether
+    /// each moved, and the moving ones' running count, sum and sum of squares.
+    var activityFiltered: [Double], activityMoving: [Bool]
+    let activityMask: Int
+    var activityCount = 0.0, activitySum = 0.0, activitySquares = 0.0
     /// Grid index of the last reported peak (−1 before the first).
     var lastPeak = -1
     var stepCount = 0
@@ -102,6 +133,19 @@ public struct VerticalStepStream: Sendable {
         stepPeakToPeak = [Double](repeating: 0, count: Self.stepCapacity)
         stepSwingThrough = [Double](repeating: 0, count: Self.stepCapacity)
         stepGravity = [Double](repeating: 0, count: 3 * Self.stepCapacity)
+        let still = StillnessDetector.Settings.default
+        stillWindow = Swift.max(1, Int((still.windowSeconds * rate).rounded()))
+        stillLimit = still.maximumAccelerationStd * still.maximumAccelerationStd
+        normRing = [Double](repeating: 0, count: stillWindow)
+        movingRing = [Bool](repeating: false, count: n)
+        quieterRatio = d.quieterActivityRatio
+        activityWidth = Swift.max(1, Int((s.quieterWindowSeconds * rate).rounded()))
+        activityLeast = Swift.max(1, d.sideWindowMovingFraction * Double(activityWidth))
+        var q = 1
+        while q <= activityWidth { q *= 2 }
+        activityMask = q - 1
+        activityFiltered = [Double](repeating: 0, count: q)
+        activityMoving = [Bool](repeating: false, count: q)
     }
 
     /// Every peak before this time (s, input clock) has been reported; −∞ before any sample.
@@ -223,6 +267,17 @@ public struct VerticalStepStream: Sendable {
         swingRing[k] = swing.process(a)
         let vertical = gn > 0 ? a.dot(g) / gn : 0
         verticalRing[band.count & verticalMask] = vertical
+        // The stillness test over the window ending here, for the sample at its centre (the
+        // newest samples, whose window has not come when the input ends, count as still).
+        movingRing[band.count & ringMask] = false
+        let x = a.norm - Units.standardGravity, slot = band.count % stillWindow, dropped = normRing[slot]
+        normRing[slot] = x
+        normSum += x - dropped
+        normSquares += x * x - dropped * dropped
+        if band.count >= stillWindow / 2 {
+            let c = Double(Swift.min(band.count + 1, stillWindow)), mean = normSum / c
+            movingRing[(band.count - stillWindow / 2) & ringMask] = band.count + 1 >= stillWindow && normSquares / c - mean * mean >= stillLimit
+        }
         if band.push(vertical) > 0 { takeFinal(ended: false) }
     }
 
@@ -233,7 +288,7 @@ public struct VerticalStepStream: Sendable {
             let a = v * v >= meanSquare ? alpha : alphaFall
             meanSquare = finalCount == 0 ? v * v : meanSquare + a * (v * v - meanSquare)
             filtered[finalCount & ringMask] = v
-            threshold[finalCount & ringMask] = fraction * meanSquare.squareRoot()
+            threshold[finalCount & ringMask] = fraction * scale(adding: v, moving: movingRing[finalCount & ringMask])
             finalCount += 1
         }
         // A sample is examined once its right-hand span (and the spacing's) is final.
@@ -242,6 +297,29 @@ public struct VerticalStepStream: Sendable {
             if isPeak(examined) { report(examined) }
             examined += 1
         }
+    }
+
+    /// The scale of the final sample `finalCount` (filtered value `v`): the running root mean
+    /// square, or the deviation of the moving samples of the last `activityWidth` when that is
+    /// quieter by `quieterRatio` (see the type's description).
+    mutating func scale(adding v: Double, moving: Bool) -> Double {
+        let k = finalCount & activityMask
+        if finalCount >= activityWidth {
+            // The sample leaving the window.
+            let j = (finalCount - activityWidth) & activityMask
+            if activityMoving[j] {
+                let o = activityFiltered[j]
+                activityCount -= 1; activitySum -= o; activitySquares -= o * o
+            }
+        }
+        activityFiltered[k] = v
+        activityMoving[k] = moving
+        if moving { activityCount += 1; activitySum += v; activitySquares += v * v }
+        let running = meanSquare.squareRoot()
+        guard activityCount >= activityLeast else { return running }
+        let mean = activitySum / activityCount
+        let local = Swift.max(0, activitySquares / activityCount - mean * mean).squareRoot()
+        return local > 0 && local < quieterRatio * running ? local : running
     }
 
     mutating func report(_ p: Int) {

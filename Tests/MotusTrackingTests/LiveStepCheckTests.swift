@@ -161,6 +161,35 @@ import MotusSignal
                 "mean square fell to \(falling) of the walk's in 10 s")
     }
 
+    /// After a run, the running mean square holds the run's scale for a minute or more; once
+    /// the walk's moving samples fill the quieter-stretch window (`quieterWindowSeconds`) and
+    /// deviate less than `quieterActivityRatio` of it, the walk's peaks are judged against the
+    /// walk. A minute of jogging (2.8 steps/s, 8 m/s² along gravity), then 90 s of walking
+    /// (1.8 steps/s, 1.5 m/s²), 100 Hz.
+    @Test func aWalkAfterARunIsJudgedAgainstItselfOnceItFillsTheWindow() {
+        var rng = SplitMix64(seed: 9)
+        var jogThenWalk = SensorStream(kind: .acceleration)
+        for i in 0..<15_000 {
+            let t = Double(i) / 100
+            let v = t < 60 ? 8 * Math.sin(2 * Double.pi * 2.8 * t) : 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 60))
+            jogThenWalk.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
+        }
+        func walkPeaks(_ detector: OfflineStepDetector.Settings, from start: Double) -> Int {
+            var live = VerticalStepStream(detector: detector)
+            for i in 0..<jogThenWalk.count { live.push(jogThenWalk.vector(i), time: jogThenWalk.times[i]) }
+            live.finish()
+            return live.stepTimes.prefix(live.steps).filter { $0 >= start && $0 < 149 }.count
+        }
+        var running = OfflineStepDetector.Settings()
+        running.quieterActivityRatio = 0
+        let window = VerticalStepStream.Settings.default.quieterWindowSeconds
+        // From the window's end on, 1.8 steps/s to 149 s.
+        let expected = Int(((149 - 60 - window) * 1.8).rounded())
+        let judgedAgainstWalk = walkPeaks(.default, from: 60 + window), againstRun = walkPeaks(running, from: 60 + window)
+        #expect(abs(judgedAgainstWalk - expected) <= 2, "\(judgedAgainstWalk) peaks of \(expected)")
+        #expect(againstRun < expected - 20, "against the running scale alone: \(againstRun) of \(expected)")
+    }
+
     /// The streaming filter's output and the whole-signal one's largest difference past the
     /// first 3 s (the forward pass starts without padding), and at the last sample.
     func streamed(_ x: [Double], _ band: BiquadCascade, delay: Int) -> (Double, Double) {
