@@ -119,8 +119,9 @@ public enum OfflineStepDetector {
         /// detector went on counting, has missed those steps: the bout choice counts the
         /// intervals of its rhythm in that time as irregular, as it does those before a late
         /// first step, and the choice between agreed steps costs such a hop as those missed
-        /// steps (`rhythmCost`). The live check's longest span (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`):
-        /// a walk's pause is shorter (a pause of the bout gap or more splits the bout).
+        /// steps (`rhythmCost`). The live check's longest span
+        /// (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`): a walk's pause is shorter (a
+        /// pause of the bout gap or more splits the bout).
         public var missedWalkSeconds: Seconds = 8
         /// A walking bout ends where neither detector finds a step for this long (s).
         public var boutGapSeconds: Seconds = 2
@@ -277,8 +278,9 @@ public enum OfflineStepDetector {
     /// the span is kept as chosen). A missed step costs a hop twice the rhythm, an extra one
     /// two hops of half of it, and a pause one long hop that a few stray steps only make
     /// costlier; but a silence of `missedWalkSeconds` or more while the other detector counted
-    /// costs every step of the rhythm it missed (`rhythmCost`). Another detector's steps replace the chosen ones only when they are nearer the
-    /// rhythm by more than log(`rhythmResolutionRatio`). A span across a pause (a bout of
+    /// costs every step of the rhythm it missed (`rhythmCost`). Another detector's steps
+    /// replace the chosen ones only when they are nearer the rhythm by more than
+    /// log(`rhythmResolutionRatio`). A span across a pause (a bout of
     /// `choose` starts inside it: `boutStarts`) joins separate walks, each with its own bout
     /// choice, and keeps its chosen steps: a hop across a pause is no step of a rhythm,
     /// and costing it as one would drop a whole short walk between two pauses (sitting, then
