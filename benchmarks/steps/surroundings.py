@@ -7,6 +7,9 @@ judges the walk.
 The surroundings are real MotionSense recordings of a phone in a trouser pocket (50 Hz, in g),
 `--filler sitting` (`sit_13/sub_3`: stillness, with the odd fidget) or `--filler jogging`
 (`jog_16/sub_3`: a run before and after the walk, as in a workout with a walking warm-up),
+`--filler upstairs` or `--filler downstairs` (`ups_12/sub_3`, `dws_11/sub_3`: stairs, which
+move a pocket more than a level walk and less than a run; none of the counter's constants was
+chosen on them),
 played forwards and backwards in turn to fill the time (so no seam jumps), turned so that
 their gravity lies along the recording's own in its first (before) and last (after) second.
 Both versions are written as native `.motus` files with one acceleration stream (the samples
@@ -15,7 +18,7 @@ the reference steps, so the surroundings are the only difference. A recording wi
 (Oxford) gets one `walk` label over its own span in both versions, so that the surroundings'
 own steps are not judged.
 
-    benchmarks/.venv-steps/bin/python benchmarks/steps/surroundings.py [--filler sitting|jogging] [--minutes M] [--motus PATH] [--datasets DIR]
+    benchmarks/.venv-steps/bin/python benchmarks/steps/surroundings.py [--filler sitting|jogging|upstairs|downstairs] [--minutes M] [--motus PATH] [--datasets DIR]
 
 Prints one markdown table: per data set and step mode, how many recordings change, the steps
 gained and lost, and the MAPE alone and surrounded. Files go to benchmarks/.data/surroundings/.
@@ -35,7 +38,9 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(REPO, "benchmarks", ".data", "surroundings")
 G = 9.80665
 FILLERS = {"sitting": os.path.join("motionsense", "B_Accelerometer_data", "sit_13", "sub_3.csv"),
-           "jogging": os.path.join("motionsense", "B_Accelerometer_data", "jog_16", "sub_3.csv")}
+           "jogging": os.path.join("motionsense", "B_Accelerometer_data", "jog_16", "sub_3.csv"),
+           "upstairs": os.path.join("motionsense", "B_Accelerometer_data", "ups_12", "sub_3.csv"),
+           "downstairs": os.path.join("motionsense", "B_Accelerometer_data", "dws_11", "sub_3.csv")}
 FILLER_RATE_HZ = 50.0
 
 DATASETS = [("Oxford", "oxford", "oxford"), ("WeAllWalk", "weallwalk", "weallwalk"),
