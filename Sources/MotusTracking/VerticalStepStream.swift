@@ -18,7 +18,7 @@ import MotusSignal
 ///   scale), where the whole-file detector uses the whole signal's standard deviation; and,
 ///   as the whole-file detector judges a quieter stretch against itself, where the samples
 ///   that moved in the last `quieterWindowSeconds` (at least
-///   `sideWindowMovingFraction` of them; moving by `StillnessDetector`'s default test) deviate
+///   `sideWindowMovingFraction` of them; moving by the session's `StillnessDetector`) deviate
 ///   less than `quieterActivityRatio` times that running scale, against their deviation: the
 ///   window ending at the peak, the one of the whole-file detector's three that has come. A
 ///   walk after a run is then judged against the walk once it fills the window, not for as
@@ -82,11 +82,8 @@ public struct VerticalStepStream: Sendable {
     /// (ring, `verticalMask`): the signal whose own periodicity `periodicity` measures.
     var verticalRing: [Double]
     let verticalMask: Int
-    /// The stillness test on the grid: |a| − g over its window (ring, `stillWindow` samples)
-    /// and their running sum and sum of squares; its limit on the variance.
-    var normRing: [Double]
-    var normSum = 0.0, normSquares = 0.0
-    let stillWindow: Int, stillLimit: Double
+    /// The session's stillness test (`StillnessDetector`, default settings) on the grid's |a|.
+    var stillness: StillnessDetector
     /// Per grid sample (ring, `ringMask`): whether the device moved there (the test's window
     /// centred on it).
     var movingRing: [Bool]
@@ -133,10 +130,7 @@ public struct VerticalStepStream: Sendable {
         stepPeakToPeak = [Double](repeating: 0, count: Self.stepCapacity)
         stepSwingThrough = [Double](repeating: 0, count: Self.stepCapacity)
         stepGravity = [Double](repeating: 0, count: 3 * Self.stepCapacity)
-        let still = StillnessDetector.Settings.default
-        stillWindow = Swift.max(1, Int((still.windowSeconds * rate).rounded()))
-        stillLimit = still.maximumAccelerationStd * still.maximumAccelerationStd
-        normRing = [Double](repeating: 0, count: stillWindow)
+        stillness = StillnessDetector(rateHz: rate)
         movingRing = [Bool](repeating: false, count: n)
         quieterRatio = d.quieterActivityRatio
         activityWidth = Swift.max(1, Int((s.quieterWindowSeconds * rate).rounded()))
@@ -268,16 +262,12 @@ public struct VerticalStepStream: Sendable {
         let vertical = gn > 0 ? a.dot(g) / gn : 0
         verticalRing[band.count & verticalMask] = vertical
         // The stillness test over the window ending here, for the sample at its centre (the
-        // newest samples, whose window has not come when the input ends, count as still).
+        // newest samples, whose window has not come when the input ends, count as still; so
+        // do those before the first full window).
         movingRing[band.count & ringMask] = false
-        let x = a.norm - Units.standardGravity, slot = band.count % stillWindow, dropped = normRing[slot]
-        normRing[slot] = x
-        normSum += x - dropped
-        normSquares += x * x - dropped * dropped
-        if band.count >= stillWindow / 2 {
-            let c = Double(Swift.min(band.count + 1, stillWindow)), mean = normSum / c
-            movingRing[(band.count - stillWindow / 2) & ringMask] = band.count + 1 >= stillWindow && normSquares / c - mean * mean >= stillLimit
-        }
+        let still = stillness.push(accelerationMagnitude: a.norm, rotationRateMagnitude: 0)
+        let centre = band.count - stillness.windowLength / 2
+        if centre >= 0 { movingRing[centre & ringMask] = stillness.accelerationStd.isFinite && !still }
         if band.push(vertical) > 0 { takeFinal(ended: false) }
     }
 
