@@ -22,7 +22,13 @@ import MotusSignal
 ///   less than `quieterActivityRatio` times that running scale, against their deviation: the
 ///   window ending at the peak, the one of the whole-file detector's three that has come. A
 ///   walk after a run is then judged against the walk once it fills the window, not for as
-///   long as the run's mean square takes to fall.
+///   long as the run's mean square takes to fall; and
+/// - after a pause (stillness, by the same test, for the whole-file detector's
+///   `boutGapSeconds`, the silence that splits its bouts) the running mean square starts again
+///   from the next moving sample, as at the input's first: the movement after a stop is a new
+///   bout, judged against itself as the whole-file detector's bouts are, and not against the
+///   louder activity before the stop (a walk after a run or stairs, a guide dog's walker after
+///   a stop). A pause shorter than that, or a quiet turn, keeps the scale.
 /// A peak is reported about `settlingSeconds` + `prominenceSpanSeconds` + `hopSeconds` after it.
 /// Fixed storage: allocates nothing after `init`.
 public struct VerticalStepStream: Sendable {
@@ -73,6 +79,10 @@ public struct VerticalStepStream: Sendable {
     var filtered: [Double], threshold: [Double]
     let ringMask: Int
     var finalCount = 0, examined = 1, meanSquare = 0.0
+    /// Final samples still in a row up to the newest final one, and how many make a pause
+    /// that starts the mean square again (`boutGapSeconds`).
+    var stillRun = 0
+    let restartStillSamples: Int
     /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and the swing signal.
     var gravityRing: [Double], swingRing: [Double]
     /// Reported peak times, their peak-to-peak, their swing through the peak and gravity (x, y,
@@ -133,6 +143,9 @@ public struct VerticalStepStream: Sendable {
         stillness = StillnessDetector(rateHz: rate)
         movingRing = [Bool](repeating: false, count: n)
         quieterRatio = d.quieterActivityRatio
+        // An infinite (or NaN) bout gap never starts the scale again.
+        let gap = (d.boutGapSeconds * rate).rounded()
+        restartStillSamples = gap < Double(Int.max / 2) ? Swift.max(1, Int(gap)) : Int.max
         activityWidth = Swift.max(1, Int((s.quieterWindowSeconds * rate).rounded()))
         activityLeast = Swift.max(1, d.sideWindowMovingFraction * Double(activityWidth))
         var q = 1
@@ -275,10 +288,14 @@ public struct VerticalStepStream: Sendable {
     mutating func takeFinal(ended final: Bool) {
         while finalCount < band.finalCount {
             let v = band.output(finalCount)
+            let moving = movingRing[finalCount & ringMask]
+            // The first moving sample after a pause starts the mean square again.
+            let restart = finalCount == 0 || (moving && stillRun >= restartStillSamples)
+            stillRun = moving ? 0 : stillRun + 1
             let a = v * v >= meanSquare ? alpha : alphaFall
-            meanSquare = finalCount == 0 ? v * v : meanSquare + a * (v * v - meanSquare)
+            meanSquare = restart ? v * v : meanSquare + a * (v * v - meanSquare)
             filtered[finalCount & ringMask] = v
-            threshold[finalCount & ringMask] = fraction * scale(adding: v, moving: movingRing[finalCount & ringMask])
+            threshold[finalCount & ringMask] = fraction * scale(adding: v, moving: moving)
             finalCount += 1
         }
         // A sample is examined once its right-hand span (and the spacing's) is final.

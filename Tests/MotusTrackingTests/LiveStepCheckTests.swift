@@ -190,6 +190,31 @@ import MotusSignal
         #expect(againstRun < expected - 20, "against the running scale alone: \(againstRun) of \(expected)")
     }
 
+    @Test func aWalkAfterAStopIsJudgedAgainstItselfFromItsFirstStep() {
+        // A minute's run, a stop of `pause` s, then a 20 s walk (1.8 steps/s) that never fills
+        // the quieter-stretch window.
+        func walkPeaks(pause: Double, _ detector: OfflineStepDetector.Settings = .default) -> Int {
+            var rng = SplitMix64(seed: 9)
+            var live = VerticalStepStream(detector: detector)
+            let walkStart = 60 + pause
+            for i in 0..<Int((walkStart + 25) * 100) {
+                let t = Double(i) / 100
+                let v = t < 60 ? 8 * Math.sin(2 * Double.pi * 2.8 * t)
+                    : t < walkStart || t >= walkStart + 20 ? 0 : 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - walkStart))
+                live.push(Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()), time: t)
+            }
+            live.finish()
+            return live.stepTimes.prefix(live.steps).filter { $0 >= walkStart && $0 < walkStart + 20 }.count
+        }
+        var never = OfflineStepDetector.Settings()
+        never.boutGapSeconds = .infinity
+        let afterStop = walkPeaks(pause: 4), withoutRestart = walkPeaks(pause: 4, never), afterHalt = walkPeaks(pause: 1)
+        #expect(abs(afterStop - 36) <= 2, "after a 4 s stop: \(afterStop) peaks of 36")
+        #expect(withoutRestart < 20, "with the run's scale kept: \(withoutRestart) of 36")
+        // A stop shorter than the bout gap keeps the run's scale.
+        #expect(afterHalt < 20, "after a 1 s stop: \(afterHalt) of 36")
+    }
+
     /// The streaming filter's output and the whole-signal one's largest difference past the
     /// first 3 s (the forward pass starts without padding), and at the last sample.
     func streamed(_ x: [Double], _ band: BiquadCascade, delay: Int) -> (Double, Double) {
