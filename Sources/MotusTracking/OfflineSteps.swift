@@ -102,10 +102,11 @@ public enum OfflineStepDetector {
         /// scale, a peak is judged against the local scale: the filtered signal's standard
         /// deviation over the moving samples (`movingSamples`) in the quietest of three windows
         /// of `activityWindowSeconds`: centred on the peak, ending at it and starting at it
-        /// (`quietestMovingStandardDeviation`). A walk before or after a run moves a pocket two
-        /// to three times less than the run, and judged against the run's scale its steps fall
-        /// under the threshold. Turns and pauses inside one walk stay judged against the walk
-        /// (0.5 changes no count of the shared recordings; 0.67 does).
+        /// (`quietestMovingStandardDeviation`), kept inside the peak's bout (between stops of
+        /// `boutGapSeconds`) when that bout is long enough. A walk before or after a run moves
+        /// a pocket two to three times less than the run, and judged against the run's scale
+        /// its steps fall under the threshold. Turns and pauses inside one walk stay judged
+        /// against the walk (0.5 changes no count of the shared recordings; 0.67 does).
         public var quieterActivityRatio: Double = 0.5
         /// The windows (s) of that local scale (shorter windows judge the shared walks' pauses
         /// against themselves: 20 s already changes their counts). Next to a run the centred
@@ -123,7 +124,9 @@ public enum OfflineStepDetector {
         /// (`LiveStepCheck.Settings.maximumAgreedSpanSeconds`): a walk's pause is shorter (a
         /// pause of the bout gap or more splits the bout).
         public var missedWalkSeconds: Seconds = 8
-        /// A walking bout ends where neither detector finds a step for this long (s).
+        /// A walking bout ends where neither detector finds a step for this long (s). The live
+        /// vertical detector (`VerticalStepStream`) starts its scale again after stillness this
+        /// long.
         public var boutGapSeconds: Seconds = 2
         /// An interval counts as irregular when it is more than this factor from the bout's median.
         public var irregularityRatio: Double = 1.5
@@ -530,7 +533,7 @@ public enum OfflineStepDetector {
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
         let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
         let local = quietestMovingStandardDeviation(f, moving: moving, width: Int((s.activityWindowSeconds * s.gridRateHz).rounded()),
-                                                    sideFraction: s.sideWindowMovingFraction)
+                                                    sideFraction: s.sideWindowMovingFraction, gap: Int((s.boutGapSeconds * s.gridRateHz).rounded()))
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded())) { p in
             let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
             return s.prominenceFraction * (quieter ? local[p] : scale)
@@ -596,8 +599,10 @@ extension OfflineStepDetector {
     /// For each sample of `f`, the standard deviation of the samples whose entry in `moving` is
     /// true in the quietest of three windows of `width` samples: centred on it, ending at it and
     /// starting at it. A window on one side counts only when at least `sideFraction` of it
-    /// moves; the centred one whenever it holds a moving sample. 0 where none counts.
-    static func quietestMovingStandardDeviation(_ f: [Double], moving: [Bool], width: Int, sideFraction: Double) -> [Double] {
+    /// moves; the centred one whenever it holds a moving sample. 0 where none counts. The
+    /// windows end at the still stretches of `gap` samples or more around the sample (its bout)
+    /// when that bout holds at least `sideFraction` of a window's moving samples.
+    static func quietestMovingStandardDeviation(_ f: [Double], moving: [Bool], width: Int, sideFraction: Double, gap: Int) -> [Double] {
         let n = f.count, half = width / 2
         // Prefix sums of the moving samples, their squares and their count.
         var sum = [Double](repeating: 0, count: n + 1), squares = sum, count = sum
@@ -615,10 +620,31 @@ extension OfflineStepDetector {
             return Swift.max(0, (squares[hi] - squares[lo]) / k - mean * mean).squareRoot()
         }
         let sideLeast = sideFraction * Double(width)
+        // The still stretches of `gap` samples or more: the bouts lie between them.
+        var cuts: [Range<Int>] = []
+        var k = 0
+        while k < n {
+            guard !moving[k] else { k += 1; continue }
+            var end = k
+            while end < n && !moving[end] { end += 1 }
+            if end - k >= gap { cuts.append(k..<end) }
+            k = end
+        }
+        var c = 0
         return (0..<n).map { i in
-            let centred = deviation(Swift.max(0, i - half), Swift.min(n, i + half + 1), least: 1)
-            let before = deviation(Swift.max(0, i - width), i + 1, least: sideLeast)
-            let after = deviation(i, Swift.min(n, i + width + 1), least: sideLeast)
+            // The windows stay inside the sample's bout when that bout moves for at least a
+            // side window's share: a walk with a stop before it is judged against itself, not
+            // against the run before the stop. A sample inside a still stretch (a walk's first
+            // gentle step can be one) lies between the bouts before and after it. A shorter
+            // bout (a phone handled after a walk) keeps the whole recording around it.
+            while c < cuts.count && cuts[c].upperBound <= i { c += 1 }
+            let inCut = c < cuts.count && cuts[c].lowerBound <= i
+            var lo = c > 0 ? cuts[c - 1].upperBound : 0
+            var hi = c + (inCut ? 1 : 0) < cuts.count ? cuts[c + (inCut ? 1 : 0)].lowerBound : n
+            if count[hi] - count[lo] < sideLeast { lo = 0; hi = n }
+            let centred = deviation(Swift.max(lo, i - half), Swift.min(hi, i + half + 1), least: 1)
+            let before = deviation(Swift.max(lo, i - width), i + 1, least: sideLeast)
+            let after = deviation(i, Swift.min(hi, i + width + 1), least: sideLeast)
             let quietest = Swift.min(centred, before, after)
             return quietest.isFinite ? quietest : 0
         }

@@ -328,6 +328,28 @@ import MotusSignal
         #expect(abs(offline - 108) <= 2, "offline \(offline) of 108 walking steps")
     }
 
+    /// A 20 s walk (36 steps) between two runs, with a 4 s stop on each side: every 30 s window
+    /// around its steps holds part of a run, so only the windows kept inside the walk's bout
+    /// judge it against itself.
+    @Test func aShortWalkBetweenStopsIsJudgedAgainstItsOwnBout() {
+        var rng = SplitMix64(seed: 5)
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<14_800 {
+            let t = Double(i) / 100
+            let v = t < 60 || t >= 88 ? 6 * Math.sin(2 * Double.pi * 2.8 * t)
+                : t >= 64 && t < 84 ? 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 64)) : 0
+            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
+        }
+        func walkSteps(_ steps: [StepEvent]) -> Int { steps.filter { $0.time >= 64 && $0.time < 84 }.count }
+        let inside = walkSteps(OfflineStepDetector.verticalSteps(s))
+        #expect(abs(inside - 36) <= 2, "\(inside) of the walk's 36 steps")
+        // With a bout gap longer than the stops, the windows cross them.
+        var across = OfflineStepDetector.Settings()
+        across.boutGapSeconds = 5
+        let crossing = walkSteps(OfflineStepDetector.verticalSteps(s, settings: across))
+        #expect(crossing < 30, "\(crossing) of 36 with the windows across the stops")
+    }
+
     /// The local scale is the quietest of the windows centred on a sample, ending at it and
     /// starting at it, over the moving samples only; a side window counts only when enough of
     /// it moves.
@@ -335,21 +357,41 @@ import MotusSignal
         // 0–9: ±1 (deviation about 1), 10–19: ±3 (about 3); all moving; windows of five samples.
         let f = (0..<20).map { i in (i % 2 == 0 ? 1.0 : -1.0) * (i < 10 ? 1 : 3) }
         let all = [Bool](repeating: true, count: 20)
-        let d = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: 0.5)
+        let d = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: 0.5, gap: .max)
         // At 9 the window ending at it is all ±1; at 10 the one before it holds a 3 and four 1s.
         #expect(abs(d[9] - 1) < 0.05)
         #expect(d[10] > 1.2 && d[10] < 2)
         #expect(abs(d[15] - 3) < 0.1)
         // Without the side windows, the centred one at 9 mixes both.
-        let centred = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: .infinity)
+        let centred = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: all, width: 4, sideFraction: .infinity, gap: .max)
         #expect(centred[9] > 1.5)
         // Samples that do not move are left out: the ±1 half at rest leaves the ±3 half's scale.
         let loudMoves = (0..<20).map { $0 >= 10 }
-        let moving = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: loudMoves, width: 4, sideFraction: 0.5)
+        let moving = OfflineStepDetector.quietestMovingStandardDeviation(f, moving: loudMoves, width: 4, sideFraction: 0.5, gap: .max)
         #expect(abs(moving[9] - 3) < 1e-12)
         // None moving: 0.
         #expect(OfflineStepDetector.quietestMovingStandardDeviation(f, moving: [Bool](repeating: false, count: 20), width: 4,
-                                                                    sideFraction: 0.5).allSatisfy { $0 == 0 })
+                                                                    sideFraction: 0.5, gap: .max).allSatisfy { $0 == 0 })
+    }
+
+    /// A bout between still stretches of the bout gap keeps its windows inside it when it moves
+    /// for at least a side window's share: a quiet walk with stops between louder movement.
+    @Test func theLocalScaleStaysInsideALongEnoughBout() {
+        // Loud (±3) to 20, still for 3 samples, quiet (±1) for `quiet` samples, still for 3,
+        // loud again for 20; windows of 20 (a side window needs 10 moving samples), gap 3.
+        func scales(quiet: Int, gap: Int) -> (d: [Double], start: Int) {
+            let f = (0..<20).map { i in i % 2 == 0 ? 3.0 : -3 } + [0, 0, 0] + (0..<quiet).map { i in i % 2 == 0 ? 1.0 : -1 }
+                + [0, 0, 0] + (0..<20).map { i in i % 2 == 0 ? 3.0 : -3 }
+            return (OfflineStepDetector.quietestMovingStandardDeviation(f, moving: f.map { $0 != 0 }, width: 20, sideFraction: 0.5, gap: gap), 23)
+        }
+        let (inside, start) = scales(quiet: 12, gap: 3)
+        #expect((start..<start + 12).allSatisfy { abs(inside[$0] - 1) < 0.01 }, "\(inside[start..<start + 12])")
+        // Every window around the quiet bout holds loud samples without the bouts, or with a
+        // gap longer than the stops.
+        for gap in [Int.max, 4] { #expect(scales(quiet: 12, gap: gap).d[start + 2] > 1.5) }
+        // A bout shorter than a side window's share keeps the recording around it.
+        let short = scales(quiet: 8, gap: 3)
+        #expect(short.d[start + 2] > 1.5)
     }
 
     /// Between agreed steps, a detector's silence of `missedWalkSeconds` or more while the other
