@@ -533,7 +533,7 @@ public enum OfflineStepDetector {
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
         let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
         let local = quietestMovingStandardDeviation(f, moving: moving, width: Int((s.activityWindowSeconds * s.gridRateHz).rounded()),
-                                                    sideFraction: s.sideWindowMovingFraction, gap: Int((s.boutGapSeconds * s.gridRateHz).rounded()))
+                                                    sideFraction: s.sideWindowMovingFraction, gap: sampleCount(s.boutGapSeconds, rateHz: s.gridRateHz))
         let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded())) { p in
             let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
             return s.prominenceFraction * (quieter ? local[p] : scale)
@@ -584,7 +584,7 @@ extension OfflineStepDetector {
             return (squares[hi] - squares[lo]) / count - mean * mean >= limit
         }
         // Stretches of movement shorter than `seconds` do not count.
-        let shortest = Int((seconds * rateHz).rounded())
+        let shortest = sampleCount(seconds, rateHz: rateHz)
         var start = 0
         while start < n {
             guard moving[start] else { start += 1; continue }
@@ -594,6 +594,13 @@ extension OfflineStepDetector {
             start = end
         }
         return moving
+    }
+
+    /// `seconds` as a number of samples at `rateHz`, rounded; `Int.max` for an infinite (or NaN)
+    /// time, which no stretch reaches.
+    static func sampleCount(_ seconds: Seconds, rateHz: Hertz) -> Int {
+        let n = (seconds * rateHz).rounded()
+        return n < Double(Int.max / 2) ? Swift.max(0, Int(n)) : Int.max
     }
 
     /// For each sample of `f`, the standard deviation of the samples whose entry in `moving` is

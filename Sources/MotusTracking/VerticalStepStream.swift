@@ -144,8 +144,7 @@ public struct VerticalStepStream: Sendable {
         movingRing = [Bool](repeating: false, count: n)
         quieterRatio = d.quieterActivityRatio
         // An infinite (or NaN) bout gap never starts the scale again.
-        let gap = (d.boutGapSeconds * rate).rounded()
-        restartStillSamples = gap < Double(Int.max / 2) ? Swift.max(1, Int(gap)) : Int.max
+        restartStillSamples = Swift.max(1, OfflineStepDetector.sampleCount(d.boutGapSeconds, rateHz: rate))
         activityWidth = Swift.max(1, Int((s.quieterWindowSeconds * rate).rounded()))
         activityLeast = Swift.max(1, d.sideWindowMovingFraction * Double(activityWidth))
         var q = 1
