@@ -645,9 +645,10 @@ extension OfflineStepDetector {
             // gentle step can be one) lies between the bouts before and after it. A shorter
             // bout (a phone handled after a walk) keeps the whole recording around it.
             while c < cuts.count && cuts[c].upperBound <= i { c += 1 }
-            let inCut = c < cuts.count && cuts[c].lowerBound <= i
+            // The next still stretch after the sample (the one after the stretch it lies in).
+            let next = c < cuts.count && cuts[c].lowerBound <= i ? c + 1 : c
             var lo = c > 0 ? cuts[c - 1].upperBound : 0
-            var hi = c + (inCut ? 1 : 0) < cuts.count ? cuts[c + (inCut ? 1 : 0)].lowerBound : n
+            var hi = next < cuts.count ? cuts[next].lowerBound : n
             if count[hi] - count[lo] < sideLeast { lo = 0; hi = n }
             let centred = deviation(Swift.max(lo, i - half), Swift.min(hi, i + half + 1), least: 1)
             let before = deviation(Swift.max(lo, i - width), i + 1, least: sideLeast)

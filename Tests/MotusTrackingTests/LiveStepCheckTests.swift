@@ -167,13 +167,7 @@ import MotusSignal
     /// walk. A minute of jogging (2.8 steps/s, 8 m/s² along gravity), then 90 s of walking
     /// (1.8 steps/s, 1.5 m/s²), 100 Hz.
     @Test func aWalkAfterARunIsJudgedAgainstItselfOnceItFillsTheWindow() {
-        var rng = SplitMix64(seed: 9)
-        var jogThenWalk = SensorStream(kind: .acceleration)
-        for i in 0..<15_000 {
-            let t = Double(i) / 100
-            let v = t < 60 ? 8 * Math.sin(2 * Double.pi * 2.8 * t) : 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 60))
-            jogThenWalk.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
-        }
+        let jogThenWalk = verticalActivities([(60, 8, 2.8), (90, 1.5, 1.8)], seed: 9)
         func walkPeaks(_ detector: OfflineStepDetector.Settings, from start: Double) -> Int {
             var live = VerticalStepStream(detector: detector)
             for i in 0..<jogThenWalk.count { live.push(jogThenWalk.vector(i), time: jogThenWalk.times[i]) }
@@ -194,15 +188,10 @@ import MotusSignal
         // A minute's run, a stop of `pause` s, then a 20 s walk (1.8 steps/s) that never fills
         // the quieter-stretch window.
         func walkPeaks(pause: Double, _ detector: OfflineStepDetector.Settings = .default) -> Int {
-            var rng = SplitMix64(seed: 9)
+            let s = verticalActivities([(60, 8, 2.8), (pause, 0, 0), (20, 1.5, 1.8), (5, 0, 0)], seed: 9)
             var live = VerticalStepStream(detector: detector)
             let walkStart = 60 + pause
-            for i in 0..<Int((walkStart + 25) * 100) {
-                let t = Double(i) / 100
-                let v = t < 60 ? 8 * Math.sin(2 * Double.pi * 2.8 * t)
-                    : t < walkStart || t >= walkStart + 20 ? 0 : 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - walkStart))
-                live.push(Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()), time: t)
-            }
+            for i in 0..<s.count { live.push(s.vector(i), time: s.times[i]) }
             live.finish()
             return live.stepTimes.prefix(live.steps).filter { $0 >= walkStart && $0 < walkStart + 20 }.count
         }

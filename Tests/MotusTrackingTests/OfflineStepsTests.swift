@@ -290,15 +290,7 @@ import MotusSignal
     /// A minute of jogging (2.8 steps/s, 6 m/s² along gravity), a minute of walking (1.8 steps/s,
     /// 1.5 m/s²), a minute of jogging; 100 Hz.
     func jogWalkJog() -> SensorStream {
-        var rng = SplitMix64(seed: 5)
-        var s = SensorStream(kind: .acceleration)
-        for i in 0..<18_000 {
-            let t = Double(i) / 100
-            let v = t >= 60 && t < 120 ? 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 60))
-                : 6 * Math.sin(2 * Double.pi * 2.8 * (t < 60 ? t : t - 120))
-            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
-        }
-        return s
+        verticalActivities([(60, 6, 2.8), (60, 1.5, 1.8), (60, 6, 2.8)], seed: 5)
     }
 
     /// A walk between two runs moves the device far less than the runs, which set the whole
@@ -332,14 +324,7 @@ import MotusSignal
     /// around its steps holds part of a run, so only the windows kept inside the walk's bout
     /// judge it against itself.
     @Test func aShortWalkBetweenStopsIsJudgedAgainstItsOwnBout() {
-        var rng = SplitMix64(seed: 5)
-        var s = SensorStream(kind: .acceleration)
-        for i in 0..<14_800 {
-            let t = Double(i) / 100
-            let v = t < 60 || t >= 88 ? 6 * Math.sin(2 * Double.pi * 2.8 * t)
-                : t >= 64 && t < 84 ? 1.5 * Math.sin(2 * Double.pi * 1.8 * (t - 64)) : 0
-            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
-        }
+        let s = verticalActivities([(60, 6, 2.8), (4, 0, 0), (20, 1.5, 1.8), (4, 0, 0), (60, 6, 2.8)], seed: 5)
         func walkSteps(_ steps: [StepEvent]) -> Int { steps.filter { $0.time >= 64 && $0.time < 84 }.count }
         let inside = walkSteps(OfflineStepDetector.verticalSteps(s))
         #expect(abs(inside - 36) <= 2, "\(inside) of the walk's 36 steps")
@@ -428,4 +413,25 @@ import MotusSignal
         // 10 s at 0.5 s: 20 missed intervals against 18 regular ones.
         #expect(abs(OfflineStepDetector.irregularity(withSilence, s) - 20.0 / 38.0) < 1e-9)
     }
+}
+
+/// Activities one after another along gravity at 100 Hz, each (seconds, amplitude m/s², steps
+/// per second) a sine from its own start (amplitude 0: the device at rest), with 0.01 m/s² of
+/// noise on every axis.
+func verticalActivities(_ parts: [(seconds: Double, amplitude: Double, hz: Double)], seed: UInt64) -> SensorStream {
+    var rng = SplitMix64(seed: seed)
+    var s = SensorStream(kind: .acceleration)
+    var start = 0.0
+    for part in parts {
+        let end = start + part.seconds
+        var i = Int((start * 100).rounded())
+        while Double(i) / 100 < end - 1e-9 {
+            let t = Double(i) / 100
+            let v = part.amplitude * Math.sin(2 * Double.pi * part.hz * (t - start))
+            s.append(time: t, Vector3(0.01 * rng.gaussian(), 0.01 * rng.gaussian(), 9.81 + v + 0.01 * rng.gaussian()))
+            i += 1
+        }
+        start = end
+    }
+    return s
 }
