@@ -145,7 +145,9 @@ public struct VerticalStepStream: Sendable {
         quieterRatio = d.quieterActivityRatio
         // An infinite (or NaN) bout gap never starts the scale again.
         restartStillSamples = Swift.max(1, OfflineStepDetector.sampleCount(d.boutGapSeconds, rateHz: rate))
-        activityWidth = Swift.max(1, Int((s.quieterWindowSeconds * rate).rounded()))
+        // An endless (or NaN) window is no window: the rule is off (`activityWidth` 0).
+        let width = OfflineStepDetector.sampleCount(s.quieterWindowSeconds, rateHz: rate)
+        activityWidth = width == Int.max ? 0 : Swift.max(1, width)
         activityLeast = Swift.max(1, d.sideWindowMovingFraction * Double(activityWidth))
         var q = 1
         while q <= activityWidth { q *= 2 }
@@ -309,6 +311,7 @@ public struct VerticalStepStream: Sendable {
     /// square, or the deviation of the moving samples of the last `activityWidth` when that is
     /// quieter by `quieterRatio` (see the type's description).
     mutating func scale(adding v: Double, moving: Bool) -> Double {
+        guard activityWidth > 0 else { return meanSquare.squareRoot() }
         let k = finalCount & activityMask
         if finalCount >= activityWidth {
             // The sample leaving the window.

@@ -182,6 +182,13 @@ import MotusSignal
         let judgedAgainstWalk = walkPeaks(.default, from: 60 + window), againstRun = walkPeaks(running, from: 60 + window)
         #expect(abs(judgedAgainstWalk - expected) <= 2, "\(judgedAgainstWalk) peaks of \(expected)")
         #expect(againstRun < expected - 20, "against the running scale alone: \(againstRun) of \(expected)")
+        // An endless window turns the rule off instead of trapping.
+        var endless = VerticalStepStream.Settings()
+        endless.quieterWindowSeconds = .infinity
+        var live = VerticalStepStream(settings: endless)
+        for i in 0..<jogThenWalk.count { live.push(jogThenWalk.vector(i), time: jogThenWalk.times[i]) }
+        live.finish()
+        #expect(live.stepTimes.prefix(live.steps).filter { $0 >= 60 + window && $0 < 149 }.count == againstRun)
     }
 
     @Test func aWalkAfterAStopIsJudgedAgainstItselfFromItsFirstStep() {
