@@ -82,11 +82,11 @@ def prepare(motus, datasets, title, folder, kind):
         motus_cli.convert(motus, src, csv)
         rec = motus_cli.read_converted(csv)
         meta = {k: v for k, v in rec.meta.items() if k in surroundings.META_KEYS}
+        file_id = rid.replace("/", "_") + ".motus"
+        groups[file_id] = steps_table.group_of(rows[rid])
         for _, name, change in CHANGES:
             acc = changed(rec.acc_t, rec.acc, change, rid)
             path, recs = out[name]
-            file_id = rid.replace("/", "_") + ".motus"
-            groups[file_id] = steps_table.group_of(rows[rid])
             surroundings.write_motus(os.path.join(path, file_id), rec, meta, rec.acc_t, acc)
             recs[file_id] = motus_cli.Recording(acc_t=rec.acc_t, acc=acc, gyro_t=None, gyro=None, steps=rec.steps,
                                                 labels=rec.labels, height_m=rec.height_m, meta=rec.meta)
