@@ -2,16 +2,18 @@ import Testing
 import Foundation
 
 /// The benchmark folder's standard-library scripts (benchmarks/steps/oxford_reference.py,
-/// stride_reference.py, grid_phase.py and ipol_walk_ends.py) stop on bad input with one line on stderr that says what and where,
+/// stride_reference.py, grid_phase.py and ipol_walk_ends.py), and perturb.py where the steps
+/// benchmark's venv is made, stop on bad input with one line on stderr that says what and where,
 /// and a non-zero exit, as the command-line tool does. Run with python3 when it is found.
 @Suite struct BenchmarkScriptErrorTests {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    /// Runs `python3 benchmarks/steps/SCRIPT ARGS` from the package root; nil without python3.
-    func python(_ script: String, _ args: [String]) throws -> Result? {
+    /// Runs `python3 benchmarks/steps/SCRIPT ARGS` from the package root (or `interpreter`, a
+    /// path, instead of python3); nil without python3.
+    func python(_ script: String, _ args: [String], interpreter: String? = nil) throws -> Result? {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", CLI.root + "/benchmarks/steps/" + script] + args
+        p.executableURL = URL(fileURLWithPath: interpreter ?? "/usr/bin/env")
+        p.arguments = (interpreter == nil ? ["python3"] : []) + [CLI.root + "/benchmarks/steps/" + script] + args
         p.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out; p.standardError = err
@@ -111,6 +113,29 @@ import Foundation
         let lines = r.stderr.split(separator: "\n")
         #expect(r.status != 0 && lines.count == 1 && lines[0] == "grid_phase: motus evaluate-steps --step-mode offline --resample 100 --grid-phase 0.5 failed: motus: a reason",
                 "\(r.stderr)")
+    }
+
+    /// perturb.py (numpy and scipy: run with the steps benchmark's venv, which
+    /// `benchmarks/steps/run.sh` makes) names a missing binary, a missing data set folder and
+    /// the run of motus that failed.
+    @Test func perturbNamesWhatItCannotRun() throws {
+        let venv = CLI.root + "/benchmarks/.venv-steps/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: venv) else {
+            print("skipping: benchmarks/.venv-steps not made (benchmarks/steps/run.sh makes it); perturb.py needs its numpy and scipy")
+            return
+        }
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard let b = try python("perturb.py", ["--motus", dir + "/no-such-motus"], interpreter: venv) else { return }
+        expectOneLine(b, endingWith: "perturb: \(dir)/no-such-motus not found (build it: swift build -c release, or give --motus)")
+        let motus = try executable(dir, "motus", "echo 'evaluate-steps: 1/2 recordings' >&2\necho 'motus: a reason' >&2\nexit 1\n")
+        guard let m = try python("perturb.py", ["--datasets", dir, "--motus", motus], interpreter: venv) else { return }
+        expectOneLine(m, endingWith: "perturb: \(dir)/oxford not found (give --datasets)")
+        for folder in ["oxford", "weallwalk", "ipol/voisard2023_ipol497"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+        }
+        guard let r = try python("perturb.py", ["--datasets", dir, "--motus", motus], interpreter: venv) else { return }
+        expectOneLine(r, endingWith: "perturb: Oxford: motus: a reason")
     }
 
     /// A reference file with a short row or a non-number stops the script at its line.

@@ -27,6 +27,7 @@ the changes.
 """
 
 import argparse
+import dataclasses
 import os
 import sys
 import zlib
@@ -68,28 +69,19 @@ def prepare(motus, datasets, title, folder, kind):
     """Writes every version of each recording Motus scores in `folder`; returns
     {folder name: (its path, {id: changed recording})} and {id: its group's name} (the group
     `motus evaluate-steps` puts the recording in, "" for none; a written file has none)."""
-    rows, _, error = motus_cli.evaluate_steps(motus, os.path.join(datasets, folder), [])
-    if error:
-        raise RuntimeError("%s: %s" % (title, error))
     out, groups = {}, {}
     for _, name, _ in CHANGES:
         path = os.path.join(OUT, kind, name)
         os.makedirs(path, exist_ok=True)
         out[name] = (path, {})
-    for rid in sorted(rows):
-        src = steps_table.entry_path(kind, os.path.join(datasets, folder), rid)
-        csv = os.path.join(REPO, "benchmarks", ".data", "steps", kind, rid + ".csv")
-        motus_cli.convert(motus, src, csv)
-        rec = motus_cli.read_converted(csv)
-        meta = {k: v for k, v in rec.meta.items() if k in surroundings.META_KEYS}
+    for rid, row, rec, meta in surroundings.scored_recordings(motus, datasets, title, folder, kind):
         file_id = rid.replace("/", "_") + ".motus"
-        groups[file_id] = steps_table.group_of(rows[rid])
+        groups[file_id] = steps_table.group_of(row)
         for _, name, change in CHANGES:
             acc = changed(rec.acc_t, rec.acc, change, rid)
             path, recs = out[name]
             surroundings.write_motus(os.path.join(path, file_id), rec, meta, rec.acc_t, acc)
-            recs[file_id] = motus_cli.Recording(acc_t=rec.acc_t, acc=acc, gyro_t=None, gyro=None, steps=rec.steps,
-                                                labels=rec.labels, height_m=rec.height_m, meta=rec.meta)
+            recs[file_id] = dataclasses.replace(rec, acc=acc)
     return out, groups
 
 
@@ -100,10 +92,12 @@ def main():
     args = ap.parse_args()
     if not os.path.isfile(args.motus):
         sys.exit("perturb: %s not found (build it: swift build -c release, or give --motus)" % args.motus)
+    for _, folder, _ in surroundings.DATASETS:
+        if not os.path.isdir(os.path.join(args.datasets, folder)):
+            sys.exit("perturb: %s not found (give --datasets)" % os.path.join(args.datasets, folder))
     print("| data set | method | " + " | ".join(title for title, _, _ in CHANGES) + " | range |")
     print("|---|---|" + "---|" * (len(CHANGES) + 1))
     for title, folder, kind in surroundings.DATASETS:
-        print("%s: writing the changed recordings…" % title, file=sys.stderr)
         versions, groups = prepare(args.motus, args.datasets, title, folder, kind)
         # figures[(group, method)]: MAPE per change; group "" is the whole data set.
         figures = {}
@@ -123,10 +117,11 @@ def main():
                     # The scipy pipeline on the same samples, judged in the windows Motus judged.
                     recs = versions[name][1]
                     add(steps_table.SCIPY, {i: motus_cli.judge(rows[i], peers.scipy_steps(recs[i]))[2] for i in rows})
-        for (group, method), v in sorted(figures.items(), key=lambda kv: (kv[0][0] != "", kv[0][0],
-                                                                          [steps_table.SCIPY, "Motus live", "Motus offline"].index(kv[0][1]))):
-            label = title + (", " + group if group else "")
-            print("| %s | %s | %s | %.2f–%.2f |" % (label, method, " | ".join("%.2f" % x for x in v), min(v), max(v)))
+        for group in [""] + sorted(set(g for g, _ in figures) - {""}):
+            for method in (steps_table.SCIPY, "Motus live", "Motus offline"):
+                v = figures[(group, method)]
+                label = title + (", " + group if group else "")
+                print("| %s | %s | %s | %.2f–%.2f |" % (label, method, " | ".join("%.2f" % x for x in v), min(v), max(v)))
     print("\nEach recording as recorded and changed as the column says (benchmarks/steps/perturb.py); "
           "command: `benchmarks/.venv-steps/bin/python benchmarks/steps/perturb.py`.")
 

@@ -98,22 +98,29 @@ def write_motus(path, rec, meta, t, acc):
 META_KEYS = ("device", "placement", "subject", "height_m")
 
 
-def prepare(motus, datasets, title, folder, kind, filler, name, minutes):
-    """Writes both versions of each recording Motus scores in `folder` (`filler`, named `name`,
-    `minutes` before and after); returns the two folders."""
+def scored_recordings(motus, datasets, title, folder, kind):
+    """Each recording `motus evaluate-steps` scores in `folder`, in id order, as (its id, its
+    `evaluate-steps` row, the recording as `motus convert` gives it, the metadata a written
+    copy keeps). The conversions are cached in benchmarks/.data/steps/ (`motus_cli.convert`)."""
     rows, _, error = motus_cli.evaluate_steps(motus, os.path.join(datasets, folder), [])
     if error:
         raise RuntimeError("%s: %s" % (title, error))
-    alone, padded = os.path.join(OUT, kind, "alone"), os.path.join(OUT, kind, "%s-%gmin" % (name, minutes))
-    os.makedirs(alone, exist_ok=True)
-    os.makedirs(padded, exist_ok=True)
-    n = int(round(minutes * 60 * FILLER_RATE_HZ))
     for rid in sorted(rows):
         src = steps_table.entry_path(kind, os.path.join(datasets, folder), rid)
         csv = os.path.join(REPO, "benchmarks", ".data", "steps", kind, rid + ".csv")
         motus_cli.convert(motus, src, csv)
         rec = motus_cli.read_converted(csv)
-        meta = {k: v for k, v in rec.meta.items() if k in META_KEYS}
+        yield rid, rows[rid], rec, {k: v for k, v in rec.meta.items() if k in META_KEYS}
+
+
+def prepare(motus, datasets, title, folder, kind, filler, name, minutes):
+    """Writes both versions of each recording Motus scores in `folder` (`filler`, named `name`,
+    `minutes` before and after); returns the two folders."""
+    alone, padded = os.path.join(OUT, kind, "alone"), os.path.join(OUT, kind, "%s-%gmin" % (name, minutes))
+    os.makedirs(alone, exist_ok=True)
+    os.makedirs(padded, exist_ok=True)
+    n = int(round(minutes * 60 * FILLER_RATE_HZ))
+    for rid, _, rec, meta in scored_recordings(motus, datasets, title, folder, kind):
         t, acc = rec.acc_t, rec.acc
         write_motus(os.path.join(alone, rid + ".motus"), rec, meta, t, acc)
         first = acc[t <= t[0] + 1].mean(axis=0)
