@@ -532,9 +532,9 @@ public enum OfflineStepDetector {
         // (`quieterActivityRatio`).
         let moving = movingSamples(gridAcceleration, rateHz: s.gridRateHz, forAtLeast: s.boutGapSeconds)
         let scale = Swift.max(standardDeviation(f), s.movementScaleFraction * standardDeviation(f, where: moving))
-        let local = quietestMovingStandardDeviation(f, moving: moving, width: Int((s.activityWindowSeconds * s.gridRateHz).rounded()),
+        let local = quietestMovingStandardDeviation(f, moving: moving, width: sampleCount(s.activityWindowSeconds, rateHz: s.gridRateHz),
                                                     sideFraction: s.sideWindowMovingFraction, gap: sampleCount(s.boutGapSeconds, rateHz: s.gridRateHz))
-        let peaks = Peaks.find(f, minimumDistance: Int((s.minimumPeakSpacingSeconds * s.gridRateHz).rounded())) { p in
+        let peaks = Peaks.find(f, minimumDistance: sampleCount(s.minimumPeakSpacingSeconds, rateHz: s.gridRateHz)) { p in
             let quieter = local[p] > 0 && local[p] < s.quieterActivityRatio * scale
             return s.prominenceFraction * (quieter ? local[p] : scale)
         }
@@ -609,8 +609,10 @@ extension OfflineStepDetector {
     /// moves; the centred one whenever it holds a moving sample. 0 where none counts. The
     /// windows end at the still stretches of `gap` samples or more around the sample (its bout)
     /// when that bout holds at least `sideFraction` of a window's moving samples.
+    /// A window longer than `f` is as long as `f` (an endless `activityWindowSeconds`: the
+    /// whole recording's moving samples, or the bout's).
     static func quietestMovingStandardDeviation(_ f: [Double], moving: [Bool], width: Int, sideFraction: Double, gap: Int) -> [Double] {
-        let n = f.count, half = width / 2
+        let n = f.count, width = Swift.min(width, n), half = width / 2
         // Prefix sums of the moving samples, their squares and their count.
         var sum = [Double](repeating: 0, count: n + 1), squares = sum, count = sum
         for i in 0..<n {

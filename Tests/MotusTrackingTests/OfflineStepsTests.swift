@@ -318,6 +318,13 @@ import MotusSignal
         #expect(walkSteps(OfflineStepDetector.detect(s, settings: centredNoMissedWalk)) < 80)
         let offline = walkSteps(OfflineStepDetector.detect(s))
         #expect(abs(offline - 108) <= 2, "offline \(offline) of 108 walking steps")
+        // An endless window is a window as long as the recording (180 s), not a trap.
+        var endless = OfflineStepDetector.Settings(), whole = endless
+        endless.activityWindowSeconds = .infinity
+        whole.activityWindowSeconds = 180
+        let endlessSteps = OfflineStepDetector.verticalSteps(s, settings: endless).map(\.time)
+        #expect(endlessSteps == OfflineStepDetector.verticalSteps(s, settings: whole).map(\.time))
+        #expect(endlessSteps != OfflineStepDetector.verticalSteps(s).map(\.time))
     }
 
     /// A 20 s walk (36 steps) between two runs, with a 4 s stop on each side: every 30 s window
