@@ -87,7 +87,11 @@ public struct LiveStepCheck: Sendable {
         public var minimumPeakToPeak: MetersPerSecondSquared = 0.26
         /// Gravity's direction in the device turns at most this much (degrees, median over the
         /// run) from one stride to the next: a carried device keeps its posture stride after
-        /// stride, one being put away or taken out does not.
+        /// stride, one being put away or taken out does not. The direction at a peak is the
+        /// mean acceleration over a stride centred on it (`keepsPosture`), which has turned
+        /// as soon as the device has: a walk's first strides right after standing up keep
+        /// their posture (a low-pass of the acceleration was still turning from the seated
+        /// posture there).
         public var maximumPostureTurnDegrees: Double = 20
         /// The unfiltered acceleration along gravity around the run's newest
         /// `periodicityPeaks` peaks correlates at least this much with itself one stride and
@@ -163,7 +167,8 @@ public struct LiveStepCheck: Sendable {
     var pedometerTimes = [Double](repeating: 0, count: pedometerCapacity), pedometerCount = 0
     var examined = 0
     var runTimes = [Double](repeating: 0, count: runCapacity), runPeaks = [Double](repeating: 0, count: runCapacity)
-    var runGravity = [Vector3](repeating: .zero, count: runCapacity)
+    /// Gravity's direction at each peak of a run (`keepsPosture`'s scratch).
+    var runDirections = [Vector3](repeating: .zero, count: runCapacity)
     var runStart = 0, runEnd = 0, runCounts = false
     var fillTimes = [Double](repeating: 0, count: fillCapacity), fillPeaks = [Double](repeating: 0, count: fillCapacity)
     var fillStart = 0, fillEnd = 0
@@ -326,7 +331,7 @@ public struct LiveStepCheck: Sendable {
             }
             if runEnd > runStart && p.time - runTimes[(runEnd - 1) % n] > gap { runStart = runEnd; runCounts = false }
             if runEnd - runStart == n { runStart += 1 }
-            runTimes[runEnd % n] = p.time; runPeaks[runEnd % n] = p.peakToPeak; runGravity[runEnd % n] = p.gravity
+            runTimes[runEnd % n] = p.time; runPeaks[runEnd % n] = p.peakToPeak
             runEnd += 1
             if runCounts {
                 // Counting: the new peak counts when it keeps the rhythm of the peaks before it.
@@ -445,10 +450,17 @@ public struct LiveStepCheck: Sendable {
 
     /// Whether gravity's direction at each peak of the run lies within
     /// `maximumPostureTurnDegrees` of its direction a stride (two peaks) before, in the median.
+    /// Gravity's direction at a peak is the mean acceleration over the run's median stride
+    /// centred on it (`VerticalStepStream.meanDirection`).
     mutating func keepsPosture(_ w: SilentWalk) -> Bool {
-        let n = Self.runCapacity, m = runEnd - runStart - 2
+        let n = Self.runCapacity, count = runEnd - runStart, m = count - 2
         guard m >= 1 else { return false }
-        for k in 0..<m { scratch[k] = runGravity[(runStart + k + 2) % n].dot(runGravity[(runStart + k) % n]) }
+        let half = medianStride(from: runStart, count: m) / 2
+        for k in 0..<count {
+            let t = runTimes[(runStart + k) % n]
+            runDirections[k] = vertical.meanDirection(from: t - half, to: t + half)
+        }
+        for k in 0..<m { scratch[k] = runDirections[k + 2].dot(runDirections[k]) }
         return scratchMedian(count: m) >= Math.cos(w.maximumPostureTurnDegrees * Double.pi / 180)
     }
 

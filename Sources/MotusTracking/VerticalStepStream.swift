@@ -83,15 +83,18 @@ public struct VerticalStepStream: Sendable {
     /// that starts the mean square again (`boutGapSeconds`).
     var stillRun = 0
     let restartStillSamples: Int
-    /// Per grid sample (ring, `ringMask`): gravity as low-passed (x, y, z) and the swing signal.
-    var gravityRing: [Double], swingRing: [Double]
-    /// Reported peak times, their peak-to-peak, their swing through the peak and gravity (x, y,
-    /// z), newest last (rings of `stepCapacity`).
-    var stepTimes: [Double], stepPeakToPeak: [Double], stepSwingThrough: [Double], stepGravity: [Double]
+    /// Per grid sample (ring, `ringMask`): the swing signal.
+    var swingRing: [Double]
+    /// Reported peak times, their peak-to-peak and their swing through the peak, newest last
+    /// (rings of `stepCapacity`).
+    var stepTimes: [Double], stepPeakToPeak: [Double], stepSwingThrough: [Double]
     /// The acceleration along gravity on the grid (m/s², gravity included), unfiltered
     /// (ring, `verticalMask`): the signal whose own periodicity `periodicity` measures.
     var verticalRing: [Double]
     let verticalMask: Int
+    /// The acceleration on the grid (m/s², gravity included; x, y, z per sample; ring,
+    /// `verticalMask`): what `meanDirection` averages.
+    var accelerationRing: [Double]
     /// The session's stillness test (`StillnessDetector`, default settings) on the grid's |a|.
     var stillness: StillnessDetector
     /// Per grid sample (ring, `ringMask`): whether the device moved there (the test's window
@@ -130,16 +133,15 @@ public struct VerticalStepStream: Sendable {
         ringMask = n - 1
         filtered = [Double](repeating: 0, count: n)
         threshold = [Double](repeating: 0, count: n)
-        gravityRing = [Double](repeating: 0, count: 3 * n)
         swingRing = [Double](repeating: 0, count: n)
         var m = 1
         while Double(m) < Self.verticalSeconds * rate { m *= 2 }
         verticalMask = m - 1
         verticalRing = [Double](repeating: 0, count: m)
+        accelerationRing = [Double](repeating: 0, count: 3 * m)
         stepTimes = [Double](repeating: 0, count: Self.stepCapacity)
         stepPeakToPeak = [Double](repeating: 0, count: Self.stepCapacity)
         stepSwingThrough = [Double](repeating: 0, count: Self.stepCapacity)
-        stepGravity = [Double](repeating: 0, count: 3 * Self.stepCapacity)
         stillness = StillnessDetector(rateHz: rate)
         movingRing = [Bool](repeating: false, count: n)
         quieterRatio = d.quieterActivityRatio
@@ -167,12 +169,11 @@ public struct VerticalStepStream: Sendable {
     /// The `n`-th reported peak (0: the first): time (s), peak-to-peak (the range of the swing
     /// signal, `StepSwingFilter`, since the previous peak, at most 2 s back: the step's swing for
     /// its length), the swing through the peak (that range carried on by the swing filter's
-    /// delay after the peak: a walk's first peak shows its own rise only there) and gravity's
-    /// unit direction at it.
-    public func reportedStep(_ n: Int) -> (time: Seconds, peakToPeak: MetersPerSecondSquared, swingThrough: MetersPerSecondSquared, gravity: Vector3) {
+    /// delay after the peak: a walk's first peak shows its own rise only there).
+    public func reportedStep(_ n: Int) -> (time: Seconds, peakToPeak: MetersPerSecondSquared, swingThrough: MetersPerSecondSquared) {
         precondition(n >= 0 && n < stepCount && n >= stepCount - Self.stepCapacity, "peak index out of range")
         let j = n % Self.stepCapacity
-        return (stepTimes[j], stepPeakToPeak[j], stepSwingThrough[j], Vector3(stepGravity[3 * j], stepGravity[3 * j + 1], stepGravity[3 * j + 2]))
+        return (stepTimes[j], stepPeakToPeak[j], stepSwingThrough[j])
     }
 
     /// Whether a reported peak lies within `tolerance` (s) of `time` (among the last 128).
@@ -225,6 +226,23 @@ public struct VerticalStepStream: Sendable {
         return Double(n) / Double(i1 - i0 + 1)
     }
 
+    /// The unit direction of the mean acceleration (gravity included) between `start` and `end`
+    /// (s, input clock), over the samples still kept; zero when none are. Over one stride a
+    /// walk's own oscillation averages out and gravity's direction in the device is left, as it
+    /// was then: a low-pass (the projection's) still turns for seconds after the device did.
+    public func meanDirection(from start: Seconds, to end: Seconds) -> Vector3 {
+        guard !t0.isNaN else { return .zero }
+        let (i0, i1) = keptSpan(from: start, to: end)
+        guard i1 >= i0 else { return .zero }
+        var sum = Vector3.zero
+        for i in i0...i1 {
+            let r = 3 * (i & verticalMask)
+            sum = sum + Vector3(accelerationRing[r], accelerationRing[r + 1], accelerationRing[r + 2])
+        }
+        let norm = sum.norm
+        return norm > 0 ? sum / norm : .zero
+    }
+
     /// The grid indexes of the samples from `start` to `end` (s, input clock) that the ring of
     /// unfiltered vertical acceleration still holds: the first and the last (last < first when
     /// none). `t0` must be set.
@@ -269,12 +287,11 @@ public struct VerticalStepStream: Sendable {
     mutating func grid(_ a: Vector3) {
         let g = Vector3(gravity[0].process(a.x), gravity[1].process(a.y), gravity[2].process(a.z))
         let gn = g.norm
-        let k = band.count & ringMask
-        // Gravity as filtered (its direction is taken at a reported peak only).
-        gravityRing[3 * k] = g.x; gravityRing[3 * k + 1] = g.y; gravityRing[3 * k + 2] = g.z
-        swingRing[k] = swing.process(a)
+        swingRing[band.count & ringMask] = swing.process(a)
         let vertical = gn > 0 ? a.dot(g) / gn : 0
         verticalRing[band.count & verticalMask] = vertical
+        let r = 3 * (band.count & verticalMask)
+        accelerationRing[r] = a.x; accelerationRing[r + 1] = a.y; accelerationRing[r + 2] = a.z
         // The stillness test over the window ending here, for the sample at its centre (the
         // newest samples, whose window has not come when the input ends, count as still; so
         // do those before the first full window).
@@ -345,10 +362,6 @@ public struct VerticalStepStream: Sendable {
             let v = swingRing[k & ringMask]; lo = Swift.min(lo, v); hi = Swift.max(hi, v)
         }
         stepSwingThrough[j] = hi - lo
-        let g = 3 * (p & ringMask)
-        let u = Vector3(gravityRing[g], gravityRing[g + 1], gravityRing[g + 2]), n = u.norm
-        let d = n > 0 ? u / n : .zero
-        stepGravity[3 * j] = d.x; stepGravity[3 * j + 1] = d.y; stepGravity[3 * j + 2] = d.z
         lastPeak = p
         stepCount += 1
     }

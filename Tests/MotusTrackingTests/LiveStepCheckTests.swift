@@ -483,6 +483,33 @@ import MotusSignal
         #expect(walks == 0, "\(walks) of 50 jolt trains after standing up counted as a walk")
     }
 
+    /// `signal` with each sample turned by `degrees(t)` about the device's y axis (a thigh
+    /// turning from seated to standing turns a pocket's phone so).
+    func turned(_ signal: SensorStream, degrees: (Double) -> Double) -> SensorStream {
+        var s = SensorStream(kind: .acceleration)
+        for i in 0..<signal.count {
+            let a = signal.vector(i), phi = degrees(signal.times[i]) * Double.pi / 180
+            s.append(time: signal.times[i], Vector3(a.x * Math.cos(phi) + a.z * Math.sin(phi), a.y, -a.x * Math.sin(phi) + a.z * Math.cos(phi)))
+        }
+        return s
+    }
+
+    /// A walk right after standing up keeps its posture from its first stride: the device
+    /// turned 80° (seated to standing) over the second before the first step, and every step
+    /// counts after the change of posture, the first included (judged by a low-pass of the
+    /// acceleration, still turning there, the first step was dropped). A device that goes on
+    /// turning through the steps (30° a stride: being put away) keeps no posture, and none
+    /// counts.
+    @Test func aWalkRightAfterStandingUpKeepsItsPosture() {
+        let steps = unlikeSteps(start: 1.8, seed: 11, until: 10)
+        let stoodUp = turned(steps) { t in 80 * Swift.min(Swift.max((1.7 - t) / 1.0, 0), 1) }
+        let counted = silentSteps(stoodUp, postureChange: 1.2).times
+        #expect(counted.count == 10 && (counted.first ?? .infinity) < 1.9, "\(counted)")
+        let turning = turned(steps) { t in 150 * Swift.min(Swift.max((t - 1.5) / 5.5, 0), 1) }
+        #expect(silentSteps(turning, postureChange: 1.2).times.isEmpty)
+        #expect(silentSteps(steps, postureChange: 1.2).times.count == 10)
+    }
+
     /// A walk from a chair whose device turns too little for the posture tracker still starts
     /// from rest: steps whose waveforms all differ count in the bout that began when the device
     /// left rest, not when the rest ended more than the bout gap before them, not without rest,

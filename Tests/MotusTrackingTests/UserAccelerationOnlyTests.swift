@@ -25,16 +25,19 @@ import MotusTracking
     /// The axis is not the vertical here (at the waist, in turns, the fore-aft and sideways
     /// oscillations are as strong), but the step rhythm is along it. Compared with the live
     /// check's rules that count a walk's start from the vertical peaks off in both
-    /// (`countsBeforeHeardWalk`, `countsAfterRest`): with gravity the pedometer starts this walk
-    /// about 4 s after its first step, and either rule adds the same six steps before it (the
-    /// walk follows rest, and the pedometer's walk follows them); on the principal axis the
-    /// pedometer starts about 2 s in, with no run of five unheard peaks before it. The
-    /// pedometers' steps are what this test compares.
+    /// (`countsBeforeHeardWalk`, `countsAfterRest`, `countsAfterPostureChange`): with gravity
+    /// the pedometer starts this walk about 4 s after its first step, and either of the first
+    /// two rules adds the same six steps before it (the walk follows rest, and the pedometer's
+    /// walk follows them); on the principal axis the pedometer starts about 2 s in, with no run
+    /// of five unheard peaks before it. The third counts five peaks of the phone handled at
+    /// 5 s, right after the posture tracker dates a change, where the user acceleration alone
+    /// has no posture to track. The pedometers' steps are what this test compares.
     @Test func iPhoneBeltWalkWithoutGravity() throws {
         let r = try RecordingLoader.load(path: Self.root + "/datasets/iphone-belt-stand-then-walk.motus")
         var s = SessionSettings()
         s.tuning.stepCheck.silentWalk.countsBeforeHeardWalk = false
         s.tuning.stepCheck.silentWalk.countsAfterRest = false
+        s.tuning.stepCheck.silentWalk.countsAfterPostureChange = false
         let withGravity = try MotionSession.run(Self.keep(r, [.userAcceleration, .gravity, .rotationRate]), settings: s, model: nil)
         let without = try MotionSession.run(Self.keep(r, [.userAcceleration, .rotationRate]), settings: s, model: .shipped)
         #expect(withGravity.summary.steps > 30)
