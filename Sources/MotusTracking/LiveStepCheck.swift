@@ -187,34 +187,12 @@ public struct LiveStepCheck: Sendable {
     public private(set) var silentWalkSteps = 0
     /// The first step of the newest silent walk, until `takeSilentWalkStart` takes it.
     var silentWalkStart: Double?
-    /// The bout that began with the latest change of posture (`postureChanged(at:)`).
-    var postureBout = MovementStart()
-    /// The bout that began when the device last left rest (`atRest(at:)`).
-    var restBout = MovementStart()
-
-    /// A movement that began at `start` (s; −∞ before one), and the latest vertical peak of the
-    /// bout it began (the start, then peaks of at least `SilentWalk.minimumPeakToPeak` with no
-    /// pause of the bout gap between them; −∞ once a pause ended it).
-    struct MovementStart {
-        var start = -Double.infinity
-        var boutEnd = -Double.infinity
-
-        /// A new start at `time`; the same start told again changes nothing.
-        mutating func began(at time: Seconds) {
-            guard time != start else { return }
-            start = time; boutEnd = time
-        }
-
-        /// A peak at `time` of at least the minimum swing carries the bout on, unless a pause of
-        /// more than `gap` (s) ended it.
-        mutating func peak(at time: Seconds, gap: Seconds) {
-            guard time >= start else { return }
-            boutEnd = time - Swift.max(boutEnd, start) <= gap ? time : -.infinity
-        }
-
-        /// Whether `time` lies in the bout.
-        func contains(_ time: Seconds) -> Bool { time >= start && time <= boutEnd }
-    }
+    /// The bout that began with the latest change of posture before the peak examined
+    /// (`postureChanged(at:)`).
+    var postureBout = MovementStart(mergesConsecutive: false)
+    /// The bout that began when the device last left rest before the peak examined
+    /// (`atRest(at:)`).
+    var restBout = MovementStart(mergesConsecutive: true)
 
     /// A check with `settings`.
     public init(settings s: Settings = Settings()) {
@@ -314,6 +292,9 @@ public struct LiveStepCheck: Sendable {
             let p = vertical.reportedStep(examined)
             guard p.time + w.heardWithinSeconds < horizon else { return }
             examined += 1
+            // The starts told up to the peak take effect (they were told as they happened).
+            postureBout.reach(p.time)
+            restBout.reach(p.time)
             // Every peak that swings the acceleration as a step does (its swing through the
             // peak, which holds a walk's first peak's own rise), heard or not, carries on the
             // bouts that began with standing up and with leaving rest (the band-pass finds
@@ -359,17 +340,20 @@ public struct LiveStepCheck: Sendable {
     /// `PostureTracker` dates it: a run of peaks that begins in the bout it starts (no pause of
     /// the bout gap between it and the run) also counts when the device moves all through the
     /// run (`SilentWalk.countsAfterPostureChange`). The same change told again (a session tells
-    /// the tracker's latest one on every frame) changes nothing.
+    /// the tracker's latest one on every frame) changes nothing. A run is judged against the
+    /// latest change before its first peak, not a later one (sitting down again after a short
+    /// walk) told before the run's peaks are examined (`MovementStart`).
     public mutating func postureChanged(at time: Seconds) {
-        postureBout.began(at: time)
+        postureBout.tell(time)
     }
 
     /// The device was at rest at `time` (s, input clock): the session's stillness test passed
-    /// on that frame. A run of peaks that begins in the bout after the last such frame counts as
-    /// one after a change of posture (`SilentWalk.countsAfterRest`). A session tells every
-    /// frame at rest.
+    /// on that frame. A run of peaks that begins in the bout after the last such frame before
+    /// its first peak counts as one after a change of posture (`SilentWalk.countsAfterRest`). A
+    /// session tells every frame at rest, also after a short walk and before its peaks are
+    /// examined (`MovementStart`).
     public mutating func atRest(at time: Seconds) {
-        restBout.began(at: time)
+        restBout.tell(time)
     }
 
     /// Whether the run's first peak lies in the bout that began with the latest change of

@@ -325,18 +325,23 @@ import MotusSignal
 
     /// Feeds `signal` to a live check that gets no pedometer step (a walk the pedometer does
     /// not hear) and returns the steps it counts, asking after every sample as a session does.
-    /// With `postureChange`, the session's change of posture (standing up) is told to the
-    /// check when the input reaches that time, as the session tells it; with `restUntil`, every
-    /// sample up to that time is at rest (`atRest(at:)`), as the session's stillness test tells.
+    /// With `postureChange` (and `laterPostureChange`), the session's change of posture (standing
+    /// up, sitting down) is told to the check when the input reaches that time, as the session
+    /// tells it; with `restUntil` (and `restFrom`), every sample up to (from) that time is at
+    /// rest (`atRest(at:)`), as the session's stillness test tells.
     func silentSteps(_ signal: SensorStream, settings: LiveStepCheck.Settings = .init(),
-                     postureChange: Double? = nil, restUntil: Double? = nil, pedometer: [Double] = []) -> (times: [Double], silent: Int) {
+                     postureChange: Double? = nil, restUntil: Double? = nil, pedometer: [Double] = [],
+                     laterPostureChange: Double? = nil, restFrom: Double? = nil) -> (times: [Double], silent: Int) {
         var check = LiveStepCheck(settings: settings)
         var out: [Double] = []
-        var told = false, heard = 0
+        var told = false, toldLater = false, heard = 0
         for i in 0..<signal.count {
             if let c = postureChange, !told, signal.times[i] >= c { check.postureChanged(at: c); told = true }
-            // The device at rest on every sample up to `restUntil`, as a session tells it.
+            if let c = laterPostureChange, !toldLater, signal.times[i] >= c { check.postureChanged(at: c); toldLater = true }
+            // The device at rest on every sample up to `restUntil`, and from `restFrom` on, as a
+            // session tells it.
             if let r = restUntil, signal.times[i] <= r { check.atRest(at: signal.times[i]) }
+            if let r = restFrom, signal.times[i] >= r { check.atRest(at: signal.times[i]) }
             // The pedometer's steps, each as it would come: when the samples reach it.
             while heard < pedometer.count && pedometer[heard] <= signal.times[i] {
                 _ = check.push(StepEvent(time: pedometer[heard], peakToPeak: 1)); heard += 1
@@ -542,6 +547,19 @@ import MotusSignal
         five.silentWalk.peaksAfterMovementStart = five.silentWalk.peaks
         #expect(silentSteps(s, settings: five, postureChange: 1.5).times.isEmpty)
         #expect(silentSteps(s, settings: five, restUntil: 1.5).times.isEmpty)
+    }
+
+    /// A walk of four steps from rest or after standing up counts though rest, or another
+    /// change of posture, comes right after it: the check examines a peak about 4 s after it,
+    /// and judges it against the rest or change told before the peak, not the later one told
+    /// by then.
+    @Test func aShortWalkFollowedByRestStillFollowsTheRestBeforeIt() {
+        let s = unlikeSteps(start: 2.2, seed: 11, until: 9, count: 4)
+        // The four steps end by 4.1 s; the first is examined after 6 s.
+        #expect(silentSteps(s, restUntil: 1.5, restFrom: 4.5).times.count == 4)
+        #expect(silentSteps(s, postureChange: 1.5, laterPostureChange: 4.5).times.count == 4)
+        // Rest only after the walk is no rest before it.
+        #expect(silentSteps(s, restFrom: 4.5).times.isEmpty)
     }
 
     /// A walker who stopped a moment walks on: steps whose waveforms all differ (the first
