@@ -36,17 +36,19 @@ struct MovementStart: Sendable {
     mutating func tell(_ time: Seconds) {
         guard time > lastTold else { return }
         if lastTold.isFinite { spacing = Swift.min(spacing, time - lastTold) }
-        let n = Self.capacity, newest = (pendingEnd - 1) % n
-        let waiting = pendingEnd > pendingStart
+        defer { lastTold = time }
+        let n = Self.capacity
         // A tell one spacing after the newest stretch continues it; so does any tell when
         // the ring is full (the newest stretch then ends later: bounded storage).
-        if waiting && ((mergesConsecutive && time - pendingLast[newest] <= 1.5 * spacing) || pendingEnd - pendingStart == n) {
-            pendingLast[newest] = time
-        } else {
-            pendingFirst[pendingEnd % n] = time; pendingLast[pendingEnd % n] = time
-            pendingEnd += 1
+        if pendingEnd > pendingStart {
+            let newest = (pendingEnd - 1) % n
+            if (mergesConsecutive && time - pendingLast[newest] <= 1.5 * spacing) || pendingEnd - pendingStart == n {
+                pendingLast[newest] = time
+                return
+            }
         }
-        lastTold = time
+        pendingFirst[pendingEnd % n] = time; pendingLast[pendingEnd % n] = time
+        pendingEnd += 1
     }
 
     /// The examination has reached `time` (s): the starts told up to it take effect, the last
@@ -63,7 +65,7 @@ struct MovementStart: Sendable {
     }
 
     /// A new start at `time`; the same start again changes nothing.
-    mutating func began(at time: Seconds) {
+    private mutating func began(at time: Seconds) {
         guard time != start else { return }
         start = time; boutEnd = time
     }

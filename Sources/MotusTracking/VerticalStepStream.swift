@@ -243,9 +243,9 @@ public struct VerticalStepStream: Sendable {
         return norm > 0 ? sum / norm : .zero
     }
 
-    /// The grid indexes of the samples from `start` to `end` (s, input clock) that the ring of
-    /// unfiltered vertical acceleration still holds: the first and the last (last < first when
-    /// none). `t0` must be set.
+    /// The grid indexes of the samples from `start` to `end` (s, input clock) that the rings of
+    /// `verticalMask` (the unfiltered vertical acceleration and the acceleration) still hold:
+    /// the first and the last (last < first when none). `t0` must be set.
     func keptSpan(from start: Seconds, to end: Seconds) -> (first: Int, last: Int) {
         let newest = band.count - 1, oldest = Swift.max(0, band.count - verticalMask)
         return (Swift.max(oldest, Int(((start - t0) * rate).rounded())), Swift.min(newest, Int(((end - t0) * rate).rounded())))
