@@ -71,6 +71,9 @@ public enum StepEvaluation {
         /// clock; `judgedSpans`); nil when every step is judged (no walk/turn labels). A peer's
         /// steps counted inside them are judged as these were (benchmarks/steps).
         public var judgedSpans: [[Seconds]]? = nil
+        /// The judged counted steps compared one by one with the judged reference steps
+        /// (`StepMatch`): matched, missed and extra steps, and where in the walk they lie.
+        public var match: StepMatch? = nil
     }
 
     /// The figures over a set of rows (`summarize`); the error figures are 0 when there are no rows.
@@ -95,6 +98,9 @@ public enum StepEvaluation {
         public var distanceRecordings: Int
         /// Reference steps outside the span of their recording's device data, over all recordings.
         public var trueStepsOutsideRecording: Int = 0
+        /// The recordings' step-by-step comparisons (`Row.match`) summed: precision, recall and
+        /// F1 over every judged step, and where the misses and extra steps lie.
+        public var match = StepMatch()
     }
 
     /// The figures of one group of recordings (`Row.group`).
@@ -161,9 +167,22 @@ public enum StepEvaluation {
         }
     }
 
+    /// Judges another detector's step times `steps` (s, the recording's clock) on `e` as `score`
+    /// judges Motus's: the same reference steps and windows, and the step-by-step comparison.
+    /// No distance: the steps carry no swing for the stride model. `source` names the steps
+    /// (`evaluate-steps --steps-from FILE`: the file).
+    public static func score(_ e: EvaluationRecording, steps: [Seconds], source: String) -> Evaluation.Outcome<Row> {
+        guard !e.truth.stepTimes.isEmpty else { return .skipped("no step events in its ground truth") }
+        var inputs = e.recording
+        inputs.streams.removeAll { $0.kind == .stepCounter }
+        let counted = CountedSteps(steps: steps.sorted().map { StepEvent(time: $0, peakToPeak: 0) }, inputs: inputs, platform: false)
+        return judge(e, counted, truth: e.truth.stepTimes, mode: .offline, source: source)
+    }
+
     /// `score`'s judgement of the steps `countedSteps` gave on `e` against its reference steps
-    /// `allTruth` (not empty).
-    static func judge(_ e: EvaluationRecording, _ c: CountedSteps, truth allTruth: [Seconds], mode: StepMode) -> Evaluation.Outcome<Row> {
+    /// `allTruth` (not empty); `source` names steps that are not Motus's (then no distance).
+    static func judge(_ e: EvaluationRecording, _ c: CountedSteps, truth allTruth: [Seconds], mode: StepMode,
+                      source external: String? = nil) -> Evaluation.Outcome<Row> {
         let r = e.recording, id = e.id
         let (detected, inputs, platform) = (c.steps, c.inputs, c.platform)
         // Reference steps the device's data cannot hold are not judged, and are counted.
@@ -176,14 +195,16 @@ public enum StepEvaluation {
         guard !truth.isEmpty else {
             return .skipped("all \(allTruth.count) reference steps lie outside the recording's span")
         }
-        let source = platform ? "platform step counter" : mode == .offline ? "accelerometer (offline)" : "accelerometer"
+        let source = external ?? (platform ? "platform step counter" : mode == .offline ? "accelerometer (offline)" : "accelerometer")
         let active = e.truth.labels.filter { $0.label != "still" }
         var row = Row(id: id, device: r.metadata.device, placement: r.metadata.placement, group: e.entry.label, trueSteps: truth.count,
                       countedSteps: detected.count, errorPercent: 0, source: source)
         row.trueStepsOutsideRecording = outsideRecording
         var judged = detected
+        var judgedTruth = truth
         if !active.isEmpty {
-            let inTrue = truth.filter { t in active.contains { t >= $0.start && t <= $0.end } }.count
+            judgedTruth = truth.filter { t in active.contains { t >= $0.start && t <= $0.end } }
+            let inTrue = judgedTruth.count
             let spans = judgedSpans(active)
             judged = steps(detected, inside: spans)
             row.judgedSpans = spans.map { [$0.start, $0.end] }
@@ -193,8 +214,10 @@ public enum StepEvaluation {
             row.countedSteps = judged.count
         }
         row.errorPercent = row.trueSteps > 0 ? 100 * Double(row.countedSteps - row.trueSteps) / Double(row.trueSteps) : 0
+        let turns = active.filter { $0.label.lowercased().hasPrefix("turn") }.map { (start: $0.start, end: $0.end) }
+        row.match = StepMatch.compare(counted: judged.map(\.time), reference: judgedTruth, turns: turns)
         row.heightMeters = r.metadata.heightMeters
-        if let c = e.truth.distanceMeters {
+        if let c = e.truth.distanceMeters, external == nil {
             row.courseMeters = c
             if let h = r.metadata.heightMeters, h > 0 {
                 let d = StrideEstimator.distance(judged, model: .weinberg(k: StrideModel.weinbergK(heightMeters: h)))
@@ -257,7 +280,8 @@ public enum StepEvaluation {
                        mape: abs.isEmpty ? 0 : abs.reduce(0, +) / Double(abs.count),
                        medianAbsErrorPercent: median(abs), worstAbsErrorPercent: abs.max() ?? 0, worstID: worst?.id,
                        distanceMedianAbsErrorPercent: dist.isEmpty ? nil : median(dist), distanceRecordings: dist.count,
-                       trueStepsOutsideRecording: rows.reduce(0) { $0 + $1.trueStepsOutsideRecording })
+                       trueStepsOutsideRecording: rows.reduce(0) { $0 + $1.trueStepsOutsideRecording },
+                       match: StepMatch.total(rows.compactMap(\.match)))
     }
 
     static func median(_ xs: [Double]) -> Double {

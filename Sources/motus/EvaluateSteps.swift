@@ -39,6 +39,24 @@ struct EvaluateSteps: ParsableCommand {
         way. A file that changes while it is read, or a dataset whose recordings change during \
         the run, is an error naming the file.
 
+        Under the summary, the counted steps are compared with the reference steps one by one: \
+        a counted step and a reference step at most 0.3 s apart match, each once, the closest \
+        pairs first. It gives precision, recall and F1 over every judged step, and says how many \
+        of the missed and the extra steps lie at a walk's ends (the first or last reference step \
+        of a bout, reference steps 2 s or more apart splitting bouts; a counted step with no two \
+        reference steps of one bout around it) and how many in turns (inside a `turn` label): \
+        a count can be right while its steps are wrong (JSON: each recording's and the \
+        summary's "match").
+
+        --steps-from FILE judges another detector's steps instead of counting them, with the \
+        same reference steps, windows and comparison (no distance: the steps carry no swing). \
+        FILE is CSV with the header recording,time_s and one row per step: the recording's id \
+        as this report names it, the step's time in s on the recording's clock; a row with no \
+        time (`T1_ID3_1L,`) says the detector found no step there; a recording without a row \
+        is skipped, and a row for a recording the data sets do not list fails the command. \
+        benchmarks/steps judges the peers that way. Example:
+          motus evaluate-steps ../shared/datasets/weallwalk --steps-from scipy-steps.csv
+
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
         message when a bar fails; `--max-live-gap 0.7` also counts the recordings live and \
         fails when the live MAPE is more than 0.7 points above the offline one; \
@@ -122,6 +140,9 @@ struct EvaluateSteps: ParsableCommand {
     @Option(name: .customLong("grid-phase"), help: ResampleOption.gridPhaseHelp)
     var gridPhase: Double?
 
+    @Option(name: .customLong("steps-from"), help: ArgumentHelp("Judge the steps in FILE instead of counting them: another detector's steps scored as Motus's are (CSV with the header recording,time_s and one row per step, the recording's id as this report names it and the time in s on its clock; a row with no time says the detector found none there; a recording with no row is skipped).", valueName: "FILE"))
+    var stepsFrom: String?
+
     @Flag(help: "Also time the pedometer alone (per-sample update cost, from memory; build with -c release for real figures).")
     var timing = false
 
@@ -160,6 +181,11 @@ struct EvaluateSteps: ParsableCommand {
             }
             if let w = within, withinLabels(w).isEmpty { throw ValidationError("--within needs one or more labels, comma-separated, not '\(w)'") }
         }
+        if stepsFrom != nil {
+            for (set, n) in [(pairBy != nil, "--pair-by"), (platformCounter, "--platform-counter"), (maxLiveGap != nil, "--max-live-gap"), (timing, "--timing")] where set {
+                throw ValidationError("--steps-from judges steps counted elsewhere; \(n) needs Motus to count them: give one or the other")
+            }
+        }
         if let p = plot { try PlotOutput.validate(p, flag: "--plot") }
         if !recordings.isEmpty && paths.count != 1 { throw ValidationError("--recording takes one dataset folder, not \(paths.count) paths") }
     }
@@ -169,9 +195,14 @@ struct EvaluateSteps: ParsableCommand {
         try Self.reportingErrors {
             var timedNanos: UInt64 = 0, timedSamples = 0
             if let p = plot { try OutputPaths.file(p) }
+            let external = try stepsFrom.map(StepTimesFile.read)
             let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
             let run = try Evaluation.run(datasets, progress: Datasets.progress("evaluate-steps"), outcome: { e0 -> Evaluation.Outcome<StepEvaluation.Row> in
                 let e = resampled(e0)
+                if let external, let file = stepsFrom {
+                    guard let times = external[e.id] else { return .skipped("no row for it in \(file)") }
+                    return StepEvaluation.score(e, steps: times, source: "steps from \(file)")
+                }
                 if timing, let acc = e.recording.stream(.acceleration) {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     let n = Pedometer.detect(acc).count
@@ -190,15 +221,24 @@ struct EvaluateSteps: ParsableCommand {
             let s = StepEvaluation.summarize(rows)
             let groups = StepEvaluation.summarizeGroups(rows)
             switch format {
-            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, resampleHz: resampleHz, gridPhase: gridPhase, recordings: rows, summary: s,
+            case .json: print(try JSONOutput.encode(Report(stepMode: stepMode, stepsFrom: stepsFrom, resampleHz: resampleHz, gridPhase: gridPhase, recordings: rows, summary: s,
                                                            groups: groups.isEmpty ? nil : groups, skipped: skipped)))
-            default: print(Self.table(rows, s, groups, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz, gridPhase: gridPhase), terminator: "")
+            default: print(Self.table(rows, s, groups, skipped, mode: platformCounter ? .live : stepMode, resampleHz: resampleHz, gridPhase: gridPhase,
+                                      stepsFrom: stepsFrom), terminator: "")
             }
             if let p = plot { try PlotOutput.write(EvaluationPlot.steps(rows, summary: s).svg(), to: p) }
             if timing && timedSamples > 0 {
                 printError("motus: pedometer update: \(Fmt.f(Double(timedNanos) / Double(timedSamples), 1)) ns per sample over \(timedSamples) samples")
             }
             var failures: [String] = []
+            if let external, recordings.isEmpty {
+                // A row for a recording the data sets do not list is a typo or the wrong file.
+                let listed = Set(rows.map(\.id)).union(skipped.map(\.id))
+                let unknown = external.keys.filter { !listed.contains($0) }.sorted()
+                if !unknown.isEmpty {
+                    failures.append("\(stepsFrom ?? "") has steps for \(unknown.count) recording\(unknown.count == 1 ? "" : "s") the data sets do not list: \(unknown.prefix(5).joined(separator: ", "))\(unknown.count > 5 ? ", …" : "")")
+                }
+            }
             if let gap = maxLiveGap {
                 // The same recordings again, counted as a live session counts them.
                 let live = try Evaluation.run(try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings),
@@ -312,6 +352,8 @@ struct EvaluateSteps: ParsableCommand {
 
     struct Report: Encodable {
         var stepMode: StepMode
+        /// The file whose steps were judged (`--steps-from`), absent when Motus counted them.
+        var stepsFrom: String?
         /// The rate every recording was resampled to (`--resample`), absent without it.
         var resampleHz: Double?
         /// The grid's shift in periods (`--grid-phase`), absent without it.
@@ -323,8 +365,16 @@ struct EvaluateSteps: ParsableCommand {
         var skipped: [Evaluation.Skipped]
     }
 
+    /// The step-by-step comparison's summary line (`StepMatch`).
+    static func matchLine(_ m: StepMatch) -> String {
+        "steps matched within \(Fmt.f(StepMatch.toleranceSeconds, 1)) s: precision \(Fmt.f(m.precisionPercent, 2)) %, recall \(Fmt.f(m.recallPercent, 2)) %, F1 \(Fmt.f(m.f1Percent, 2)) %; "
+            + "missed \(m.missed) (\(m.missedAtEnds) at a walk's ends, \(m.missedInTurns) in turns), "
+            + "extra \(m.extra) (\(m.extraAtEnds) at a walk's ends, \(m.extraInTurns) in turns)\n"
+    }
+
     static func table(_ rows: [StepEvaluation.Row], _ s: StepEvaluation.Summary, _ groups: [StepEvaluation.GroupSummary],
-                      _ skipped: [Evaluation.Skipped], mode: StepMode, resampleHz: Double? = nil, gridPhase: Double? = nil) -> String {
+                      _ skipped: [Evaluation.Skipped], mode: StepMode, resampleHz: Double? = nil, gridPhase: Double? = nil,
+                      stepsFrom: String? = nil) -> String {
         var t = [["recording", "placement", "true", "counted", "error %", "outside t/c", "height m", "distance m", "course m", "dist err %"]]
         for r in rows {
             let outside = r.trueStepsOutside.map { "\($0)/\(r.countedStepsOutside ?? 0)" } ?? "-"
@@ -334,13 +384,17 @@ struct EvaluateSteps: ParsableCommand {
         }
         var out = Fmt.table(t)
         let rate = ResampleOption.describe(resampleHz, gridPhase: gridPhase)
-        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(mode.rawValue) step counter\(rate))\n"
+        let counter = stepsFrom.map { "steps from \($0)" } ?? "\(mode.rawValue) step counter"
+        out += "\n\(s.recordings) recordings, \(s.trueSteps) true steps, \(s.countedSteps) counted (\(counter)\(rate))\n"
         out += "step error: MAPE \(Fmt.f(s.mape, 2)) %, median \(Fmt.f(s.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(s.worstAbsErrorPercent, 2)) % (\(s.worstID ?? "-"))\n"
         if groups.count > 1 {
             for g in groups {
                 let x = g.summary
                 out += "  \(g.group): \(x.recordings) recording\(x.recordings == 1 ? "" : "s"), MAPE \(Fmt.f(x.mape, 2)) %, median \(Fmt.f(x.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(x.worstAbsErrorPercent, 2)) % (\(x.worstID ?? "-"))\n"
             }
+        }
+        if s.match.matched + s.match.missed + s.match.extra > 0 {
+            out += matchLine(s.match)
         }
         if let d = s.distanceMedianAbsErrorPercent {
             out += "distance (height only): median |error| \(Fmt.f(d, 2)) % over \(s.distanceRecordings) recordings\n"

@@ -159,3 +159,92 @@ import MotusIO
         #expect(fail.status == 1 && fail.stderr.contains("step MAPE of long-cane "), "\(fail.stderr)")
     }
 }
+
+/// `motus evaluate-steps` compares the counted steps with the reference steps one by one.
+@Suite(.serialized) struct EvaluateStepsMatchCLITests {
+    @Test func theTableAndTheJSONSayWhichStepsMatched() throws {
+        let walk = EvaluateStepsResampleCLITests.walk
+        let table = try CLI.run(["evaluate-steps", walk])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("steps matched within 0.3 s: precision "), "\(table.stdout)")
+        let out = try CLI.run(["evaluate-steps", walk, "--format", "json"])
+        let j = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let s = try #require((j["summary"] as? [String: Any])?["match"] as? [String: Any])
+        let rows = try #require(j["recordings"] as? [[String: Any]])
+        let row = try #require(rows.first?["match"] as? [String: Any])
+        let counted = try #require((j["summary"] as? [String: Any])?["counted_steps"] as? Int)
+        let truth = try #require((j["summary"] as? [String: Any])?["true_steps"] as? Int)
+        // Every judged step is matched, missed or extra, once.
+        let matched = try #require(s["matched"] as? Int), missed = try #require(s["missed"] as? Int), extra = try #require(s["extra"] as? Int)
+        #expect(matched + missed == truth && matched + extra == counted)
+        #expect(row["matched"] as? Int == matched && rows.count == 1)
+        for key in ["precision_percent", "recall_percent", "f1_percent", "missed_at_ends", "extra_in_turns"] { #expect(s[key] != nil, "\(key)") }
+    }
+}
+
+/// `motus evaluate-steps --steps-from FILE`: another detector's steps judged as Motus's are.
+@Suite(.serialized) struct EvaluateStepsFromFileCLITests {
+    static let walk = EvaluateStepsResampleCLITests.walk
+
+    func json(_ args: [String]) throws -> [String: Any] {
+        let out = try CLI.run(["evaluate-steps", Self.walk, "--format", "json"] + args)
+        #expect(out.status == 0, "\(out.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+    }
+
+    func write(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("steps-from-\(UUID().uuidString).csv").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func motusOwnStepsFromAFileAreJudgedAsItJudgesThem() throws {
+        // The steps `motus track` counts on the file (offline, as evaluate-steps counts), written
+        // as another detector's: the same count, the same windows, the same matches.
+        let track = try CLI.run(["track", Self.walk, "--step-events", "--format", "json"])
+        #expect(track.status == 0, "\(track.stderr)")
+        let t = try #require(try JSONSerialization.jsonObject(with: Data(track.stdout.utf8)) as? [String: Any])
+        let times = try #require(t["events"] as? [[String: Any]]).filter { $0["type"] as? String == "step" }.compactMap { $0["time_s"] as? Double }
+        #expect(times.count > 9, "steps outside the walk too")
+        let file = try write("recording,time_s\n" + times.map { "lowback-straight-walk.motus,\($0)\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let own = try json([]), judged = try json(["--steps-from", file])
+        let row = { (j: [String: Any]) in try #require((j["recordings"] as? [[String: Any]])?.first) }
+        let a = try row(own), b = try row(judged)
+        #expect(a["counted_steps"] as? Int == b["counted_steps"] as? Int && a["counted_steps_outside"] as? Int == b["counted_steps_outside"] as? Int)
+        #expect((a["match"] as? [String: Any])?["matched"] as? Int == (b["match"] as? [String: Any])?["matched"] as? Int)
+        #expect(b["source"] as? String == "steps from \(file)" && b["distance_meters"] == nil)
+        #expect(judged["steps_from"] as? String == file && own["steps_from"] == nil)
+        // Half of them: half the count, and the rest missed.
+        let half = try write("recording,time_s\n" + times.enumerated().filter { $0.offset % 2 == 0 }.map { "lowback-straight-walk.motus,\($0.element)\n" }.joined())
+        defer { try? FileManager.default.removeItem(atPath: half) }
+        let h = try row(try json(["--steps-from", half]))
+        #expect((h["match"] as? [String: Any])?["missed"] as? Int ?? 0 >= 4)
+    }
+
+    @Test func aRecordingWithoutRowsIsSkippedAndAnUnknownOneFails() throws {
+        let none = try write("recording,time_s\nlowback-straight-walk.motus,\n")
+        defer { try? FileManager.default.removeItem(atPath: none) }
+        let n = try json(["--steps-from", none])
+        #expect((n["summary"] as? [String: Any])?["counted_steps"] as? Int == 0)
+        let other = try write("recording,time_s\nanother.motus,1.0\n")
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let r = try CLI.run(["evaluate-steps", Self.walk, "datasets/lowback-daily-activities.motus", "--steps-from", other])
+        #expect(r.status == 1 && r.stderr.contains("no row for it in \(other)"), "\(r.stderr)")
+        let typo = try write("recording,time_s\nlowback-straight-walk.motus,7.0\nlowback-straight-wlak.motus,7.0\n")
+        defer { try? FileManager.default.removeItem(atPath: typo) }
+        let u = try CLI.run(["evaluate-steps", Self.walk, "--steps-from", typo])
+        #expect(u.status == 1 && u.stderr.contains("has steps for 1 recording the data sets do not list: lowback-straight-wlak.motus"), "\(u.stderr)")
+    }
+
+    @Test func badInputAndFlagsThatNeedMotusToCountAreRefused() throws {
+        let bad = try write("recording,time_s\nlowback-straight-walk.motus,seven\n")
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let r = try CLI.run(["evaluate-steps", Self.walk, "--steps-from", bad])
+        #expect(r.status == 1 && r.stderr == "motus: \(bad):2:29: found 'seven', expected a time in seconds\n", "\(r.stderr)")
+        for flag in [["--platform-counter"], ["--max-live-gap", "1"], ["--timing"], ["--pair-by", "execution"]] {
+            let f = try CLI.run(["evaluate-steps", Self.walk, "--steps-from", bad] + flag)
+            #expect(f.status != 0 && f.stderr.contains("--steps-from judges steps counted elsewhere"), "\(flag) \(f.stderr)")
+        }
+    }
+}
