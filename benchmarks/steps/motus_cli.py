@@ -151,6 +151,44 @@ def paired_counts(motus, folder, key, labels, extra_args):
     return {c["id"]: (c["counted_steps"], c.get("judged_spans")) for g in json.loads(p.stdout)["groups"] for c in g["counts"]}
 
 
+def judges_step_times(motus):
+    """Whether this build's evaluate-steps judges another detector's steps (`--steps-from`)."""
+    helptext = subprocess.run([motus, "evaluate-steps", "--help"], capture_output=True, text=True).stdout
+    return "--steps-from" in helptext
+
+
+def judge_step_times(motus, folder, steps_by_id, csv_path, extra_args=()):
+    """Judges a detector's step times the way Motus judges its own, by Motus's own code: writes
+    `steps_by_id` ({recording id: step times in s}) to `csv_path` (header recording,time_s, a
+    row with no time for a recording without steps) and runs `motus evaluate-steps FOLDER
+    --steps-from CSV --format json --allow-skipped [EXTRA_ARGS]`. Returns the rows by id (each
+    with `counted_steps` and the step-by-step `match`)."""
+    os.makedirs(os.path.dirname(csv_path), exist_ok=True)
+    with open(csv_path, "w", newline="") as fh:
+        fh.write("recording,time_s\n")
+        for rid, times in steps_by_id.items():
+            if len(times) == 0:
+                fh.write("%s,\n" % rid)
+            for t in times:
+                fh.write("%s,%r\n" % (rid, float(t)))
+    rows, _, error = evaluate_steps(motus, folder, ["--steps-from", csv_path, *extra_args])
+    if error:
+        raise RuntimeError("evaluate-steps --steps-from %s failed: %s" % (csv_path, error))
+    return rows
+
+
+def match_total(rows):
+    """The step-by-step comparisons (`match`) of evaluate-steps rows, summed: matched, missed,
+    extra, and where the misses and extra steps lie; with precision, recall and F1 (%)."""
+    keys = ["matched", "missed", "extra", "missed_at_ends", "extra_at_ends", "missed_in_turns", "extra_in_turns"]
+    total = {k: sum(r["match"][k] for r in rows) for k in keys}
+    found, counted, true = total["matched"], total["matched"] + total["extra"], total["matched"] + total["missed"]
+    precision = 100.0 * found / counted if counted else 0.0
+    recall = 100.0 * found / true if true else 0.0
+    total["f1_percent"] = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return total
+
+
 def judge(row, detected):
     """(true steps, counted steps, error %) for detected step times `detected` (s), judged as
     `motus evaluate-steps` judged the recording of its JSON row `row`: against the reference

@@ -21,8 +21,12 @@ every recording. Distance: Motus's own per recording (`distance_meters`, its ste
 over its steps inside the judged spans); each peer's inside the same spans (peers.py:
 `mobgap_pipeline_distance`, `skdh_distance`); per trial 100 × (distance − course) / course, and
 the row gives the median |error| and the median signed error over the trials Motus gives a
-distance for. Per-recording rows go to benchmarks/.data/steps-recordings.csv, the table to
-benchmarks/.data/steps-table.md.
+distance for. Then step by step: each method's counted steps matched one by one to the
+reference steps (F1, misses and extra steps, and how many of them lie at a walk's ends), Motus's
+from its own evaluate-steps rows, each peer's by `motus evaluate-steps --steps-from` on a CSV of
+its step times (benchmarks/.data/steps/<kind>/steps-of-<method>.csv), whose counts are checked
+against motus_cli.judge's; a second table. Per-recording rows go to
+benchmarks/.data/steps-recordings.csv, the tables to benchmarks/.data/steps-table.md.
 """
 
 import argparse
@@ -139,10 +143,10 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
     if all(not rows for rows, _, _ in runs.values()):
         error = next(iter(runs.values()))[2] or "no recording scored"
         if "no step events" not in error:
-            return [(title, "—", {m: "motus failed" for m in methods})], [], ["%s: motus: %s" % (title, error)]
+            return [(title, "—", {m: "motus failed" for m in methods})], [], ["%s: motus: %s" % (title, error)], []
         note = ("%s: Motus finds no step events in any of its %d recordings (its ground truth is activity labels "
                 "only), so no method is scored on it." % (title, error.count("(no step events")))
-        return [(title, "—", {m: "no reference steps" for m in methods})], [], [note]
+        return [(title, "—", {m: "no reference steps" for m in methods})], [], [note], []
 
     # The recordings every method is scored on: those Motus scored in every mode.
     notes = []
@@ -160,6 +164,7 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
     list(pool.map(lambda i: motus_cli.convert(motus, paths[i], cache[i], rate_args), ids))
 
     errors = {m: {} for m in methods}  # method → id → (counted, error %)
+    detections = {}  # peer → id → its step times (s), judged step by step below
     failed = {m: [] for m in methods}
     # Distance where Motus gives one in every mode (its course is known, and the walker's height).
     course_ids = [i for i in ids if all(rows[i].get("distance_meters") is not None for rows, _, _ in runs.values())]
@@ -176,12 +181,14 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
             errors[mode][i] = (rows[i]["counted_steps"], rows[i]["error_percent"])
         for name, detect in detectors:
             try:
-                _, counted, error = motus_cli.judge(first[i], detect(rec))
+                times = detect(rec)
+                _, counted, error = motus_cli.judge(first[i], times)
             except Exception as e:  # listed under the table; the cell says how many failed
                 failed[name].append(i)
                 notes.append("%s failed on %s %s: %s" % (name, title, i, e))
                 continue
             errors[name][i] = (counted, error)
+            detections.setdefault(name, {})[i] = np.asarray(times, dtype=float)
         row = {"dataset": title, "id": i, "group": group_of(first[i]), "true_steps": true}
         for m in methods:
             if i in errors[m]:
@@ -206,6 +213,39 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
                     row[reading + " distance m"], row[reading + " distance error %"] = round(metres, 3), round(error, 3)
         recording_rows.append(row)
 
+    # Step by step: Motus's own comparisons from its runs; each peer's steps judged by Motus's
+    # code (`evaluate-steps --steps-from`), whose counts must be the ones judged above.
+    matches = {}  # method → id → evaluate-steps row (with "match")
+    if all("match" in rows[i] for rows, _, _ in runs.values() for i in ids) and motus_cli.judges_step_times(motus):
+        for mode, (rows, _, _) in runs.items():
+            matches[mode] = {i: rows[i] for i in ids}
+        for name, by_id in detections.items():
+            slug = "".join(c if c.isalnum() else "-" for c in name.lower())
+            path = os.path.join(DATA, folder, kind, "steps-of-%s.csv" % slug)
+            try:
+                judged = motus_cli.judge_step_times(motus, root, by_id, path, rate_args)
+            except Exception as e:
+                notes.append("%s: %s's steps could not be judged step by step: %s" % (title, name, e))
+                continue
+            for i in by_id:
+                if i not in judged or judged[i]["counted_steps"] != errors[name][i][0]:
+                    raise RuntimeError("%s %s: evaluate-steps --steps-from counts %s steps of %s, Python %d" % (
+                        title, i, judged.get(i, {}).get("counted_steps"), name, errors[name][i][0]))
+            matches[name] = judged
+
+    def match_cells(subset):
+        out = {}
+        for m in methods:
+            got = [matches[m][i] for i in subset if i in matches.get(m, {})]
+            if got and len(got) == len(subset):
+                t = motus_cli.match_total(got)
+                out[m] = "%.2f (−%d +%d; ends −%d +%d)" % (t["f1_percent"], t["missed"], t["extra"], t["missed_at_ends"], t["extra_at_ends"])
+            elif m in unavailable:
+                out[m] = unavailable[m]
+            else:
+                out[m] = "—"
+        return out
+
     def cells(subset):
         out = {}
         for m in methods:
@@ -223,10 +263,13 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
     found = list(dict.fromkeys(r["group"] for r in recording_rows if r["group"]))
     groups = [g for g in GROUP_ORDER.get(kind, found) if g in found] + [g for g in found if g not in GROUP_ORDER.get(kind, found)]
     table = [(title + (", all" if len(groups) > 1 else ""), str(len(ids)), cells(ids))]
+    match_table = [(title + (", all" if len(groups) > 1 else ""), str(len(ids)), match_cells(ids))] if matches else []
     if len(groups) > 1:
         for g in groups:
             subset = [r["id"] for r in recording_rows if r["group"] == g]
             table.append(("%s, %s" % (title, g), str(len(subset)), cells(subset)))
+            if matches:
+                match_table.append(("%s, %s" % (title, g), str(len(subset)), match_cells(subset)))
     if course_ids:
         out = {}
         for m in methods:
@@ -252,7 +295,7 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
                      "step lengths (model 2) summed over its steps inside the judged spans; \"—\": no distance.%s" % (
                          title, len(course_ids), peers.SKDH,
                          " Further readings, same trials: %s." % "; ".join(further) if further else ""))
-    return table, recording_rows, notes
+    return table, recording_rows, notes, match_table
 
 
 def main():
@@ -291,7 +334,7 @@ def main():
         skdh_note = "skdh failed to load (%s)" % e.__class__.__name__
     methods = [SCIPY] + ([t for t, _ in mobgap] or ["mobgap"]) + [peers.SKDH] + [t for t, _ in modes]
 
-    table_rows, recording_rows, notes = [], [], []
+    table_rows, recording_rows, notes, match_rows = [], [], [], []
     agreed = None  # (methods, per-execution rows, notes) of sp-sw-har's phone against watch
     pool = ThreadPoolExecutor(max_workers=2)
     for title, folder, kind in DATASETS:
@@ -318,8 +361,9 @@ def main():
             unavailable.update({m: mobgap_note for m in methods if m.startswith("mobgap")})
         if skdh_note and kind in SKDH_DATASETS:
             unavailable[peers.SKDH] = skdh_note
-        t, r, n = score_dataset(title, root, kind, motus, modes, detectors, distances, methods, unavailable, pool, args.resample)
+        t, r, n, mt = score_dataset(title, root, kind, motus, modes, detectors, distances, methods, unavailable, pool, args.resample)
         table_rows += t
+        match_rows += mt
         recording_rows += r
         notes += n
         if kind == "spswhar":  # no step reference: phone against watch instead (agreement.py)
@@ -359,6 +403,15 @@ def main():
     lines += ["- " + n for n in notes]
     lines.append("- Total run time %.0f s. Command: `benchmarks/steps/run.sh%s`." % (
         time.time() - started, " --resample " + args.resample if args.resample else ""))
+    if match_rows:
+        lines += ["", "Step by step: F1 % (reference steps missed −, counted steps with no reference step +; of them, at a "
+                  "walk's ends), each counted step matched to a reference step at most 0.3 s away, each once, closest "
+                  "pairs first; a walk's ends are the first and last reference step of a bout (reference steps 2 s or "
+                  "more apart split bouts) and the counted steps outside a bout. Every method judged by `motus "
+                  "evaluate-steps` (the peers' steps through `--steps-from`), on the recordings of the table above.", "",
+                  "| " + " | ".join(["data set", "recordings"] + methods) + " |", "|---|---:|" + "---|" * len(methods)]
+        for name, n, c in match_rows:
+            lines.append("| " + " | ".join([name, n] + [c[m] for m in methods]) + " |")
     if agreed and agreed[1]:
         lines += ["", "sp-sw-har has no step reference, but its phone and watch recorded each execution at once: steps "
                   "counted inside the labelled WALKING and TURNING (widened by 0.3 s), phone against watch, per method "
