@@ -58,7 +58,7 @@ struct EvaluateSteps: ParsableCommand {
           motus evaluate-steps ../shared/datasets/weallwalk --steps-from scipy-steps.csv
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
-        message when a bar fails; `--max-live-gap 0.7` also counts the recordings live and \
+        message when a bar fails; `--min-f1 98` fails when the step-by-step F1 is below 98 %; `--max-live-gap 0.7` also counts the recordings live and \
         fails when the live MAPE is more than 0.7 points above the offline one; \
         `--max-group-mape long-cane=2.5` fails when that group's MAPE is above 2.5 % (or when \
         no recording is in it). Example:
@@ -107,6 +107,9 @@ struct EvaluateSteps: ParsableCommand {
     @Option(name: .customLong("max-worst"), help: ArgumentHelp("Fail when any recording's |step error| (%) is above X.", valueName: "X"))
     var maxWorst: Double?
 
+    @Option(name: .customLong("min-f1"), help: ArgumentHelp("Fail when the step-by-step F1 (%: counted steps matched one by one to reference steps within 0.3 s) is below X.", valueName: "X"))
+    var minF1: Double?
+
     @Option(name: .customLong("max-distance-error"), help: ArgumentHelp("Fail when the median |distance error| (%) is above X.", valueName: "X"))
     var maxDistance: Double?
 
@@ -153,7 +156,7 @@ struct EvaluateSteps: ParsableCommand {
     var plot: String?
 
     func validate() throws {
-        for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error"), (maxLiveGap, "--max-live-gap")] {
+        for (v, n) in [(maxMAPE, "--max-mape"), (maxWorst, "--max-worst"), (maxDistance, "--max-distance-error"), (maxLiveGap, "--max-live-gap"), (minF1, "--min-f1")] {
             if let v, !(v >= 0 && v.isFinite) { throw ValidationError("\(n) must be a percentage ≥ 0, not \(v)") }
         }
         try ResampleOption.validate(resampleHz)
@@ -172,7 +175,7 @@ struct EvaluateSteps: ParsableCommand {
             }
         } else {
             if pairBy!.isEmpty { throw ValidationError("--pair-by needs a metadata key, such as execution") }
-            let reference: [(Bool, String)] = [(maxMAPE != nil, "--max-mape"), (maxWorst != nil, "--max-worst"),
+            let reference: [(Bool, String)] = [(maxMAPE != nil, "--max-mape"), (maxWorst != nil, "--max-worst"), (minF1 != nil, "--min-f1"),
                                                (maxDistance != nil, "--max-distance-error"), (!maxGroupMAPE.isEmpty, "--max-group-mape"),
                                                (maxLiveGap != nil, "--max-live-gap"), (plot != nil, "--plot"),
                                                (platformCounter, "--platform-counter"), (timing, "--timing")]
@@ -253,6 +256,7 @@ struct EvaluateSteps: ParsableCommand {
                 }
             }
             if let m = maxMAPE, s.mape > m { failures.append("step MAPE \(Fmt.f(s.mape, 2)) % > \(Fmt.f(m, 2)) %") }
+            if let m = minF1, s.match.f1Percent < m { failures.append("step-by-step F1 \(Fmt.f(s.match.f1Percent, 2)) % < \(Fmt.f(m, 2)) %") }
             for (name, m) in try groupBars() {
                 if let g = groups.first(where: { $0.group == name }) {
                     if g.summary.mape > m { failures.append("step MAPE of \(name) \(Fmt.f(g.summary.mape, 2)) % > \(Fmt.f(m, 2)) %") }

@@ -180,6 +180,17 @@ import MotusIO
         #expect(row["matched"] as? Int == matched && rows.count == 1)
         for key in ["precision_percent", "recall_percent", "f1_percent", "missed_at_ends", "extra_in_turns"] { #expect(s[key] != nil, "\(key)") }
     }
+
+    @Test func aBarOnTheStepByStepF1() throws {
+        let walk = EvaluateStepsResampleCLITests.walk
+        let pass = try CLI.run(["evaluate-steps", walk, "--min-f1", "99"])
+        #expect(pass.status == 0, "\(pass.stderr)")
+        // Every step of this walk matches (F1 100 %): nothing passes a bar above that.
+        let fail = try CLI.run(["evaluate-steps", walk, "--min-f1", "100.5"])
+        #expect(fail.status == 1 && fail.stderr.contains("bar failed: step-by-step F1 100.00 % < 100.50 %"), "\(fail.stderr)")
+        let bad = try CLI.run(["evaluate-steps", walk, "--min-f1", "nan"])
+        #expect(bad.status != 0 && bad.stderr.contains("--min-f1 must be a percentage"), "\(bad.stderr)")
+    }
 }
 
 /// `motus evaluate-steps --steps-from FILE`: another detector's steps judged as Motus's are.

@@ -242,6 +242,8 @@ def score_dataset(title, root, kind, motus, modes, detectors, distances, methods
                 out[m] = "%.2f (−%d +%d; ends −%d +%d)" % (t["f1_percent"], t["missed"], t["extra"], t["missed_at_ends"], t["extra_at_ends"])
             elif m in unavailable:
                 out[m] = unavailable[m]
+            elif failed.get(m):
+                out[m] = "failed on %d of %d" % (len(subset) - len(got), len(subset))
             else:
                 out[m] = "—"
         return out
