@@ -58,7 +58,8 @@ struct EvaluateSteps: ParsableCommand {
           motus evaluate-steps ../shared/datasets/weallwalk --steps-from scipy-steps.csv
 
         Use the bars in CI: `--max-mape 2 --max-worst 6` exits with status 1 and a one-line \
-        message when a bar fails; `--min-f1 98` fails when the step-by-step F1 is below 98 %; `--max-live-gap 0.7` also counts the recordings live and \
+        message when a bar fails; `--min-f1 98` fails when the step-by-step F1 is below 98 %; \
+        `--max-live-gap 0.7` also counts the recordings live and \
         fails when the live MAPE is more than 0.7 points above the offline one; \
         `--max-group-mape long-cane=2.5` fails when that group's MAPE is above 2.5 % (or when \
         no recording is in it). Example:
