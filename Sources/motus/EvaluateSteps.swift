@@ -395,7 +395,8 @@ struct EvaluateSteps: ParsableCommand {
         if groups.count > 1 {
             for g in groups {
                 let x = g.summary
-                out += "  \(g.group): \(x.recordings) recording\(x.recordings == 1 ? "" : "s"), MAPE \(Fmt.f(x.mape, 2)) %, median \(Fmt.f(x.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(x.worstAbsErrorPercent, 2)) % (\(x.worstID ?? "-"))\n"
+                let f1 = x.match.matched + x.match.missed + x.match.extra > 0 ? ", step-by-step F1 \(Fmt.f(x.match.f1Percent, 2)) %" : ""
+                out += "  \(g.group): \(x.recordings) recording\(x.recordings == 1 ? "" : "s"), MAPE \(Fmt.f(x.mape, 2)) %, median \(Fmt.f(x.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(x.worstAbsErrorPercent, 2)) % (\(x.worstID ?? "-"))\(f1)\n"
             }
         }
         if s.match.matched + s.match.missed + s.match.extra > 0 {

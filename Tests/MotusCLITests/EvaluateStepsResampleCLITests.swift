@@ -155,6 +155,10 @@ import MotusIO
         let pass = try CLI.run(["evaluate-steps", ds, "--max-group-mape", "long-cane=\(cane + 0.01)"])
         #expect(pass.status == 0, "\(pass.stderr)")
         #expect(pass.stdout.contains("  long-cane: 12 recordings, MAPE"), "\(pass.stdout)")
+        // Each group's step-by-step F1 is its recordings' matches summed (the JSON's, as printed).
+        let caneMatch = try #require(summaries[0]["match"] as? [String: Any])
+        let caneF1 = try #require(caneMatch["f1_percent"] as? Double)
+        #expect(pass.stdout.contains("step-by-step F1 \(String(format: "%.2f", caneF1)) %"), "\(pass.stdout)")
         let fail = try CLI.run(["evaluate-steps", ds, "--max-group-mape", "long-cane=\(max(0, cane - 0.01))"])
         #expect(fail.status == 1 && fail.stderr.contains("step MAPE of long-cane "), "\(fail.stderr)")
     }
