@@ -17,25 +17,25 @@ import MotusCore
 ///   labels named `turn…`, IPOL's and WeAllWalk's), else in the walk.
 public struct StepMatch: Sendable, Hashable, Codable {
     /// Reference steps a counted step matched.
-    public var matched: Int
+    public let matched: Int
     /// Reference steps no counted step matched.
-    public var missed: Int
+    public let missed: Int
     /// Counted steps that matched no reference step.
-    public var extra: Int
+    public let extra: Int
     /// Of `missed`: the first or last reference step of a bout.
-    public var missedAtEnds: Int
+    public let missedAtEnds: Int
     /// Of `extra`: before a bout's first reference step, after its last, or between bouts.
-    public var extraAtEnds: Int
+    public let extraAtEnds: Int
     /// Of `missed`, not at an end: inside a turn label.
-    public var missedInTurns: Int
+    public let missedInTurns: Int
     /// Of `extra`, not at an end: inside a turn label.
-    public var extraInTurns: Int
+    public let extraInTurns: Int
     /// matched / (matched + extra) × 100 (%); 0 when nothing was counted.
-    public var precisionPercent: Percent
+    public let precisionPercent: Percent
     /// matched / (matched + missed) × 100 (%); 0 without reference steps.
-    public var recallPercent: Percent
+    public let recallPercent: Percent
     /// The harmonic mean of precision and recall (%); 0 when both are 0.
-    public var f1Percent: Percent
+    public let f1Percent: Percent
 
     /// Counted and reference steps at most this far apart (s) match.
     public static let toleranceSeconds: Seconds = 0.3
@@ -57,10 +57,11 @@ public struct StepMatch: Sendable, Hashable, Codable {
 
     /// The sum of several comparisons (a data set's, from its recordings').
     public static func total(_ parts: [StepMatch]) -> StepMatch {
-        StepMatch(matched: parts.reduce(0) { $0 + $1.matched }, missed: parts.reduce(0) { $0 + $1.missed },
-                  extra: parts.reduce(0) { $0 + $1.extra }, missedAtEnds: parts.reduce(0) { $0 + $1.missedAtEnds },
-                  extraAtEnds: parts.reduce(0) { $0 + $1.extraAtEnds }, missedInTurns: parts.reduce(0) { $0 + $1.missedInTurns },
-                  extraInTurns: parts.reduce(0) { $0 + $1.extraInTurns })
+        parts.reduce(StepMatch()) { a, b in
+            StepMatch(matched: a.matched + b.matched, missed: a.missed + b.missed, extra: a.extra + b.extra,
+                      missedAtEnds: a.missedAtEnds + b.missedAtEnds, extraAtEnds: a.extraAtEnds + b.extraAtEnds,
+                      missedInTurns: a.missedInTurns + b.missedInTurns, extraInTurns: a.extraInTurns + b.extraInTurns)
+        }
     }
 
     /// Compares `counted` with `reference` (times in s, each in any order) with the turn spans
@@ -83,22 +84,22 @@ public struct StepMatch: Sendable, Hashable, Codable {
             refMatched[p.i] = true; countedMatched[p.j] = true; matched += 1
         }
         func inTurn(_ t: Double) -> Bool { turns.contains { t >= $0.start && t <= $0.end } }
-        var m = StepMatch(matched: matched)
+        var missed = 0, missedAtEnds = 0, missedInTurns = 0
         for (i, t) in r.enumerated() where !refMatched[i] {
-            m.missed += 1
+            missed += 1
             let first = i == 0 || t - r[i - 1] >= boutGapSeconds
             let last = i == r.count - 1 || r[i + 1] - t >= boutGapSeconds
-            if first || last { m.missedAtEnds += 1 } else if inTurn(t) { m.missedInTurns += 1 }
+            if first || last { missedAtEnds += 1 } else if inTurn(t) { missedInTurns += 1 }
         }
-        var k = 0
+        var extra = 0, extraAtEnds = 0, extraInTurns = 0, k = 0
         for (j, t) in c.enumerated() where !countedMatched[j] {
-            m.extra += 1
+            extra += 1
             // The reference steps on each side of t: r[k - 1] < t <= r[k].
             while k < r.count && r[k] < t { k += 1 }
             let inside = k > 0 && k < r.count && r[k] - r[k - 1] < boutGapSeconds
-            if !inside { m.extraAtEnds += 1 } else if inTurn(t) { m.extraInTurns += 1 }
+            if !inside { extraAtEnds += 1 } else if inTurn(t) { extraInTurns += 1 }
         }
-        return StepMatch(matched: m.matched, missed: m.missed, extra: m.extra, missedAtEnds: m.missedAtEnds,
-                         extraAtEnds: m.extraAtEnds, missedInTurns: m.missedInTurns, extraInTurns: m.extraInTurns)
+        return StepMatch(matched: matched, missed: missed, extra: extra, missedAtEnds: missedAtEnds,
+                         extraAtEnds: extraAtEnds, missedInTurns: missedInTurns, extraInTurns: extraInTurns)
     }
 }
