@@ -68,11 +68,16 @@ def kept_columns(columns, drop):
     if drop == "none":
         return list(columns)
     items = [d for d in drop.split(",") if d]
-    unknown = [d for d in items if not any(c.split(".")[0] == d or c.partition(".")[2].startswith(d) or c.startswith(d + ".")
-                                            for c in columns)]
+
+    def matches(column, item):
+        # A channel's every feature, or the features whose name starts with the item.
+        channel, _, name = column.partition(".")
+        return channel == item or name.startswith(item)
+
+    unknown = [d for d in items if not any(matches(c, d) for c in columns)]
     if unknown:
         raise SystemExit(f"moving_still_variants: --drop {drop!r}: no feature matches {unknown}")
-    return [c for c in columns if not any(c.split(".")[0] == d or c.partition(".")[2].startswith(d) for d in items)]
+    return [c for c in columns if not any(matches(c, d) for d in items)]
 
 
 def predict_held_out(x, y, folds, l2, moving_threshold=0.5):
