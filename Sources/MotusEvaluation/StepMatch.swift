@@ -37,6 +37,10 @@ public struct StepMatch: Sendable, Hashable, Codable {
     /// The harmonic mean of precision and recall (%); 0 when both are 0.
     public let f1Percent: Percent
 
+    /// Whether any step was compared (a reference step or a counted one): a report says
+    /// nothing of a comparison without steps.
+    public var comparedAny: Bool { matched + missed + extra > 0 }
+
     /// Counted and reference steps at most this far apart (s) match.
     public static let toleranceSeconds: Seconds = 0.3
     /// Reference steps this far apart (s) or more belong to two bouts.

@@ -235,12 +235,12 @@ struct EvaluateSteps: ParsableCommand {
                 printError("motus: pedometer update: \(Fmt.f(Double(timedNanos) / Double(timedSamples), 1)) ns per sample over \(timedSamples) samples")
             }
             var failures: [String] = []
-            if let external, recordings.isEmpty {
+            if let external, let file = stepsFrom, recordings.isEmpty {
                 // A row for a recording the data sets do not list is a typo or the wrong file.
                 let listed = Set(rows.map(\.id)).union(skipped.map(\.id))
                 let unknown = external.keys.filter { !listed.contains($0) }.sorted()
                 if !unknown.isEmpty {
-                    failures.append("\(stepsFrom ?? "") has steps for \(unknown.count) recording\(unknown.count == 1 ? "" : "s") the data sets do not list: \(unknown.prefix(5).joined(separator: ", "))\(unknown.count > 5 ? ", …" : "")")
+                    failures.append("\(file) has steps for \(unknown.count) recording\(unknown.count == 1 ? "" : "s") the data sets do not list: \(unknown.prefix(5).joined(separator: ", "))\(unknown.count > 5 ? ", …" : "")")
                 }
             }
             if let gap = maxLiveGap {
@@ -395,11 +395,11 @@ struct EvaluateSteps: ParsableCommand {
         if groups.count > 1 {
             for g in groups {
                 let x = g.summary
-                let f1 = x.match.matched + x.match.missed + x.match.extra > 0 ? ", step-by-step F1 \(Fmt.f(x.match.f1Percent, 2)) %" : ""
+                let f1 = x.match.comparedAny ? ", step-by-step F1 \(Fmt.f(x.match.f1Percent, 2)) %" : ""
                 out += "  \(g.group): \(x.recordings) recording\(x.recordings == 1 ? "" : "s"), MAPE \(Fmt.f(x.mape, 2)) %, median \(Fmt.f(x.medianAbsErrorPercent, 2)) %, worst \(Fmt.f(x.worstAbsErrorPercent, 2)) % (\(x.worstID ?? "-"))\(f1)\n"
             }
         }
-        if s.match.matched + s.match.missed + s.match.extra > 0 {
+        if s.match.comparedAny {
             out += matchLine(s.match)
         }
         if let d = s.distanceMedianAbsErrorPercent {
