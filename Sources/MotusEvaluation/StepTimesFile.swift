@@ -4,7 +4,7 @@ import MotusIO
 /// Another detector's steps, to be judged as Motus judges its own (`evaluate-steps
 /// --steps-from FILE`): a CSV file with the header `recording,time_s` and one row per step,
 /// the recording's id as `evaluate-steps` names it and the step's time in seconds on the
-/// recording's clock. A row with an empty time (`T1_ID3_1L,`) says that the detector ran on
+/// recording's clock. A row with an empty time (`T1_ID3_1L_WC,`) says that the detector ran on
 /// the recording and found no step there; a recording with no row at all was not run.
 ///
 /// Read with the readers' own `LineCursor` and `FieldSplitter` (line ends, a byte-order mark,

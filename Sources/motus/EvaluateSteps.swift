@@ -52,7 +52,7 @@ struct EvaluateSteps: ParsableCommand {
         same reference steps, windows and comparison (no distance: the steps carry no swing). \
         FILE is CSV with the header recording,time_s and one row per step: the recording's id \
         as this report names it, the step's time in s on the recording's clock; a row with no \
-        time (`T1_ID3_1L,`) says the detector found no step there; a recording without a row \
+        time (`T1_ID3_1L_WC,`) says the detector found no step there; a recording without a row \
         is skipped, and a row for a recording the data sets do not list fails the command. \
         benchmarks/steps judges the peers that way. Example:
           motus evaluate-steps ../shared/datasets/weallwalk --steps-from scipy-steps.csv

@@ -38,7 +38,7 @@ import MotusIO
         let dataset = try #require(Self.shared) + "/weallwalk"
         let file = dataset + "/sensor/iPhoneSensors_T2_ID12_2R_NA.csv"
         let tracked = try steps([file]).steps, live = try steps([file, "--step-mode", "live"]).steps
-        let e = try CLI.run(["evaluate-steps", dataset, "--recording", "T2_ID12_2R", "--format", "json"])
+        let e = try CLI.run(["evaluate-steps", dataset, "--recording", "T2_ID12_2R_NA", "--format", "json"])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(e.stdout.utf8)) as? [String: Any])
         let row = try #require((json["recordings"] as? [[String: Any]])?.first)
         #expect(tracked == row["counted_steps"] as? Int)

@@ -103,6 +103,29 @@ struct DatasetTests {
         #expect(inputError { _ = try DatasetFormat.readRecording(path: ReadersData.path("motionsense/README.md")) }?.reason == .badValue)
     }
 
+    /// A dataset whose listing is given: what a reader would list.
+    struct Listed: Dataset {
+        let name = "listed"
+        let root = "/data"
+        let entries: [DatasetEntry]
+        func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
+            Recording(metadata: RecordingMetadata(subject: entry.path))
+        }
+    }
+
+    @Test("two entries with one id are an error naming both files, not one file read twice")
+    func duplicateIDs() throws {
+        let a = DatasetEntry(id: "T1_ID1_1L", subject: "ID1", label: nil, path: "/data/a.csv")
+        let b = DatasetEntry(id: "T1_ID1_2R", subject: "ID1", label: nil, path: "/data/b.csv")
+        let c = DatasetEntry(id: "T1_ID1_1L", subject: "ID1", label: nil, path: "/data/c.csv")
+        try Listed(entries: [a, b]).requireUniqueIDs()
+        // What the check prevents: load finds the first entry with the id, so c would read a.
+        #expect(try Listed(entries: [a, b, c]).load("T1_ID1_1L").metadata.subject == "/data/a.csv")
+        let e = try #require(inputError { try Listed(entries: [a, b, c]).requireUniqueIDs() })
+        #expect(e.reason == .badValue)
+        #expect(e.description == "/data/c.csv: found 'recording id T1_ID1_1L', expected one recording per id in the listed dataset (/data/a.csv has this id too)")
+    }
+
     @Test("a folder without recordings is an error, not an empty dataset")
     func emptyRoot() {
         let t = TempDir()

@@ -18,7 +18,7 @@ struct ReadersWeAllWalkTests {
     func fileNames() {
         let f = WeAllWalkReader.parseFileName("iPhoneSensors_T1_ID3_1L_WC.csv")
         #expect(f?.path == "T1" && f?.subject == "ID3" && f?.phone == "1L" && f?.toolCode == "WC")
-        #expect(f?.id == "T1_ID3_1L" && f?.annotationFileName == "T1_ID3_WC.xml" && f?.mobilityTool == "long-cane")
+        #expect(f?.id == "T1_ID3_1L_WC" && f?.annotationFileName == "T1_ID3_WC.xml" && f?.mobilityTool == "long-cane")
         #expect(WeAllWalkReader.parseFileName("iPhoneSensors_T10_ID15_2R_NA.csv")?.mobilityTool == "none")
         #expect(WeAllWalkReader.mobilityTool("GD") == "guide-dog")
         for bad in ["iPhoneSensors_T1_ID3_1L.csv", "iPhoneSensors_Tx_ID3_1L_WC.csv", "iPhoneSensors_T1_3_1L_WC.csv",
@@ -137,13 +137,41 @@ struct ReadersWeAllWalkTests {
         #expect(ds.entries.count == Self.sensorFiles.count && ds.entries.count == 48)
         #expect(ds.name == "weallwalk")
         #expect(Set(ds.subjects) == ["ID3", "ID4", "ID11", "ID12"])
-        #expect(ds.recordingIDs.prefix(3) == ["T1_ID3_1L", "T1_ID3_2R", "T1_ID4_1L"])   // natural order
-        #expect(ds.entry("T1_ID3_1L")?.label == "long-cane" && ds.entry("T2_ID4_2R")?.label == "guide-dog")
-        #expect(ds.entry("T6_ID12_1L")?.subject == "ID12" && ds.entry("T6_ID12_1L")?.label == "none")
-        let r = try ds.load("T1_ID3_2R")
+        #expect(ds.recordingIDs.prefix(3) == ["T1_ID3_1L_WC", "T1_ID3_2R_WC", "T1_ID4_1L_GD"])   // natural order
+        #expect(ds.entry("T1_ID3_1L_WC")?.label == "long-cane" && ds.entry("T2_ID4_2R_GD")?.label == "guide-dog")
+        #expect(ds.entry("T6_ID12_1L_NA")?.subject == "ID12" && ds.entry("T6_ID12_1L_NA")?.label == "none")
+        let r = try ds.load("T1_ID3_2R_WC")
         #expect(r.metadata.extra["phone"] == "2R" && r.events.contains { $0.kind == "step" })
         #expect(try WeAllWalkDataset(root: ReadersData.path("weallwalk/sensor")).entries == ds.entries)
-        #expect(inputError { _ = try ds.load("T1_ID3_3X") }?.reason == .badValue)
+        #expect(inputError { _ = try ds.load("T1_ID3_1L") }?.reason == .badValue)
+    }
+
+    @Test("one walker's path walked with a long cane and with a guide dog: two recordings, each read from its own file",
+          .enabled(if: Self.available, Self.skipMessage))
+    func oneWalkerTwoTools() throws {
+        // The published data set has such pairs (ID1 and ID8 walked every path with both; they
+        // are not in the shared folder), e.g. iPhoneSensors_T1_ID1_1L_WC.csv and
+        // iPhoneSensors_T1_ID1_1L_GD.csv with T1_ID1_WC.xml and T1_ID1_GD.xml. Two shared files
+        // of different walkers stand in for them under those names.
+        let t = TempDir()
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: t.path + "/sensor", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: t.path + "/xml", withIntermediateDirectories: true)
+        for (from, tool) in [("T1_ID3_1L_WC", "WC"), ("T1_ID4_1L_GD", "GD")] {
+            try fm.copyItem(atPath: ReadersData.path("weallwalk/sensor/iPhoneSensors_\(from).csv"),
+                            toPath: t.path + "/sensor/iPhoneSensors_T1_ID1_1L_\(tool).csv")
+            let xml = try String(contentsOfFile: ReadersData.path("weallwalk/xml/\(from.replacingOccurrences(of: "_1L", with: "")).xml"), encoding: .utf8)
+            try xml.replacingOccurrences(of: #"<SubjectID>\d+</SubjectID>"#, with: "<SubjectID>1</SubjectID>", options: .regularExpression)
+                .write(toFile: t.path + "/xml/T1_ID1_\(tool).xml", atomically: true, encoding: .utf8)
+        }
+        let ds = try DatasetFormat.openDataset(root: t.path)
+        #expect(ds.recordingIDs == ["T1_ID1_1L_GD", "T1_ID1_1L_WC"])
+        #expect(ds.entries.map(\.label) == ["guide-dog", "long-cane"] && Set(ds.subjects) == ["ID1"])
+        let own = try WeAllWalkReader.read(path: ReadersData.path("weallwalk/sensor/iPhoneSensors_T1_ID3_1L_WC.csv"))
+        let cane = try ds.load("T1_ID1_1L_WC")
+        #expect(cane.metadata.extra["mobility_tool"] == "long-cane")
+        #expect(cane.streams == own.streams && cane.events.filter { $0.kind == "step" } == own.events.filter { $0.kind == "step" })
+        #expect(try ds.load("T1_ID1_1L_GD").streams != own.streams)
     }
 
     @Test("format detection, RecordingLoader and recordings(under:)", .enabled(if: Self.available, Self.skipMessage))

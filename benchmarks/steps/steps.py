@@ -85,10 +85,10 @@ def entry_path(kind, root, rid):
             if os.path.isdir(p):
                 return p
     elif kind == "weallwalk":
-        found = sorted(glob.glob(os.path.join(root, "sensor", "iPhoneSensors_%s_*.csv" % rid))
-                       + glob.glob(os.path.join(root, "iPhoneSensors_%s_*.csv" % rid)))
-        if found:
-            return found[0]
+        # The id is the file name's own part, mobility tool included (T1_ID3_1L_WC).
+        for p in (os.path.join(root, "sensor", "iPhoneSensors_%s.csv" % rid), os.path.join(root, "iPhoneSensors_%s.csv" % rid)):
+            if os.path.isfile(p):
+                return p
     elif kind == "mobgaplab":
         p = os.path.join(root, rid)
         if os.path.isfile(p):

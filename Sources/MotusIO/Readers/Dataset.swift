@@ -69,6 +69,21 @@ extension Dataset {
         return out
     }
 
+    /// Throws `.badValue` naming both files when two entries share an id. `load(_:)` finds a
+    /// recording by its id, so a second entry with the same id would silently be read as the
+    /// first: one recording counted twice and the other never. A reader whose ids leave out a
+    /// part of the file name that tells two recordings apart fails here instead.
+    public func requireUniqueIDs() throws(InputError) {
+        var first: [String: String] = [:]
+        for e in entries {
+            if let other = first[e.id] {
+                throw InputError(.badValue, at: SourceLocation(file: e.path), found: "recording id \(e.id)",
+                                 expected: "one recording per id in the \(name) dataset (\(other) has this id too)")
+            }
+            first[e.id] = e.path
+        }
+    }
+
     func requireEntry(_ id: String) throws(InputError) -> DatasetEntry {
         guard let e = entry(id) else {
             throw InputError(.badValue, at: SourceLocation(file: root), found: id,
@@ -464,17 +479,20 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
 
     /// Opens a dataset folder of this format.
     public func openDataset(root: String) throws(InputError) -> any Dataset {
+        let ds: any Dataset
         switch self {
-        case .motionsense: return try MotionSenseDataset(root: root)
-        case .oxford: return try OxfordDataset(root: root)
-        case .ipol: return try IPOLDataset(root: root)
-        case .mpower: return try MPowerDataset(root: root)
-        case .weallwalk: return try WeAllWalkDataset(root: root)
-        case .spswhar: return try SPSWHARDataset(root: root)
-        case .broad: return try BROADDataset(root: root)
-        case .wisdm: return try WISDMDataset(root: root)
-        case .ucihar: return try UCIHARDataset(root: root)
+        case .motionsense: ds = try MotionSenseDataset(root: root)
+        case .oxford: ds = try OxfordDataset(root: root)
+        case .ipol: ds = try IPOLDataset(root: root)
+        case .mpower: ds = try MPowerDataset(root: root)
+        case .weallwalk: ds = try WeAllWalkDataset(root: root)
+        case .spswhar: ds = try SPSWHARDataset(root: root)
+        case .broad: ds = try BROADDataset(root: root)
+        case .wisdm: ds = try WISDMDataset(root: root)
+        case .ucihar: ds = try UCIHARDataset(root: root)
         }
+        try ds.requireUniqueIDs()
+        return ds
     }
 
     /// Detects the format and reads the recording at `path`; `.badValue` when the format is

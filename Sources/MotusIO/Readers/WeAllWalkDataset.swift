@@ -2,7 +2,7 @@ import MotusCore
 
 /// WeAllWalk: every phone file `sensor/iPhoneSensors_T<path>_ID<subject>_<phone>_<tool>.csv`
 /// under `root` (the folder holding `sensor/` and `xml/`, or `sensor/` itself). One entry per
-/// phone file: id `T1_ID3_1L`, subject `ID3`, label the mobility tool (`long-cane`,
+/// phone file: id `T1_ID3_1L_WC` (the file name without `iPhoneSensors_` and `.csv`), subject `ID3`, label the mobility tool (`long-cane`,
 /// `guide-dog`, `none`). Loading reads the file with its trial's XML (`WeAllWalkReader`); a
 /// file whose XML is missing is listed, set aside (`DatasetEntry.setAside`) with the XML's
 /// name, and fails to load with an error naming the XML.

@@ -66,8 +66,11 @@ public enum WeAllWalkReader {
         public var phone: String
         /// `WC` (long cane), `GD` (guide dog) or `NA` (none: sighted walkers).
         public var toolCode: String
-        /// The entry id of the dataset, `T1_ID3_1L`.
-        public var id: String { "\(path)_\(subject)_\(phone)" }
+        /// The entry id of the dataset, the file name's own part: `T1_ID3_1L_WC`. The mobility
+        /// tool is part of it because two of the published walkers (ID1, ID8) walked each path
+        /// twice, once with a long cane and once with a guide dog: `T1_ID1_1L_WC` and
+        /// `T1_ID1_1L_GD` are two recordings.
+        public var id: String { "\(path)_\(subject)_\(phone)_\(toolCode)" }
         /// The annotation file's name, `T1_ID3_WC.xml`.
         public var annotationFileName: String { "\(path)_\(subject)_\(toolCode).xml" }
         /// Motus' name for the mobility tool.
