@@ -221,23 +221,25 @@ def percentile(xs: list[float], p: float) -> float:
 def pooled_motion(rows: list[dict]) -> dict:
     """MotionEvaluation.summarize over exact rows (`motion_rows`)."""
     judged = [r for r in rows if r["pause_judged"]]
-    steps = [r["resume_decision_steps"] for r in rows if not math.isnan(r["resume_decision_steps"])]
+    resumed = [r for r in rows if r["resume_judged"]]
+    steps = [r["resume_decision_steps"] for r in resumed if not math.isnan(r["resume_decision_steps"])]
     return {
         "trials": len(rows),
         "pause_median": percentile([r["pause_latency"] for r in judged], 50),
         "pause_p90": percentile([r["pause_latency"] for r in judged], 90),
         "pause_event_median": percentile([r["pause_event_latency"] for r in judged], 50),
-        "resume_median": percentile([r["resume_latency"] for r in rows], 50),
-        "resume_p90": percentile([r["resume_latency"] for r in rows], 90),
-        "resume_absolute_median": percentile([abs(r["resume_latency"]) for r in rows], 50),
-        "resume_decision_median": percentile([r["resume_decision_latency"] for r in rows], 50),
+        "resume_median": percentile([r["resume_latency"] for r in resumed], 50),
+        "resume_p90": percentile([r["resume_latency"] for r in resumed], 90),
+        "resume_absolute_median": percentile([abs(r["resume_latency"]) for r in resumed], 50),
+        "resume_decision_median": percentile([r["resume_decision_latency"] for r in resumed], 50),
         "resume_decision_steps_median": percentile(steps, 50),
-        "resume_decision_steps_estimated": sum(1 for r in rows if r["resume_decision_steps_estimated"] and not math.isnan(r["resume_decision_steps"])),
+        "resume_decision_steps_estimated": sum(1 for r in resumed if r["resume_decision_steps_estimated"] and not math.isnan(r["resume_decision_steps"])),
         "retracted_resumes": sum(r["retracted_resumes"] for r in rows),
         "false_pauses": sum(r["false_pauses"] for r in rows),
         "false_resumes": sum(r["false_resumes"] for r in rows),
         "trials_with_false_pause": sum(1 for r in rows if r["false_pauses"] > 0),
         "pauses_not_judged": len(rows) - len(judged),
+        "resumes_not_judged": len(rows) - len(resumed),
     }
 
 

@@ -5,7 +5,11 @@ import MotusTracking
 /// Judging the session's moving/still events on labelled recordings of "still, move, still"
 /// (the IPOL trials: `still`, `walk`, `turn`, `walk`, `still`).
 ///
-/// True resume = start of the first non-`still` label; true stop = end of the last one.
+/// True resume = start of the first non-`still` label; true stop = end of the last one. A
+/// recording is judged when it has a moving label and a `still` label before or after it; the
+/// resume only when a `still` label ends at or before the true start (a recording that starts
+/// moving, like sp-sw-har's few that begin while the person stands up, shows no resume to
+/// judge, but its false pauses and its pause are judged all the same).
 /// - **Resume latency** = time of the first `resumed` event at or after true start − 2 s,
 ///   minus the true start (the event is dated back to the first credited step, so this is
 ///   how well the session dates the start); its decision latency (`decidedAt` − true start)
@@ -74,12 +78,18 @@ public enum MotionEvaluation {
         /// False when no pause was reported and the recording ends less than
         /// `minimumStillAfterStop` after the stop (left out of the pause statistics).
         public var pauseJudged: Bool
+        /// False when no `still` label ends at or before the true start: the recording starts
+        /// moving, so no resume can be judged (left out of the resume statistics; its resume
+        /// figures stay infinite and NaN, and no resume of it counts as false).
+        public var resumeJudged: Bool
     }
 
     /// A trial with no pause reported is judged (as an infinite latency) only when the
     /// recording goes on at least this long (s) after the true stop: a pause cannot be
     /// reported after the data ends (the p90 bar is 2.5 s).
     public static let minimumStillAfterStop: Seconds = 2.5
+    /// Why `evaluate` scores no row for a recording (listed with it when it is skipped).
+    public static let unjudgedReason = "no moving label, or no still label before or after it"
     /// A gap between true steps at least this long (s) is standing, not walking.
     public static let standingGap: Seconds = 2.5
 
@@ -118,11 +128,13 @@ public enum MotionEvaluation {
         public var trialsWithFalsePause: Int
         /// Trials whose pause was not judged (recording ends too soon after the stop).
         public var pausesNotJudged: Int
+        /// Trials whose resume was not judged (no `still` label before the true start).
+        public var resumesNotJudged: Int
     }
 
-    /// Evaluates one recording; nil when its labels have no still→moving shape (no moving
-    /// label, or no `still` label ending at or before the first moving one). A recording that
-    /// ends too soon after the stop is scored with `pauseJudged` false.
+    /// Evaluates one recording; nil when it has no moving label or no `still` label. A recording
+    /// without a `still` label ending at or before the first moving one is scored with
+    /// `resumeJudged` false, one that ends too soon after the stop with `pauseJudged` false.
     /// `labelMap` (label → `still` or `moving`) renames the truth's labels first, leaving out
     /// those it does not name; nil takes them as they are (`still`, and anything else moving).
     /// The recording runs through `MotionSession` with `settings` (its height from the
@@ -137,7 +149,8 @@ public enum MotionEvaluation {
         let labels = labelMap.map { e.truth.labels(mappedBy: $0) } ?? e.truth.labels
         let active = labels.filter { $0.label != "still" }
         guard let start = active.map(\.start).min(), let stop = active.map(\.end).max(),
-              labels.contains(where: { $0.label == "still" && $0.end <= start + 1e-9 }) else { return nil }
+              labels.contains(where: { $0.label == "still" }) else { return nil }
+        let resumeJudged = labels.contains { $0.label == "still" && $0.end <= start + 1e-9 }
         var s = settings
         if s.heightMeters == nil { s.heightMeters = r.metadata.heightMeters }
         let res = try MotionSession.run(r, settings: s, model: model)
@@ -145,7 +158,8 @@ public enum MotionEvaluation {
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
                       pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0,
                       retractedResumes: 0, resumeDecisionSteps: .nan, resumeDecisionStepsEstimated: truth.isEmpty, steps: res.summary.steps,
-                      stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false)
+                      stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false,
+                      resumeJudged: resumeJudged)
         var pauseFound = false
         let changes = res.stateChanges
         for (i, (state, c)) in changes.enumerated() {
@@ -156,6 +170,7 @@ public enum MotionEvaluation {
             }
             switch state {
             case .moving:
+                if !resumeJudged { continue }
                 if c.time < start - 2 { row.falseResumes += 1 } else if !row.resumeLatency.isFinite && c.time <= stop {
                     row.resumeLatency = c.time - start
                     row.resumeDecisionLatency = c.decidedAt - start
@@ -181,21 +196,23 @@ public enum MotionEvaluation {
         return row
     }
 
-    /// The figures over `rows`: latency medians and 90th percentiles, and the counts of
-    /// false and retracted events and of unjudged pauses.
+    /// The figures over `rows`: latency medians and 90th percentiles (the pause's over the
+    /// rows whose pause was judged, the resume's over those whose resume was), and the counts
+    /// of false and retracted events and of unjudged pauses and resumes.
     public static func summarize(_ rows: [Row]) -> Summary {
-        let judged = rows.filter(\.pauseJudged)
+        let judged = rows.filter(\.pauseJudged), resumed = rows.filter(\.resumeJudged)
         return Summary(trials: rows.count,
                 pauseMedian: percentile(judged.map(\.pauseLatency), 50), pauseP90: percentile(judged.map(\.pauseLatency), 90),
                 pauseEventMedian: percentile(judged.map(\.pauseEventLatency), 50),
-                resumeMedian: percentile(rows.map(\.resumeLatency), 50), resumeP90: percentile(rows.map(\.resumeLatency), 90),
-                resumeAbsoluteMedian: percentile(rows.map { Swift.abs($0.resumeLatency) }, 50),
-                resumeDecisionMedian: percentile(rows.map(\.resumeDecisionLatency), 50),
-                resumeDecisionStepsMedian: percentile(rows.map(\.resumeDecisionSteps).filter { !$0.isNaN }, 50),
-                resumeDecisionStepsEstimated: rows.filter { $0.resumeDecisionStepsEstimated && !$0.resumeDecisionSteps.isNaN }.count,
+                resumeMedian: percentile(resumed.map(\.resumeLatency), 50), resumeP90: percentile(resumed.map(\.resumeLatency), 90),
+                resumeAbsoluteMedian: percentile(resumed.map { Swift.abs($0.resumeLatency) }, 50),
+                resumeDecisionMedian: percentile(resumed.map(\.resumeDecisionLatency), 50),
+                resumeDecisionStepsMedian: percentile(resumed.map(\.resumeDecisionSteps).filter { !$0.isNaN }, 50),
+                resumeDecisionStepsEstimated: resumed.filter { $0.resumeDecisionStepsEstimated && !$0.resumeDecisionSteps.isNaN }.count,
                 retractedResumes: rows.reduce(0) { $0 + $1.retractedResumes },
                 falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
-                trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count)
+                trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count,
+                resumesNotJudged: rows.count - resumed.count)
     }
 
     /// The median interval (s) between consecutive counted steps inside [`start`, `stop`],

@@ -7,8 +7,8 @@ struct EvaluateMotion: ParsableCommand {
         commandName: "evaluate-motion",
         abstract: "Judge the session's moving/still events on still → walk → still trials.",
         discussion: """
-        Runs a tracking session (`motus track`'s) over each recording whose labels go still → \
-        moving → still (the IPOL trials; any dataset with --map) and prints, per trial, how late the session reported \
+        Runs a tracking session (`motus track`'s) over each recording with still and moving \
+        labels, still → moving → still as in the IPOL trials (any dataset with --map), and prints, per trial, how late the session reported \
         the pause after the true stop (decision time) and where it dated the resume against the \
         true start, their decision latencies, how many true steps (the recording's step events) \
         had been taken when the resume was decided, false pauses inside the walk, and \
@@ -26,9 +26,11 @@ struct EvaluateMotion: ParsableCommand {
         counts like one dated late), `--max-resume-decision-steps` to the median true steps taken \
         before the resume was decided, `--max-false-pauses` to the pauses dated inside the moving \
         span (with --map moving=WALKING,TURNING, a pause while turning is one); any false pause \
-        fails unless `--allow-false-pauses` or `--max-false-pauses` says otherwise. A recording that cannot be judged (no still → moving → still \
-        labels, or set aside by its dataset because a file is missing) is listed with its reason \
-        and fails the run unless `--allow-skipped`. Example:
+        fails unless `--allow-false-pauses` or `--max-false-pauses` says otherwise. A recording that \
+        starts moving (no still label before the first moving one) is judged for its false pauses and \
+        its pause, its resume shown n/j and left out of the resume figures. A recording that cannot \
+        be judged (no moving label or no still label, or set aside by its dataset because a file \
+        is missing) is listed with its reason and fails the run unless `--allow-skipped`. Example:
           motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1 --max-resume-decision-steps 2
         Datasets with other labels name them with --map, e.g. sp-sw-har (seated, stand up, walk, \
         turn, sit down):
@@ -109,14 +111,14 @@ struct EvaluateMotion: ParsableCommand {
             let m = try DefaultModel.load(model)
             let labelMap = try Self.labelMap(maps)
             let datasets = try Datasets.open(paths, options: try input.delimitedOptions(), recordings: recordings.isEmpty ? nil : recordings)
-            let run = try Evaluation.run(datasets, skipReason: "no still → moving → still labels", progress: Datasets.progress("evaluate-motion")) { e in
+            let run = try Evaluation.run(datasets, skipReason: MotionEvaluation.unjudgedReason, progress: Datasets.progress("evaluate-motion")) { e in
                 do { return try MotionEvaluation.evaluate(e, labelMap: labelMap, model: m) } catch { throw CLIError("\(error)") }
             }
             let rows = run.rows, skipped = run.skipped
             // One recording chosen by id that cannot be judged is a result (its skipped line),
             // not an error: a run spread over tasks gathers it like any other.
             guard !rows.isEmpty || (!recordings.isEmpty && !skipped.isEmpty) else {
-                throw CLIError("no recording labelled still → moving → still in \(paths.joined(separator: ", "))")
+                throw CLIError("no recording labelled still and moving in \(paths.joined(separator: ", "))")
             }
             let s = MotionEvaluation.summarize(rows)
             switch format {
@@ -150,8 +152,8 @@ struct EvaluateMotion: ParsableCommand {
     static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
         var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
         for r in rows {
-            t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
-                      r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", r.resumeDecisionSteps.isNaN ? "—" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0),
+            t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), r.resumeJudged ? Fmt.f(r.resumeLatency, 2) : "n/j",
+                      r.resumeJudged ? Fmt.f(r.resumeDecisionLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", r.resumeDecisionSteps.isNaN ? "—" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0),
                       "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
         }
         var out = Fmt.table(t)
@@ -160,6 +162,9 @@ struct EvaluateMotion: ParsableCommand {
         out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps\(s.resumeDecisionStepsEstimated > 0 ? ", estimated from the cadence in \(s.resumeDecisionStepsEstimated) trials" : ""))\n"
         if s.pausesNotJudged > 0 {
             out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
+        }
+        if s.resumesNotJudged > 0 {
+            out += "resume not judged (n/j) in \(s.resumesNotJudged) trials: no still label before the first moving one (the recording starts moving)\n"
         }
         out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)\n"
         out += Datasets.skippedLines(skipped)

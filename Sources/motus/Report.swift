@@ -246,7 +246,7 @@ struct ReportCommand: ParsableCommand {
                 reasons.append("classifier: no label the map names (\(classMap.description))")
             }
             do { s.motion = try MotionEvaluation.evaluate(e, labelMap: motionMap, model: m) } catch { throw CLIError("\(e.id): \(error)") }
-            if s.motion == nil { reasons.append("pause/resume: no still → moving → still labels") }
+            if s.motion == nil { reasons.append("pause/resume: \(MotionEvaluation.unjudgedReason)") }
             // A recording whose streams the fusion evaluation cannot take (the gyroscope on
             // other timestamps than the accelerometer) stops `evaluate-fusion`; here the other
             // evaluations still run, and the error is listed with the recording.
@@ -270,7 +270,7 @@ struct ReportCommand: ParsableCommand {
         page.table([["evaluation", "recordings scored", "as in"],
                     ["steps against reference steps", "\(steps.count)", "motus evaluate-steps"],
                     ["moving or still (classifier) against labels", "\(classified)", "motus evaluate"],
-                    ["pause and resume against still → moving → still labels", "\(motion.count)", "motus evaluate-motion"],
+                    ["pause and resume against still and moving labels", "\(motion.count)", "motus evaluate-motion"],
                     ["gravity against an orientation reference", "\(fusion.count)", "motus evaluate-fusion"],
                     ["none of these (listed at the end)", "\(run.skipped.count)", ""]])
 
@@ -319,11 +319,11 @@ struct ReportCommand: ParsableCommand {
                        "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)"])
             var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
             for r in motion {
-                t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), Fmt.f(r.resumeLatency, 2), Fmt.f(r.resumeDecisionLatency, 2),
-                          r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j",
+                t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), r.resumeJudged ? Fmt.f(r.resumeLatency, 2) : "n/j",
+                          r.resumeJudged ? Fmt.f(r.resumeDecisionLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j",
                           r.resumeDecisionSteps.isNaN ? "-" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0), "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
             }
-            page.table(t, caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop)")
+            page.table(t, caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop; resume not judged, the recording starts moving)")
         }
 
         if !fusion.isEmpty {
@@ -353,7 +353,7 @@ struct ReportCommand: ParsableCommand {
             page.table([["recording", "why"]] + run.skipped.map { [$0.id, $0.reason] }, numeric: false)
         }
         if steps.isEmpty && classified == 0 && motion.isEmpty && fusion.isEmpty {
-            printError("motus: \(path): no recording has reference steps, labels the model's map names, still → moving → still labels or an orientation reference; the page lists why for each")
+            printError("motus: \(path): no recording has reference steps, labels the model's map names, still and moving labels or an orientation reference; the page lists why for each")
         }
         let what = "\(entries) recordings: steps \(steps.count), classifier \(classified), pause/resume \(motion.count), fusion \(fusion.count), not scored \(run.skipped.count)"
         return (page, what)

@@ -136,6 +136,22 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         #expect(row.retractedResumes == 1 && row.falseResumes == 0 && row.falsePauses == 0, "\(row)")
         #expect(abs(row.resumeLatency) < 0.5 && row.resumeDecisionLatency <= 1.05, "\(row)")
         #expect(row.resumeDecisionSteps >= 1 && row.resumeDecisionSteps <= 2, "\(row)")
+        #expect(row.resumeJudged && row.pauseJudged, "\(row)")
+        // The same walk with no still label before it (a recording that starts while the person
+        // stands up, labelled only from the walk on): no resume to judge, and the shuffle before
+        // the walk is no false resume, but the walk and its pause are judged.
+        var moving = r
+        moving.labels.removeFirst()
+        let started = try #require(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: moving), model: nil))
+        #expect(!started.resumeJudged && started.pauseJudged && started.falseResumes == 0 && started.falsePauses == 0, "\(started)")
+        #expect(started.resumeLatency == .infinity && started.resumeDecisionSteps.isNaN && started.pauseLatency == row.pauseLatency, "\(started)")
+        let both = MotionEvaluation.summarize([row, started])
+        #expect(both.trials == 2 && both.resumesNotJudged == 1 && both.pausesNotJudged == 0)
+        #expect(both.resumeMedian == row.resumeLatency && both.resumeDecisionStepsMedian == row.resumeDecisionSteps)
+        // No still label at all (WeAllWalk's walks and turns): nothing to judge against.
+        var walkOnly = r
+        walkOnly.labels = [r.labels[1]]
+        #expect(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: walkOnly), model: nil) == nil)
     }
 
     /// A runner with the phone in a swinging hand: the phone turns with the arm (±0.6 rad at
