@@ -308,26 +308,31 @@ public struct MPowerDataset: Dataset {
     public let root: String
     /// Every mPower JSON file, folder by folder in natural order.
     public let entries: [DatasetEntry]
+    /// How many folders deep the listing looks (a Synapse download is three below the folder
+    /// holding its `cache/`; the bound only stops a folder link that loops).
+    static let listingDepth = 16
 
-    /// Lists the JSON files under `root` (two folders deep), or `root` itself when it is one;
-    /// throws `.emptyFile` when there are none.
+    /// Lists the mPower files under `root` (`recordingName(ofFile:)`: `X.json`, or as Synapse
+    /// stores the study's files, `X.json.items-<uuid>.tmp`), or `root` itself when it is one;
+    /// the id is the path below `root` with the file's recording name. Throws `.emptyFile` when
+    /// there are none.
     public init(root: String) throws(InputError) {
         self.root = root
         var list: [DatasetEntry] = []
         func scan(_ dir: String, _ prefix: String, _ depth: Int) {
             for f in ReaderFiles.list(dir) {
                 let p = ReaderFiles.join(dir, f)
-                if f.hasSuffix(".json") && DatasetFormat.looksLikeMPower(p) {
-                    list.append(DatasetEntry(id: prefix + String(f.dropLast(5)), subject: nil, label: nil, path: p))
+                if let name = Self.recordingName(ofFile: f), DatasetFormat.looksLikeMPower(p) {
+                    list.append(DatasetEntry(id: prefix + name, subject: nil, label: nil, path: p))
                 } else if depth > 0 && ReaderFiles.isDirectory(p) {
                     scan(p, prefix + f + "/", depth - 1)
                 }
             }
         }
-        if ReaderFiles.isFile(root) && DatasetFormat.looksLikeMPower(root) {
-            list.append(DatasetEntry(id: String(ReaderFiles.lastComponent(root).dropLast(5)), subject: nil, label: nil, path: root))
+        if ReaderFiles.isFile(root), let name = Self.recordingName(ofFile: ReaderFiles.lastComponent(root)), DatasetFormat.looksLikeMPower(root) {
+            list.append(DatasetEntry(id: name, subject: nil, label: nil, path: root))
         } else {
-            scan(root, "", 2)
+            scan(root, "", Self.listingDepth)
         }
         guard !list.isEmpty else { throw noRecordings(root, "a folder of mPower device-motion JSON files") }
         entries = list
@@ -336,6 +341,40 @@ public struct MPowerDataset: Dataset {
     /// Reads the file (`MPowerReader.read(path:)`); throws the reader's `InputError`.
     public func read(_ entry: DatasetEntry) throws(InputError) -> Recording {
         try MPowerReader.read(path: entry.path)
+    }
+
+    /// The recording's name in an mPower file's name: `walk_data.json` → `walk_data`; as the
+    /// study's files come from Synapse, `accel_walking_outbound.json.items-<uuid>.tmp` →
+    /// `accel_walking_outbound`; nil for any other name.
+    public static func recordingName(ofFile name: String) -> String? {
+        if name.hasSuffix(".json") { return name.count > 5 ? String(name.dropLast(5)) : nil }
+        guard name.hasSuffix(".tmp") else { return nil }
+        let bytes = Array(name.utf8), marker = Array(".json.items-".utf8)
+        guard bytes.count > marker.count else { return nil }
+        for i in 1...(bytes.count - marker.count) where bytes[i..<(i + marker.count)].elementsEqual(marker) {
+            return String(decoding: bytes[..<i], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// True when `dir` is (or holds, at most `depth` folders down) a Synapse download of the
+    /// study's files: folders only, down to files named `X.json.items-<uuid>.tmp` that read as
+    /// mPower (the first one found ends the search). A Synapse `cache/` holds them two folders
+    /// down (`cache/<n>/<file handle>/`). A folder with files of its own is not one, so a
+    /// folder of other recordings is never taken for mPower because of a file deep inside it.
+    static func isSynapseDownload(_ dir: String, depth: Int) -> Bool {
+        var folders: [String] = []
+        for f in ReaderFiles.list(dir) {
+            let p = ReaderFiles.join(dir, f)
+            if ReaderFiles.isDirectory(p) {
+                folders.append(p)
+            } else if f.hasSuffix(".tmp"), recordingName(ofFile: f) != nil, DatasetFormat.looksLikeMPower(p) {
+                return true
+            } else {
+                return false
+            }
+        }
+        return depth > 0 && folders.contains { isSynapseDownload($0, depth: depth - 1) }
     }
 }
 
@@ -386,7 +425,9 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
                 guard ReaderFiles.isDirectory(p), let f = probeFolder(p) else { continue }
                 if found == nil { found = f.0 } else if found != f.0 { return nil }
             }
-            return found.map { Probe(format: $0, isDataset: true) }
+            if let found { return Probe(format: found, isDataset: true) }
+            // mPower as Synapse delivers it: files two or three folders down.
+            return MPowerDataset.isSynapseDownload(path, depth: 3) ? Probe(format: .mpower, isDataset: true) : nil
         }
         guard ReaderFiles.isFile(path) else { return nil }
         let name = ReaderFiles.lastComponent(path)
@@ -411,8 +452,8 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
             || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
             return Probe(format: .ipol, isDataset: false)
         }
+        if MPowerDataset.recordingName(ofFile: name) != nil && looksLikeMPower(path) { return Probe(format: .mpower, isDataset: false) }
         if name.hasSuffix(".json") {
-            if looksLikeMPower(path) { return Probe(format: .mpower, isDataset: false) }
             if text.contains("\"LeftFootEvents\"") || text.contains("\"TrialBoundaries\"") || text.contains("\"gait start\"") {
                 return ReaderFiles.isFile(ipolSensorFile(forAnnotations: path)) ? Probe(format: .ipol, isDataset: false) : nil
             }
@@ -429,7 +470,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
         if names.contains("GaitData") || names.contains("example_datasets") { return (.ipol, true) }
         if names.contains(where: { $0.hasSuffix("_lb.txt") }) { return (.ipol, true) }
         if names.contains(where: { OxfordDataset.isWalk(ReaderFiles.join(dir, $0)) }) { return (.oxford, true) }
-        if names.contains(where: { $0.hasSuffix(".json") && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
+        if names.contains(where: { MPowerDataset.recordingName(ofFile: $0) != nil && looksLikeMPower(ReaderFiles.join(dir, $0)) }) { return (.mpower, true) }
         if WeAllWalkDataset.isDatasetFolder(dir, names: names) { return (.weallwalk, true) }
         if SPSWHARDataset.isDatasetFolder(dir, names: names) { return (.spswhar, true) }
         if BROADDataset.isDatasetFolder(dir, names: names) { return (.broad, true) }
