@@ -427,7 +427,7 @@ struct Classify: ParsableCommand {
             if let offline {
                 offline.forEachSample(kinds: FrameBuilder.inputKinds) { push($0) }
             } else {
-                try reader!.forEach { push($0) }
+                try reader!.forEachReadingAhead { push($0) }
             }
             if segments, let last = merger.finish() { emit(last) }
             if t0.isNaN { t0 = 0 }

@@ -191,7 +191,7 @@ struct TrackCommand: ParsableCommand {
                     var run = SessionRun(try MotionSession(settings: settings, model: userAccelerationOnly ? nil : m),
                                          keepStepEvents: stepEvents, steps: steps ?? [])
                     var adapter = UserAccelerationOnlyInput()
-                    try reader.forEach { run.push(userAccelerationOnly ? adapter.adapt($0) : $0) }
+                    try reader.forEachReadingAhead { run.push(userAccelerationOnly ? adapter.adapt($0) : $0) }
                     return run.finish()
                 } catch let e as StreamingClassifier.Failure { throw CLIError("\(path): \(e)") }
             }

@@ -88,6 +88,58 @@ import MotusTestSupport
         }
     }
 
+    /// The samples `forEach` gives and the error it ends with, if any.
+    func samplesAndError(_ path: String, readingAhead: Bool, strict: Bool = false) throws -> (samples: [SensorSample], error: InputError?, checked: Bool) {
+        var options = DelimitedOptions()
+        if strict { options.plausibility = .error }
+        var reader = try SampleReader(path: path, options: options, kinds: Self.kinds)
+        var out: [SensorSample] = []
+        do {
+            if readingAhead { try reader.forEach(readingAhead: true) { out.append($0) } } else { try reader.forEach { out.append($0) } }
+        } catch { return (out, error, reader.checked) }
+        return (out, nil, reader.checked)
+    }
+
+    /// A second thread parsing ahead (`forEachReadingAhead`) gives what one thread gives: the
+    /// same samples in the same order across many batches and turns of the ring (a file of
+    /// exactly five batches, and longer ones), the same samples before a bad line and the same
+    /// error, the same error from the plausibility check at the end (acceleration in g read as
+    /// m/s², with `--strict`), and a pass that counts as the checked one.
+    @Test func readingAheadGivesWhatOneThreadGives() throws {
+        var g = SplitMix64(seed: 11)
+        func native(rows: Int, badAt: Int? = nil, huge: Bool = false) -> String {
+            var text = "#motus,1\n@stream,a,acc,t_s,x,y,z\n@stream,g,gyro,t_s,x,y,z\n"
+            for i in 0..<rows {
+                let t = Double(i) * 0.01
+                let x = i == badAt ? "x" : "\(g.uniform(-1, 1))"
+                text += "a,\(t),\(x),\(g.uniform(-1, 1)),\((huge ? 1 : 9.8) + g.uniform(-0.1, 0.1))\ng,\(t),\(g.uniform(-1, 1)),0,0\n"
+            }
+            return text
+        }
+        let batch = SampleReadAhead.batchSize, ring = SampleReadAhead.batches
+        for (name, text) in [("five-batches.motus", native(rows: 5 * batch / 2)),
+                             ("ring-turns.motus", native(rows: 3 * ring * batch + 123)),
+                             ("bad-late.motus", native(rows: 2 * ring * batch, badAt: ring * batch + 7)),
+                             ("implausible.motus", native(rows: 3 * batch, huge: true))] {
+            let p = TestFiles.temp(text, name: name)
+            let strict = name.hasPrefix("implausible")
+            let one = try samplesAndError(p, readingAhead: false, strict: strict), two = try samplesAndError(p, readingAhead: true, strict: strict)
+            #expect(one.samples.count > 2 * batch, "\(name)")
+            #expect(one.samples == two.samples, "\(name)")
+            #expect(one.error == two.error && one.checked == two.checked, "\(name): \(String(describing: one.error)) / \(String(describing: two.error))")
+        }
+        #expect(try samplesAndError(TestFiles.temp(native(rows: 100), name: "ok.motus"), readingAhead: true).checked)
+        let bad = try samplesAndError(TestFiles.temp(native(rows: 2 * ring * batch, badAt: ring * batch + 7), name: "bad.motus"), readingAhead: true)
+        #expect(bad.samples.count == 2 * (ring * batch + 7) + 0 && bad.error?.location.line == 4 + 2 * (ring * batch + 7), "\(bad.samples.count) \(String(describing: bad.error))")
+        let huge = try samplesAndError(TestFiles.temp(native(rows: 3 * batch, huge: true), name: "huge.motus"), readingAhead: true, strict: true)
+        #expect(huge.samples.count == 6 * batch && huge.error != nil, "\(huge.samples.count) \(String(describing: huge.error))")
+        // Delimited text reads ahead too; a recording read whole is walked as it is.
+        var csv = "t,acc_x,acc_y,acc_z\n"
+        for i in 0..<(3 * batch) { csv += "\(Double(i) * 0.01),\(g.uniform(-1, 1)),0,9.8\n" }
+        let c = TestFiles.temp(csv, name: "rows.csv")
+        #expect(try samplesAndError(c, readingAhead: true).samples == samplesAndError(c, readingAhead: false).samples)
+    }
+
     /// `forEach(while:)` gives the samples `forEach` gives until its body says stop, and reads
     /// no further: a bad row after the stop is never reached, so no error.
     @Test func aWalkStopsWhereItsBodySays() throws {
