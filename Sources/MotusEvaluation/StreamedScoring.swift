@@ -48,7 +48,7 @@ public struct StreamedScoring {
         let runs = LabelledWindows.classRuns(reader.labels, labels)
         var seen = 0, unlabelled = 0
         var y: [Int] = [], p: [Double] = []
-        try reader.forEach { s in
+        try reader.forEachReadingAhead { s in
             classifier.push(s) { w in
                 seen += 1
                 guard let c = LabelledWindows.windowClass(start: w.start, end: w.end, runs: runs) else { unlabelled += 1; return }
