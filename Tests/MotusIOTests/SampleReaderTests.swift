@@ -140,6 +140,27 @@ import MotusTestSupport
         #expect(try samplesAndError(c, readingAhead: true).samples == samplesAndError(c, readingAhead: false).samples)
     }
 
+    /// Many readers reading ahead at once from the shared thread pool (more than the machine
+    /// has cores, each waiting for its batches) all finish, each with its own samples.
+    @Test func manyReadersReadAheadAtOnce() throws {
+        var text = "#motus,1\n@stream,a,acc,t_s,x,y,z\n"
+        for i in 0..<(3 * SampleReadAhead.batchSize) { text += "a,\(Double(i) * 0.01),0,\(i % 7),9.8\n" }
+        let p = TestFiles.temp(text, name: "many.motus")
+        let n = 16
+        final class Counts: @unchecked Sendable { var values: [Int]; init(_ n: Int) { values = Array(repeating: -1, count: n) } }
+        let counts = Counts(n)
+        counts.values.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            DispatchQueue.concurrentPerform(iterations: n) { k in
+                guard var reader = try? SampleReader(path: p, kinds: Self.kinds) else { return }
+                var c = 0
+                try? reader.forEach(readingAhead: true) { _ in c += 1 }
+                out[k] = c
+            }
+        }
+        #expect(counts.values == Array(repeating: 3 * SampleReadAhead.batchSize, count: n))
+    }
+
     /// `forEach(while:)` gives the samples `forEach` gives until its body says stop, and reads
     /// no further: a bad row after the stop is never reached, so no error.
     @Test func aWalkStopsWhereItsBodySays() throws {
