@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Dispatch
 import MotusCore
 
@@ -51,14 +44,8 @@ final class SampleReadAhead: @unchecked Sendable {
     static let batchSize = 4096
     /// Batches in the ring: how far the parsing thread may run ahead.
     static let batches = 4
-    /// Cores this process may use; read once.
-    static let cores: Int = {
-        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        #else
-        return 1
-        #endif
-    }()
+    /// Processors online; read once.
+    static let cores = onlineProcessors()
 
     /// One batch: its samples, and whether it ends the file (with the error that ended it).
     final class Batch {

@@ -149,14 +149,21 @@ struct EvaluateMotion: ParsableCommand {
         var skipped: [Evaluation.Skipped]
     }
 
+    /// The per-trial table, its header first: latencies n/j where not judged, `noSteps` where
+    /// the true steps up to the resume are unknown (the text table and the HTML report).
+    static func trialCells(_ rows: [MotionEvaluation.Row], noSteps: String) -> [[String]] {
+        [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
+            + rows.map { r in
+                [r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), r.resumeJudged ? Fmt.f(r.resumeLatency, 2) : "n/j",
+                 r.resumeJudged ? Fmt.f(r.resumeDecisionLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j",
+                 r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j",
+                 r.resumeDecisionSteps.isNaN ? noSteps : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0),
+                 "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"]
+            }
+    }
+
     static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
-        var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
-        for r in rows {
-            t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), r.resumeJudged ? Fmt.f(r.resumeLatency, 2) : "n/j",
-                      r.resumeJudged ? Fmt.f(r.resumeDecisionLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j", r.resumeDecisionSteps.isNaN ? "—" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0),
-                      "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
-        }
-        var out = Fmt.table(t)
+        var out = Fmt.table(trialCells(rows, noSteps: "—"))
         out += "\n\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)\n"
         out += "pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)\n"
         out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps\(s.resumeDecisionStepsEstimated > 0 ? ", estimated from the cadence in \(s.resumeDecisionStepsEstimated) trials" : ""))\n"

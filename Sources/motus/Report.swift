@@ -317,13 +317,7 @@ struct ReportCommand: ParsableCommand {
                        "pause: median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)",
                        "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps)",
                        "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)"])
-            var t = [["trial", "start s", "stop s", "resume s", "resume decided s", "pause s", "pause dated s", "decided after steps", "false pauses", "false resumes", "retracted", "steps"]]
-            for r in motion {
-                t.append([r.id, Fmt.f(r.trueStart, 2), Fmt.f(r.trueStop, 2), r.resumeJudged ? Fmt.f(r.resumeLatency, 2) : "n/j",
-                          r.resumeJudged ? Fmt.f(r.resumeDecisionLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseLatency, 2) : "n/j", r.pauseJudged ? Fmt.f(r.pauseEventLatency, 2) : "n/j",
-                          r.resumeDecisionSteps.isNaN ? "-" : (r.resumeDecisionStepsEstimated ? "~" : "") + Fmt.f(r.resumeDecisionSteps, 0), "\(r.falsePauses)", "\(r.falseResumes)", "\(r.retractedResumes)", "\(r.steps)"])
-            }
-            page.table(t, caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop; resume not judged, the recording starts moving)")
+            page.table(EvaluateMotion.trialCells(motion, noSteps: "-"), caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop; resume not judged, the recording starts moving)")
         }
 
         if !fusion.isEmpty {

@@ -348,13 +348,8 @@ public struct MPowerDataset: Dataset {
     /// `accel_walking_outbound`; nil for any other name.
     public static func recordingName(ofFile name: String) -> String? {
         if name.hasSuffix(".json") { return name.count > 5 ? String(name.dropLast(5)) : nil }
-        guard name.hasSuffix(".tmp") else { return nil }
-        let bytes = Array(name.utf8), marker = Array(".json.items-".utf8)
-        guard bytes.count > marker.count else { return nil }
-        for i in 1...(bytes.count - marker.count) where bytes[i..<(i + marker.count)].elementsEqual(marker) {
-            return String(decoding: bytes[..<i], as: UTF8.self)
-        }
-        return nil
+        guard name.hasSuffix(".tmp"), let r = name.firstRange(of: ".json.items-"), r.lowerBound > name.startIndex else { return nil }
+        return String(name[..<r.lowerBound])
     }
 
     /// True when `dir` is (or holds, at most `depth` folders down) a Synapse download of the
@@ -452,7 +447,7 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
             || (firstLine.hasPrefix("//") && text.contains("PacketCounter")) {
             return Probe(format: .ipol, isDataset: false)
         }
-        if MPowerDataset.recordingName(ofFile: name) != nil && looksLikeMPower(path) { return Probe(format: .mpower, isDataset: false) }
+        if MPowerDataset.recordingName(ofFile: name) != nil && looksLikeMPower(head: head) { return Probe(format: .mpower, isDataset: false) }
         if name.hasSuffix(".json") {
             if text.contains("\"LeftFootEvents\"") || text.contains("\"TrialBoundaries\"") || text.contains("\"gait start\"") {
                 return ReaderFiles.isFile(ipolSensorFile(forAnnotations: path)) ? Probe(format: .ipol, isDataset: false) : nil
@@ -481,8 +476,17 @@ public enum DatasetFormat: String, Sendable, CaseIterable {
 
     /// A JSON array whose first element is an object with a `timestamp` key.
     static func looksLikeMPower(_ path: String) -> Bool {
-        let b = ReaderFiles.headBytes(path, count: 2048)
-        var i = 0
+        looksLikeMPower(head: ReaderFiles.headBytes(path, count: mPowerHeadBytes))
+    }
+
+    /// The bytes `looksLikeMPower` reads.
+    static let mPowerHeadBytes = 2048
+
+    /// `looksLikeMPower` on a file's first bytes already read (at most `mPowerHeadBytes` of
+    /// them are looked at, so the answer is the one the path gives).
+    static func looksLikeMPower(head: [UInt8]) -> Bool {
+        let b = head.prefix(mPowerHeadBytes)
+        var i = b.startIndex
         if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         func skip() { while i < b.count && (b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09) { i += 1 } }
         skip()
