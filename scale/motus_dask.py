@@ -240,6 +240,8 @@ def pooled_motion(rows: list[dict]) -> dict:
         "trials_with_false_pause": sum(1 for r in rows if r["false_pauses"] > 0),
         "pauses_not_judged": len(rows) - len(judged),
         "resumes_not_judged": len(rows) - len(resumed),
+        "false_pauses_only": sum(1 for r in rows if not r["still_labelled"]),
+        "pauses_in_standing_gaps": sum(r["pauses_in_standing_gaps"] for r in rows),
     }
 
 

@@ -9,7 +9,10 @@ import MotusTracking
 /// recording is judged when it has a moving label and a `still` label before or after it; the
 /// resume only when a `still` label ends at or before the true start (a recording that starts
 /// moving, like sp-sw-har's few that begin while the person stands up, shows no resume to
-/// judge, but its false pauses and its pause are judged all the same).
+/// judge, but its false pauses and its pause are judged all the same). A walk with reference
+/// steps and no `still` label (WeAllWalk's paths, Oxford's walks: nothing says where the person
+/// stood) is judged for its false pauses only, its resume and pause n/j; without labels its
+/// moving span runs from the first reference step to the last.
 /// - **Resume latency** = time of the first `resumed` event at or after true start − 2 s,
 ///   minus the true start (the event is dated back to the first credited step, so this is
 ///   how well the session dates the start); its decision latency (`decidedAt` − true start)
@@ -82,6 +85,9 @@ public enum MotionEvaluation {
         /// moving, so no resume can be judged (left out of the resume statistics; its resume
         /// figures stay infinite and NaN, and no resume of it counts as false).
         public var resumeJudged: Bool
+        /// False for a walk with reference steps and no `still` label: only its false pauses
+        /// are judged (`pauseJudged` and `resumeJudged` are false too).
+        public var stillLabelled: Bool = true
     }
 
     /// A trial with no pause reported is judged (as an infinite latency) only when the
@@ -89,7 +95,7 @@ public enum MotionEvaluation {
     /// reported after the data ends (the p90 bar is 2.5 s).
     public static let minimumStillAfterStop: Seconds = 2.5
     /// Why `evaluate` scores no row for a recording (listed with it when it is skipped).
-    public static let unjudgedReason = "no moving label, or no still label before or after it"
+    public static let unjudgedReason = "no moving label, or neither a still label nor reference steps"
     /// A gap between true steps at least this long (s) is standing, not walking.
     public static let standingGap: Seconds = 2.5
 
@@ -130,11 +136,19 @@ public enum MotionEvaluation {
         public var pausesNotJudged: Int
         /// Trials whose resume was not judged (no `still` label before the true start).
         public var resumesNotJudged: Int
+        /// Walks with reference steps and no `still` label, judged for their false pauses only
+        /// (counted in `pausesNotJudged` and `resumesNotJudged` too).
+        public var falsePausesOnly: Int = 0
+        /// Pauses dated inside a walk where the reference steps show the person standing (at
+        /// least `standingGap` between them), over all trials: not false.
+        public var pausesInStandingGaps: Int = 0
     }
 
-    /// Evaluates one recording; nil when it has no moving label or no `still` label. A recording
-    /// without a `still` label ending at or before the first moving one is scored with
-    /// `resumeJudged` false, one that ends too soon after the stop with `pauseJudged` false.
+    /// Evaluates one recording; nil when it has no moving label, or neither a `still` label nor
+    /// reference steps. A recording without a `still` label ending at or before the first moving
+    /// one is scored with `resumeJudged` false, one that ends too soon after the stop with
+    /// `pauseJudged` false, and a walk with reference steps but no `still` label for its false
+    /// pauses only (`stillLabelled` false); without labels its moving span is that of its steps.
     /// `labelMap` (label → `still` or `moving`) renames the truth's labels first, leaving out
     /// those it does not name; nil takes them as they are (`still`, and anything else moving).
     /// The recording runs through `MotionSession` with `settings` (its height from the
@@ -148,18 +162,22 @@ public enum MotionEvaluation {
         let r = e.recording, id = e.id
         let labels = labelMap.map { e.truth.labels(mappedBy: $0) } ?? e.truth.labels
         let active = labels.filter { $0.label != "still" }
-        guard let start = active.map(\.start).min(), let stop = active.map(\.end).max(),
-              labels.contains(where: { $0.label == "still" }) else { return nil }
+        let truth = e.truth.stepTimes
+        let stillLabelled = labels.contains { $0.label == "still" }
+        // A walk with reference steps and no still label: its labels' span, or its steps' when
+        // it has no labels at all (Oxford's walks).
+        let span = active.isEmpty && e.truth.labels.isEmpty && !truth.isEmpty ? [truth[0], truth[truth.count - 1]]
+            : active.map(\.start) + active.map(\.end)
+        guard let start = span.min(), let stop = span.max(), stillLabelled || !truth.isEmpty else { return nil }
         let resumeJudged = labels.contains { $0.label == "still" && $0.end <= start + 1e-9 }
         var s = settings
         if s.heightMeters == nil { s.heightMeters = r.metadata.heightMeters }
         let res = try MotionSession.run(r, settings: s, model: model)
-        let truth = e.truth.stepTimes
         var row = Row(id: id, trueStart: start, trueStop: stop, resumeLatency: .infinity, resumeDecisionLatency: .infinity,
                       pauseLatency: .infinity, pauseEventLatency: .infinity, falsePauses: 0, pausesInStandingGaps: 0, falseResumes: 0,
                       retractedResumes: 0, resumeDecisionSteps: .nan, resumeDecisionStepsEstimated: truth.isEmpty, steps: res.summary.steps,
                       stillAfterStop: (r.timeRange?.upperBound ?? stop) - stop, pauseJudged: false,
-                      resumeJudged: resumeJudged)
+                      resumeJudged: resumeJudged, stillLabelled: stillLabelled)
         var pauseFound = false
         let changes = res.stateChanges
         for (i, (state, c)) in changes.enumerated() {
@@ -192,7 +210,8 @@ public enum MotionEvaluation {
                 }
             }
         }
-        row.pauseJudged = pauseFound || row.stillAfterStop >= minimumStillAfterStop
+        // Without a still label nothing says the person stood after the walk.
+        row.pauseJudged = stillLabelled && (pauseFound || row.stillAfterStop >= minimumStillAfterStop)
         return row
     }
 
@@ -212,7 +231,8 @@ public enum MotionEvaluation {
                 retractedResumes: rows.reduce(0) { $0 + $1.retractedResumes },
                 falsePauses: rows.reduce(0) { $0 + $1.falsePauses }, falseResumes: rows.reduce(0) { $0 + $1.falseResumes },
                 trialsWithFalsePause: rows.filter { $0.falsePauses > 0 }.count, pausesNotJudged: rows.count - judged.count,
-                resumesNotJudged: rows.count - resumed.count)
+                resumesNotJudged: rows.count - resumed.count, falsePausesOnly: rows.filter { !$0.stillLabelled }.count,
+                pausesInStandingGaps: rows.reduce(0) { $0 + $1.pausesInStandingGaps })
     }
 
     /// The median interval (s) between consecutive counted steps inside [`start`, `stop`],

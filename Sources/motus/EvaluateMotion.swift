@@ -28,9 +28,14 @@ struct EvaluateMotion: ParsableCommand {
         span (with --map moving=WALKING,TURNING, a pause while turning is one); any false pause \
         fails unless `--allow-false-pauses` or `--max-false-pauses` says otherwise. A recording that \
         starts moving (no still label before the first moving one) is judged for its false pauses and \
-        its pause, its resume shown n/j and left out of the resume figures. A recording that cannot \
-        be judged (no moving label or no still label, or set aside by its dataset because a file \
-        is missing) is listed with its reason and fails the run unless `--allow-skipped`. Example:
+        its pause, its resume shown n/j and left out of the resume figures. A walk with reference \
+        steps and no still label is judged for its false pauses only: WeAllWalk's paths, and \
+        Oxford's walks, which have no labels at all (their moving span runs from the first \
+        reference step to the last). A pause where the reference steps are at least 2.5 s apart around it is the \
+        person standing, not false (counted apart). A recording that cannot be judged (no moving \
+        label, or neither a still label nor reference steps, or set aside by its dataset because \
+        a file is missing) is listed with its reason and fails the run unless `--allow-skipped`. \
+        Example:
           motus evaluate-motion ../shared/datasets/ipol --max-pause-median 1.5 --max-pause-p90 2.5 --max-resume-median 1 --max-resume-decision-steps 2
         Datasets with other labels name them with --map, e.g. sp-sw-har (seated, stand up, walk, \
         turn, sit down):
@@ -163,18 +168,29 @@ struct EvaluateMotion: ParsableCommand {
     }
 
     static func table(_ rows: [MotionEvaluation.Row], _ s: MotionEvaluation.Summary, _ skipped: [Evaluation.Skipped]) -> String {
-        var out = Fmt.table(trialCells(rows, noSteps: "—"))
-        out += "\n\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)\n"
-        out += "pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)\n"
-        out += "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps\(s.resumeDecisionStepsEstimated > 0 ? ", estimated from the cadence in \(s.resumeDecisionStepsEstimated) trials" : ""))\n"
-        if s.pausesNotJudged > 0 {
-            out += "pause not judged (n/j) in \(s.pausesNotJudged) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop\n"
+        Fmt.table(trialCells(rows, noSteps: "—")) + "\n" + summaryLines(s).map { $0 + "\n" }.joined() + Datasets.skippedLines(skipped)
+    }
+
+    /// The summary's lines under the per-trial table (the text table and the HTML report).
+    static func summaryLines(_ s: MotionEvaluation.Summary) -> [String] {
+        var out = ["\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)"]
+        // No pause or no resume judged (walks with no still label only): no line of NaNs.
+        if s.trials > s.pausesNotJudged {
+            out.append("pause:  median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)")
         }
-        if s.resumesNotJudged > 0 {
-            out += "resume not judged (n/j) in \(s.resumesNotJudged) trials: no still label before the first moving one (the recording starts moving)\n"
+        if s.trials > s.resumesNotJudged {
+            out.append("resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps\(s.resumeDecisionStepsEstimated > 0 ? ", estimated from the cadence in \(s.resumeDecisionStepsEstimated) trials" : ""))")
         }
-        out += "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)\n"
-        out += Datasets.skippedLines(skipped)
+        if s.falsePausesOnly > 0 {
+            out.append("\(s.falsePausesOnly) recordings with reference steps and no still label: judged for false pauses only (resume and pause n/j)")
+        }
+        if s.pausesNotJudged > s.falsePausesOnly {
+            out.append("pause not judged (n/j) in \(s.pausesNotJudged - s.falsePausesOnly) trials: no pause before the recording ends, less than \(Fmt.f(MotionEvaluation.minimumStillAfterStop, 1)) s after the stop")
+        }
+        if s.resumesNotJudged > s.falsePausesOnly {
+            out.append("resume not judged (n/j) in \(s.resumesNotJudged - s.falsePausesOnly) trials: no still label before the first moving one (the recording starts moving)")
+        }
+        out.append("false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials (pauses while the reference steps show standing, not false: \(s.pausesInStandingGaps)); false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)")
         return out
     }
 }

@@ -313,11 +313,8 @@ struct ReportCommand: ParsableCommand {
         if !motion.isEmpty {
             let s = MotionEvaluation.summarize(motion)
             page.heading("Pause and resume", id: "motion")
-            page.list(["\(s.trials) trials (latencies after the true start or stop; pause = when reported, resume = when dated)",
-                       "pause: median \(Fmt.f(s.pauseMedian, 2)) s, p90 \(Fmt.f(s.pauseP90, 2)) s (dated: median \(Fmt.f(s.pauseEventMedian, 2)) s)",
-                       "resume: median \(Fmt.f(s.resumeMedian, 2)) s (|median| \(Fmt.f(s.resumeAbsoluteMedian, 2)) s), p90 \(Fmt.f(s.resumeP90, 2)) s (decided: median \(Fmt.f(s.resumeDecisionMedian, 2)) s, after a median \(Fmt.f(s.resumeDecisionStepsMedian, 1)) true steps)",
-                       "false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials; false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)"])
-            page.table(EvaluateMotion.trialCells(motion, noSteps: "-"), caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop; resume not judged, the recording starts moving)")
+            page.list(EvaluateMotion.summaryLines(s))
+            page.table(EvaluateMotion.trialCells(motion, noSteps: "-"), caption: "Per trial (n/j: pause not judged, the recording ends too soon after the stop or has no still label; resume not judged, the recording starts moving or has no still label)")
         }
 
         if !fusion.isEmpty {

@@ -148,10 +148,43 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         let both = MotionEvaluation.summarize([row, started])
         #expect(both.trials == 2 && both.resumesNotJudged == 1 && both.pausesNotJudged == 0)
         #expect(both.resumeMedian == row.resumeLatency && both.resumeDecisionStepsMedian == row.resumeDecisionSteps)
-        // No still label at all (WeAllWalk's walks and turns): nothing to judge against.
+        // No still label at all (WeAllWalk's walks and turns): with reference steps the walk is
+        // judged for its false pauses only; without them, nothing says where anyone stood.
         var walkOnly = r
         walkOnly.labels = [r.labels[1]]
+        let walked = try #require(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: walkOnly), model: nil))
+        #expect(!walked.stillLabelled && !walked.pauseJudged && !walked.resumeJudged && walked.falsePauses == 0 && walked.falseResumes == 0,
+                "\(walked)")
+        #expect(MotionEvaluation.summarize([row, walked]).falsePausesOnly == 1)
+        walkOnly.events = []
         #expect(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: walkOnly), model: nil) == nil)
+    }
+
+    /// A walk with reference steps and no still label (Oxford's walks have no labels at all: the
+    /// moving span runs from the first reference step to the last): a pause while the reference
+    /// steps go on is false, one where they stop for 2.5 s or more is the person standing.
+    @Test func aWalkWithoutAStillLabelIsJudgedForItsFalsePauses() throws {
+        let (acc, starts, stops) = sessionSignal([.walk(steps: 20, hz: 2), .still(6), .walk(steps: 20, hz: 2)])
+        let entry = DatasetEntry(id: "walk-stand-walk", subject: nil, label: nil, path: "synthetic")
+        func row(steps: [Double]) throws -> MotionEvaluation.Row {
+            var r = Recording(streams: [acc])
+            r.events = steps.map { GroundTruthEvent(time: $0, kind: "step") }
+            return try #require(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: r), model: nil))
+        }
+        func steps(from start: Double) -> [Double] { (0..<20).map { (i: Int) -> Double in start + 0.25 + Double(i) * 0.5 } }
+        let walks = steps(from: starts[0]) + steps(from: starts[1])
+        // The reference stands between the walks: the session's pause there is not false.
+        let stood = try row(steps: walks)
+        #expect(stood.trueStart == walks[0] && stood.trueStop == walks[walks.count - 1], "\(stood)")
+        #expect(!stood.stillLabelled && stood.falsePauses == 0 && stood.pausesInStandingGaps == 1, "\(stood)")
+        // The reference steps on through the device's stillness (say a phone left on a bench
+        // while its owner walked on): that pause is false.
+        let bench: [Double] = Array(stride(from: stops[0] + 0.25, to: starts[1], by: 0.5))
+        let through = try row(steps: (walks + bench).sorted())
+        #expect(through.falsePauses == 1 && through.pausesInStandingGaps == 0, "\(through)")
+        let s = MotionEvaluation.summarize([stood, through])
+        #expect(s.falsePauses == 1 && s.trialsWithFalsePause == 1 && s.pausesInStandingGaps == 1 && s.falsePausesOnly == 2)
+        #expect(s.pausesNotJudged == 2 && s.resumesNotJudged == 2 && s.pauseMedian.isNaN && s.resumeMedian.isNaN)
     }
 
     /// A runner with the phone in a swinging hand: the phone turns with the arm (±0.6 rad at
