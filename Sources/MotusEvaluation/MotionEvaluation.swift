@@ -53,10 +53,11 @@ public enum MotionEvaluation {
         /// said so. Infinite when no resume was reported.
         public var resumeDecisionLatency: Seconds
         /// The pause's decision time (`decidedAt`) minus `trueStop` (s): when the session said
-        /// it stopped. Infinite when no pause was reported.
+        /// it stopped. Infinite when no pause was reported, and for a walk with no `still`
+        /// label (`stillLabelled`), whose pause is not judged.
         public var pauseLatency: Seconds
         /// The pause event's own time minus `trueStop` (s): how well it dates the stop.
-        /// Infinite when no pause was reported.
+        /// Infinite when no pause was reported (or not judged, as `pauseLatency`).
         public var pauseEventLatency: Seconds
         /// Pauses dated inside the walk (from `trueStart` to 1 s before `trueStop`) where the
         /// reference steps show no standing.
@@ -203,7 +204,7 @@ public enum MotionEvaluation {
                     let before = truth.last { $0 <= c.time } ?? -Double.infinity
                     let after = truth.first { $0 > c.time } ?? Double.infinity
                     if !truth.isEmpty && after - before >= standingGap { row.pausesInStandingGaps += 1 } else { row.falsePauses += 1 }
-                } else if c.time >= stop - 1 && !row.pauseLatency.isFinite {
+                } else if stillLabelled && c.time >= stop - 1 && !row.pauseLatency.isFinite {
                     row.pauseLatency = c.decidedAt - stop
                     row.pauseEventLatency = c.time - stop
                     pauseFound = true

@@ -177,6 +177,7 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         let stood = try row(steps: walks)
         #expect(stood.trueStart == walks[0] && stood.trueStop == walks[walks.count - 1], "\(stood)")
         #expect(!stood.stillLabelled && stood.falsePauses == 0 && stood.pausesInStandingGaps == 1, "\(stood)")
+        #expect(!stood.pauseJudged && stood.pauseLatency == .infinity && !stood.resumeJudged && stood.resumeLatency == .infinity, "\(stood)")
         // The reference steps on through the device's stillness (say a phone left on a bench
         // while its owner walked on): that pause is false.
         let bench: [Double] = Array(stride(from: stops[0] + 0.25, to: starts[1], by: 0.5))
