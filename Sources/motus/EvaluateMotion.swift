@@ -31,8 +31,9 @@ struct EvaluateMotion: ParsableCommand {
         its pause, its resume shown n/j and left out of the resume figures. A walk with reference \
         steps and no still label is judged for its false pauses only: WeAllWalk's paths, and \
         Oxford's walks, which have no labels at all (their moving span runs from the first \
-        reference step to the last). A pause where the reference steps are at least 2.5 s apart around it is the \
-        person standing, not false (counted apart). A recording that cannot be judged (no moving \
+        reference step to the last). A pause where the reference steps are at least \
+        \(Fmt.f(MotionEvaluation.standingGap, 1)) s apart around it is the person standing, not \
+        false (counted apart). A recording that cannot be judged (no moving \
         label, or neither a still label nor reference steps, or set aside by its dataset because \
         a file is missing) is listed with its reason and fails the run unless `--allow-skipped`. \
         Example:
