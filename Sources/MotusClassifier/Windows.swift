@@ -4,7 +4,8 @@ import MotusFeatures
 /// Feature windows with their class, subject and recording: what training and evaluation use.
 /// A window gets a class only when it lies wholly inside one run of touching label segments
 /// that the map gives the same class (so `--map moving=WALKING,TURNING` keeps a window that
-/// spans a walk and the turn after it); every other window is left out (and counted).
+/// spans a walk and the turn after it) and overlaps no interruption of it that the ground truth
+/// marks (`WindowTruth`); every other window is left out (and counted).
 public struct LabelledWindows: Sendable {
     /// One row of features per window.
     public var features: FeatureMatrix
@@ -25,10 +26,15 @@ public struct LabelledWindows: Sendable {
     /// True for windows computed from an augmented copy of a recording (see `Augmentation`);
     /// evaluation uses only the originals.
     public var augmented: [Bool]
-    /// Windows seen in total, and those left out because no single mapped label covers them.
+    /// Windows seen in total (of the recordings as recorded).
     public var windowsSeen = 0
-    /// Windows left out because no single mapped label covers them.
+    /// Windows left out: no single mapped label covers them, or they overlap an interruption
+    /// of it (`windowsInterrupted` of them).
     public var windowsUnlabelled = 0
+    /// Windows of `windowsUnlabelled` that lie inside a mapped label but overlap an interruption
+    /// the ground truth marks (`WindowTruth`: an annotated incident, or the reference steps
+    /// stopping for `WindowTruth.standingGap` or more).
+    public var windowsInterrupted = 0
     /// Recordings read.
     public var recordings = 0
 
@@ -55,10 +61,14 @@ public struct LabelledWindows: Sendable {
         let m = try pipeline.windows(of: recording, path: id)
         if !isAugmented { windowsSeen += m.rows }
         let subject = recording.metadata.subject ?? id
-        let segments = Self.classRuns(recording.labels, labels)
+        let truth = WindowTruth(labels: recording.labels, events: recording.events, map: labels)
         for r in 0..<m.rows {
             let s = m.startTimes[r], e = m.endTimes[r]
-            guard let c = Self.windowClass(start: s, end: e, runs: segments) else { if !isAugmented { windowsUnlabelled += 1 }; continue }
+            let judgement = truth.judge(start: s, end: e)
+            guard case .labelled(let c) = judgement else {
+                if !isAugmented { windowsUnlabelled += 1; if judgement == .interrupted { windowsInterrupted += 1 } }
+                continue
+            }
             features.values.append(contentsOf: m.values[(r * m.columns)..<((r + 1) * m.columns)])
             features.startTimes.append(s); features.endTimes.append(e)
             features.rows += 1

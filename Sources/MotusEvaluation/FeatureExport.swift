@@ -11,10 +11,10 @@ import MotusClassifier
 /// (`Evaluation.run`, so set-aside entries fail as in `LabelledWindows.collect`), the same
 /// `MotionPipeline.windows`, the same subject (`EvaluationRecording.subject` prefixed with its
 /// data set, `LabelledWindows.subject`), recording id
-/// (the entry's path) and label rule (`LabelledWindows.windowClass`: a window's label is the
-/// class of the one run of mapped labels that holds it wholly). With `labelledOnly` the rows
-/// are exactly `LabelledWindows.collect`'s; without it the windows no label covers are
-/// written too, with an empty label.
+/// (the entry's path) and label rule (`WindowTruth`: a window's label is the class of the one
+/// run of mapped labels that holds it wholly, unless it overlaps an interruption the ground
+/// truth marks). With `labelledOnly` the rows are exactly `LabelledWindows.collect`'s; without
+/// it the windows left out are written too, with an empty label.
 ///
 /// Rows go to `write` one recording at a time, as they are made: memory holds one
 /// recording's windows, however many recordings there are.
@@ -104,11 +104,11 @@ public enum FeatureExport {
             let m = try pipeline.windows(of: r, path: e.entry.path)
             // Without a map every label of the recording is its own class, named by itself.
             let map = labels ?? LabelMap.identity(r.labels.map(\.label))
-            let runs = LabelledWindows.classRuns(r.labels, map)
+            let truth = WindowTruth(labels: r.labels, events: r.events, map: map)
             var rows = RecordingRows(recording: e.entry.path, subject: r.metadata.subject ?? e.entry.path, columns: m.columns)
             for row in 0..<m.rows {
                 let s = m.startTimes[row], t = m.endTimes[row]
-                let c = LabelledWindows.windowClass(start: s, end: t, runs: runs)
+                let c = truth.windowClass(start: s, end: t)
                 if c == nil {
                     if labelledOnly { summary.leftOut += 1; continue }
                     summary.unlabelledRows += 1

@@ -21,9 +21,12 @@ import MotusTracking
 ///   true stop − 1 s, minus the true stop: when the session *says* it stopped. The event's own
 ///   time (when it dates the stop) is reported beside it.
 /// - **False pause**: a `paused` event dated inside [true start, true stop − 1 s), unless the
-///   recording's `step` events show the person standing there: the true steps before and
-///   after it are at least `standingGap` apart (a patient who stops for 4 s mid-trial has
-///   paused; such pauses are counted apart as `pausesInStandingGaps`).
+///   recording's `step` events show the person standing there (the true steps before and
+///   after it are at least `standingGap` apart: a patient who stops for 4 s mid-trial has
+///   paused) or the stillness it reports (from its date to the next resume's) overlaps an
+///   incident the annotators marked (`WindowTruth.incidents`: WeAllWalk's walker who
+///   "briefly stopped and side stepped"); such pauses are counted apart as
+///   `pausesInStandingGaps`.
 /// - **False resume**: a `resumed` event dated more than 2 s before the true start.
 /// - **Retracted resume**: a provisional resume (`firstSteps`) followed by its retraction (a
 ///   pause with cause `unconfirmed`, no moving time). Neither counts as the resume or as a
@@ -63,7 +66,8 @@ public enum MotionEvaluation {
         /// reference steps show no standing.
         public var falsePauses: Int
         /// Pauses dated inside the walk where the reference steps are at least `standingGap`
-        /// apart around the pause: the person stood, so they are not false.
+        /// apart around the pause, or inside an annotated incident: the person stood, or the
+        /// annotators say the walk was interrupted there, so they are not false.
         public var pausesInStandingGaps: Int
         /// Resumes dated more than 2 s before `trueStart`.
         public var falseResumes: Int
@@ -97,8 +101,9 @@ public enum MotionEvaluation {
     public static let minimumStillAfterStop: Seconds = 2.5
     /// Why `evaluate` scores no row for a recording (listed with it when it is skipped).
     public static let unjudgedReason = "no moving label, or neither a still label nor reference steps"
-    /// A gap between true steps at least this long (s) is standing, not walking.
-    public static let standingGap: Seconds = 2.5
+    /// A gap between true steps at least this long (s) is standing, not walking (the rule by
+    /// which windows are judged, too).
+    public static let standingGap: Seconds = WindowTruth.standingGap
 
     /// The figures over a set of trials (`summarize`). Latencies are in seconds: percentiles
     /// by `percentile`, infinite when the trials at that rank had no event, NaN when there
@@ -164,6 +169,8 @@ public enum MotionEvaluation {
         let labels = labelMap.map { e.truth.labels(mappedBy: $0) } ?? e.truth.labels
         let active = labels.filter { $0.label != "still" }
         let truth = e.truth.stepTimes
+        // Incidents the annotators marked (a walker stopping to side-step): a pause inside one is not false.
+        let incidents = WindowTruth.incidents(e.truth.events)
         let stillLabelled = labels.contains { $0.label == "still" }
         // A walk with reference steps and no still label: its labels' span, or its steps' when
         // it has no labels at all (Oxford's walks).
@@ -203,7 +210,11 @@ public enum MotionEvaluation {
                 if c.time >= start && c.time < stop - 1 {
                     let before = truth.last { $0 <= c.time } ?? -Double.infinity
                     let after = truth.first { $0 > c.time } ?? Double.infinity
-                    if !truth.isEmpty && after - before >= standingGap { row.pausesInStandingGaps += 1 } else { row.falsePauses += 1 }
+                    let stood = !truth.isEmpty && after - before >= standingGap
+                    // The stillness the pause reports runs from its date to the next resume's.
+                    let resumedAt = changes[(i + 1)...].first { $0.state == .moving }?.change.time ?? .infinity
+                    let incident = incidents.contains { $0.start <= resumedAt && c.time <= $0.end }
+                    if stood || incident { row.pausesInStandingGaps += 1 } else { row.falsePauses += 1 }
                 } else if stillLabelled && c.time >= stop - 1 && !row.pauseLatency.isFinite {
                     row.pauseLatency = c.decidedAt - stop
                     row.pauseEventLatency = c.time - stop

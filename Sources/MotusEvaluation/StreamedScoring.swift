@@ -7,7 +7,7 @@ import MotusLearn
 /// A model's predictions on the labelled windows of recording files, streamed: each file's
 /// samples go through `WindowClassifier` as they are read, and only each window's class and
 /// probabilities are kept, so a week-long recording scores in the memory of a minute's (plus a
-/// few numbers per window). The windows, their labels (`LabelledWindows.windowClass`) and the
+/// few numbers per window). The windows, their labels (`WindowTruth`) and the
 /// probabilities are those `LabelledWindows.collect` and `MotionModel.evaluate` give, bit for bit.
 public struct StreamedScoring {
     /// The model whose predictions are scored.
@@ -24,7 +24,8 @@ public struct StreamedScoring {
     public private(set) var recordings = 0
     /// Windows the classifier completed over the recordings, scored or not.
     public private(set) var windowsSeen = 0
-    /// Windows left out because they do not lie wholly inside a mapped label.
+    /// Windows left out because they do not lie wholly inside a mapped label, or overlap an
+    /// interruption of it (`WindowTruth`).
     public private(set) var windowsUnlabelled = 0
 
     /// An empty scoring of `model`, its classes given by `labels`.
@@ -45,13 +46,13 @@ public struct StreamedScoring {
     public mutating func score(path: String, options: DelimitedOptions = .init()) throws {
         var reader = try SampleReader(path: path, options: options, kinds: FrameBuilder.inputKinds)
         var classifier = try WindowClassifier(model: model, kinds: reader.declaredKinds, path: path)
-        let runs = LabelledWindows.classRuns(reader.labels, labels)
+        let truth = WindowTruth(labels: reader.labels, events: reader.events, map: labels)
         var seen = 0, unlabelled = 0
         var y: [Int] = [], p: [Double] = []
         try reader.forEachReadingAhead { s in
             classifier.push(s) { w in
                 seen += 1
-                guard let c = LabelledWindows.windowClass(start: w.start, end: w.end, runs: runs) else { unlabelled += 1; return }
+                guard let c = truth.windowClass(start: w.start, end: w.end) else { unlabelled += 1; return }
                 y.append(c)
                 p.append(contentsOf: w.probabilities)
             }

@@ -33,7 +33,9 @@ struct Train: ParsableCommand {
         abstract: "Train a moving-vs-still (or activity) model on labelled recordings.",
         discussion: """
         Windows are labelled from the recordings' label segments (a window counts only when it lies \
-        wholly inside one segment) and mapped to classes with --map; several data sets are read at \
+        wholly inside one segment, and crosses no interruption the ground truth marks: an annotated \
+        incident, reference steps stopping for \(Fmt.f(WindowTruth.standingGap, 1)) s or more inside a \
+        walk, a reference step inside a `still` label) and mapped to classes with --map; several data sets are read at \
         once with one --map naming the labels of each. Example, the shipped model (models/README.md):
           motus train $D/motionsense $D/ipol/voisard2023_ipol497 $D/weallwalk $D/sp-sw-har \\
                       --map moving=wlk,jog,ups,dws,walk,WALKING,TURNING --map still=sit,std,still,SEATED \\
@@ -89,7 +91,7 @@ struct Train: ParsableCommand {
             let aug = try Self.augmentation(augment)
             let (data, labels) = try WindowCollector(pipeline: pipeline, labels: given, input: try input.delimitedOptions(), augmentation: aug)
                 .collectWithLabels(paths, what: "reading")
-            printError("motus: \(data.originalCount) labelled windows (+\(data.count - data.originalCount) augmented) from \(data.recordings) recordings (\(data.windowsUnlabelled) windows left out: not wholly inside a mapped label)")
+            printError("motus: \(data.originalCount) labelled windows (+\(data.count - data.originalCount) augmented) from \(data.recordings) recordings (\(data.windowsUnlabelled) windows left out: \(data.windowsUnlabelled - data.windowsInterrupted) not wholly inside a mapped label, \(data.windowsInterrupted) across an interruption the ground truth marks)")
             let command = "motus train " + CommandLine.arguments.dropFirst(2).joined(separator: " ")
             var m = try MotionModel.train(data, labels: labels, features: features, estimator: model, seed: seed,
                                           sources: paths, command: command, augmentation: aug)
@@ -115,7 +117,8 @@ struct Evaluate: ParsableCommand {
         abstract: "Evaluate a model on labelled recordings, or cross-validate by subject.",
         discussion: """
         With --model: the model's predictions on every window that lies wholly inside a label the \
-        model's map knows (or the labels given with --map). With --cross-validate: train and test \
+        model's map knows (or the labels given with --map) and crosses no interruption the ground \
+        truth marks (as in train). With --cross-validate: train and test \
         on folds of subjects, so no subject is ever in both, or leave one data set out (--cross-validate \
         datasets). Several data sets can be given at once with one --map naming labels of each; \
         the figures are then also given per data set, and per group of recordings inside one \

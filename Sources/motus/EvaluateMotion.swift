@@ -32,8 +32,9 @@ struct EvaluateMotion: ParsableCommand {
         steps and no still label is judged for its false pauses only: WeAllWalk's paths, and \
         Oxford's walks, which have no labels at all (their moving span runs from the first \
         reference step to the last). A pause where the reference steps are at least \
-        \(Fmt.f(MotionEvaluation.standingGap, 1)) s apart around it is the person standing, not \
-        false (counted apart). A recording that cannot be judged (no moving \
+        \(Fmt.f(MotionEvaluation.standingGap, 1)) s apart around it is the person standing, and one \
+        whose stillness overlaps an incident the annotators marked (WeAllWalk: a walker stopping to \
+        side-step) is the walk interrupted: neither is false (both counted apart). A recording that cannot be judged (no moving \
         label, or neither a still label nor reference steps, or set aside by its dataset because \
         a file is missing) is listed with its reason and fails the run unless `--allow-skipped`. \
         Example:
@@ -191,7 +192,7 @@ struct EvaluateMotion: ParsableCommand {
         if s.resumesNotJudged > s.falsePausesOnly {
             out.append("resume not judged (n/j) in \(s.resumesNotJudged - s.falsePausesOnly) trials: no still label before the first moving one (the recording starts moving)")
         }
-        out.append("false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials (pauses while the reference steps show standing, not false: \(s.pausesInStandingGaps)); false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)")
+        out.append("false pauses: \(s.falsePauses) in \(s.trialsWithFalsePause) trials (pauses while the reference steps show standing or in an annotated incident, not false: \(s.pausesInStandingGaps)); false resumes before the start: \(s.falseResumes); provisional resumes retracted: \(s.retractedResumes)")
         return out
     }
 }

@@ -147,7 +147,7 @@ struct Features: ParsableCommand {
                     try FileManager.default.moveItem(atPath: from, toPath: to)
                 }
             }
-            let what = labelledOnly ? "\(summary.leftOut) windows left out: no mapped label covers them" : "\(summary.unlabelledRows) without a label"
+            let what = labelledOnly ? "\(summary.leftOut) windows left out: no mapped label covers them, or they cross an interruption of it the ground truth marks" : "\(summary.unlabelledRows) without a label"
             printError("motus: wrote \(out == "-" ? "standard output" : Self.isNumPy(out) ? "\(out) and \(sidecar)" : out): \(summary.rows) rows (\(what)) from \(summary.recordings) recordings, \(pipeline.features.featureCount) features")
         }
     }

@@ -166,9 +166,9 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
     @Test func aWalkWithoutAStillLabelIsJudgedForItsFalsePauses() throws {
         let (acc, starts, stops) = sessionSignal([.walk(steps: 20, hz: 2), .still(6), .walk(steps: 20, hz: 2)])
         let entry = DatasetEntry(id: "walk-stand-walk", subject: nil, label: nil, path: "synthetic")
-        func row(steps: [Double]) throws -> MotionEvaluation.Row {
+        func row(steps: [Double], events: [GroundTruthEvent] = []) throws -> MotionEvaluation.Row {
             var r = Recording(streams: [acc])
-            r.events = steps.map { GroundTruthEvent(time: $0, kind: "step") }
+            r.events = steps.map { GroundTruthEvent(time: $0, kind: "step") } + events
             return try #require(try MotionEvaluation.evaluate(EvaluationRecording(entry: entry, loaded: r), model: nil))
         }
         func steps(from start: Double) -> [Double] { (0..<20).map { (i: Int) -> Double in start + 0.25 + Double(i) * 0.5 } }
@@ -183,6 +183,16 @@ func changes(_ r: Recording, settings: SessionSettings = .default, model: Motion
         let bench: [Double] = Array(stride(from: stops[0] + 0.25, to: starts[1], by: 0.5))
         let through = try row(steps: (walks + bench).sorted())
         #expect(through.falsePauses == 1 && through.pausesInStandingGaps == 0, "\(through)")
+        // The same with an incident the annotators marked where the device lay still (WeAllWalk:
+        // "she briefly stopped and side stepped"): the walk was interrupted, the pause is not
+        // false. An incident elsewhere in the walk changes nothing.
+        let text = "stopped to let a person pass"
+        let marked = try row(steps: (walks + bench).sorted(), events: [GroundTruthEvent(time: starts[1] - 0.5, kind: "annotation", detail: text),
+                                                                         GroundTruthEvent(time: starts[1] + 1, kind: "annotation-end", detail: text)])
+        #expect(marked.falsePauses == 0 && marked.pausesInStandingGaps == 1, "\(marked)")
+        let elsewhere = try row(steps: (walks + bench).sorted(), events: [GroundTruthEvent(time: starts[0] + 1, kind: "annotation", detail: text),
+                                                                            GroundTruthEvent(time: starts[0] + 3, kind: "annotation-end", detail: text)])
+        #expect(elsewhere.falsePauses == 1 && elsewhere.pausesInStandingGaps == 0, "\(elsewhere)")
         let s = MotionEvaluation.summarize([stood, through])
         #expect(s.falsePauses == 1 && s.trialsWithFalsePause == 1 && s.pausesInStandingGaps == 1 && s.falsePausesOnly == 2)
         #expect(s.pausesNotJudged == 2 && s.resumesNotJudged == 2 && s.pauseMedian.isNaN && s.resumeMedian.isNaN)
