@@ -27,6 +27,9 @@ public struct StreamedScoring {
     /// Windows left out because they do not lie wholly inside a mapped label, or overlap an
     /// interruption of it (`WindowTruth`).
     public private(set) var windowsUnlabelled = 0
+    /// Windows of `windowsUnlabelled` inside a mapped label that cross an interruption the
+    /// ground truth marks.
+    public private(set) var windowsInterrupted = 0
 
     /// An empty scoring of `model`, its classes given by `labels`.
     public init(model: MotionModel, labels: LabelMap) { self.model = model; self.labels = labels }
@@ -47,18 +50,23 @@ public struct StreamedScoring {
         var reader = try SampleReader(path: path, options: options, kinds: FrameBuilder.inputKinds)
         var classifier = try WindowClassifier(model: model, kinds: reader.declaredKinds, path: path)
         let truth = WindowTruth(labels: reader.labels, events: reader.events, map: labels)
-        var seen = 0, unlabelled = 0
+        var seen = 0, unlabelled = 0, interrupted = 0
         var y: [Int] = [], p: [Double] = []
         try reader.forEachReadingAhead { s in
             classifier.push(s) { w in
                 seen += 1
-                guard let c = truth.windowClass(start: w.start, end: w.end) else { unlabelled += 1; return }
+                let judgement = truth.judge(start: w.start, end: w.end)
+                guard case .labelled(let c) = judgement else {
+                    unlabelled += 1
+                    if judgement == .interrupted { interrupted += 1 }
+                    return
+                }
                 y.append(c)
                 p.append(contentsOf: w.probabilities)
             }
         }
         yTrue += y; probabilities += p
-        windowsSeen += seen; windowsUnlabelled += unlabelled
+        windowsSeen += seen; windowsUnlabelled += unlabelled; windowsInterrupted += interrupted
         recordings += 1
     }
 

@@ -222,6 +222,7 @@ struct Evaluate: ParsableCommand {
                 let labels = try LabelMap(parsing: maps)
                 let pipeline = MotionPipeline(features: features.configuration, fusionMode: fusion ?? .live)
                 let data = try WindowCollector(pipeline: pipeline, labels: labels, input: options, augmentation: try Train.augmentation(augment)).collect(paths, what: "reading")
+                Self.noteInterrupted(data.windowsInterrupted)
                 report = try MotionModel.crossValidate(data, labels: labels, estimator: estimator, scheme: scheme, seed: seed) { i, n in
                     printError("motus: fold \(i)/\(n)")
                 }
@@ -249,6 +250,7 @@ struct Evaluate: ParsableCommand {
                         try scoring.score(path: p, options: options)
                         ids += Array(repeating: p, count: scoring.yTrue.count - ids.count)
                     }
+                    Self.noteInterrupted(scoring.windowsInterrupted)
                     report = try scoring.report(scheme: "model \(model ?? "(shipped default)") on \(scoring.recordings) recordings")
                     if plot != nil {
                         let predicted = argmaxRows(try Matrix(rows: scoring.yTrue.count, cols: m.classes.count, values: scoring.probabilities))
@@ -256,6 +258,7 @@ struct Evaluate: ParsableCommand {
                     }
                 } else {
                     let data = try WindowCollector(pipeline: m.pipeline, labels: labels, input: options).collect(paths, what: "reading")
+                    Self.noteInterrupted(data.windowsInterrupted)
                     report = try m.evaluate(data, scheme: "model \(model ?? "(shipped default)") on \(data.recordings) recordings")
                     if plot != nil {
                         scores = EvaluationPlot.recordingScores(ids: data.recordingIDs, yTrue: data.classes, predicted: argmaxRows(try m.probabilities(data.features)))
@@ -269,6 +272,12 @@ struct Evaluate: ParsableCommand {
             if let p = plot { try PlotOutput.write(EvaluationPlot.evaluation(report, recordings: scores).render(title: "motus evaluate: \(report.scheme)"), to: p) }
             try checkBars(report)
         }
+    }
+
+    /// Says on standard error how many windows inside a mapped label were left out because they
+    /// cross an interruption the ground truth marks (`WindowTruth`), when any were.
+    static func noteInterrupted(_ n: Int) {
+        if n > 0 { printError("motus: \(n) windows inside a mapped label left out: they cross an interruption the ground truth marks (see --help)") }
     }
 
     /// `--min-balanced-accuracy`, `--min-macro-f1` and `--min-recall` against `report`.

@@ -23,7 +23,13 @@ import MotusEvaluation
         var files: [String] = []
         for (i, e) in trials.enumerated() {
             let path = dir + "/trial\(i).motus"
-            try NativeWriter.write(try RecordingLoader.load(path: e.path), to: path)
+            var r = try RecordingLoader.load(path: e.path)
+            // An annotated incident in the first trial's walk: its windows are left out alike.
+            if i == 0, let walk = r.labels.first(where: { $0.label == "walk" }) {
+                r.events += [GroundTruthEvent(time: walk.start + 2, kind: "annotation", detail: "a stop"),
+                             GroundTruthEvent(time: walk.start + 3, kind: "annotation-end", detail: "a stop")]
+            }
+            try NativeWriter.write(r, to: path)
             files.append(path)
         }
         let model = MotionModel.shipped
@@ -41,5 +47,6 @@ import MotusEvaluation
         #expect(streamed.logLoss == batch.logLoss)
         #expect(streamed.balancedAccuracy == batch.balancedAccuracy)
         #expect(scoring.windowsSeen == data.windowsSeen && scoring.windowsUnlabelled == data.windowsUnlabelled)
+        #expect(scoring.windowsInterrupted == data.windowsInterrupted && data.windowsInterrupted > 0)
     }
 }
