@@ -86,12 +86,17 @@ public final class NativeWriter: RecordingSink {
     /// reported). Flushes once 64 KiB are buffered. Precondition: the stream was declared.
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         precondition(declared[index], "declare a stream before its samples")
-        write(names[index])
-        out.append(byte: UInt8(ascii: ","))
-        writeNumber(time)
-        for v in values { out.append(byte: UInt8(ascii: ",")); writeNumber(v) }
-        out.append(byte: 0x0A)
-        out.flushIfFull()
+        let name = names[index]
+        out.appendLine { b in
+            b.append(contentsOf: name.utf8)
+            b.append(UInt8(ascii: ","))
+            if !time.isNaN { OutputBytes.append(number: time, to: &b) }
+            for v in values {
+                b.append(UInt8(ascii: ","))
+                if !v.isNaN { OutputBytes.append(number: v, to: &b) }  // empty field: not reported
+            }
+            b.append(0x0A)
+        }
     }
 
     /// Writes `@label,START,END,"LABEL"` (times in s).

@@ -78,8 +78,6 @@ public final class RecordingCSVWriter: RecordingWriter {
     let out: OutputBytes
     /// Per stream: the start of its sample rows, `kind,stream,` (made once, at `declare`).
     var prefixes: [String] = []
-    /// The value cells of the row being written, reused from row to row.
-    var cells = [Double](repeating: .nan, count: RecordingCSVWriter.valueColumns.count)
     /// Per kind: the value column (index into `valueColumns`) of each of its components.
     static func slots(_ kind: StreamKind) -> [Int] {
         switch kind {
@@ -90,7 +88,8 @@ public final class RecordingCSVWriter: RecordingWriter {
         case .pressure: [13]
         }
     }
-    var slotsByStream: [[Int]] = []
+    /// Per stream: for each value column, the component of its samples written there (−1: none).
+    var componentByColumn: [[Int]] = []
 
     /// A writer to `output`; writes the header line at once (buffered). Declared throwing like
     /// the other writers' initialisers; it does not throw itself.
@@ -123,23 +122,26 @@ public final class RecordingCSVWriter: RecordingWriter {
 
     /// Notes the stream's name and kind; writes nothing (every sample row names both).
     public func declare(stream index: Int, name: String, kind: StreamKind) {
-        while prefixes.count <= index { prefixes.append(""); slotsByStream.append([]) }
-        prefixes[index] = kind.rawValue + "," + Self.field(name) + ","; slotsByStream[index] = Self.slots(kind)
+        while prefixes.count <= index { prefixes.append(""); componentByColumn.append([]) }
+        prefixes[index] = kind.rawValue + "," + Self.field(name) + ","
+        var columns = [Int](repeating: -1, count: Self.valueColumns.count)
+        for (c, slot) in Self.slots(kind).enumerated() { columns[slot] = c }
+        componentByColumn[index] = columns
     }
 
     /// Writes one sample row: kind, stream, `time_s` (s) and the values (SI) in their kind's
     /// columns; a NaN value is an empty cell.
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
-        out.append(prefixes[index])
-        out.append(number: time)
-        for i in cells.indices { cells[i] = .nan }
-        for (c, slot) in slotsByStream[index].enumerated() where c < values.count { cells[slot] = values[c] }
-        for v in cells {
-            out.append(byte: UInt8(ascii: ","))
-            if !v.isNaN { out.append(number: v) }
+        let prefix = prefixes[index], columns = componentByColumn[index]
+        out.appendLine { b in
+            b.append(contentsOf: prefix.utf8)
+            OutputBytes.append(number: time, to: &b)
+            for c in columns {
+                b.append(UInt8(ascii: ","))
+                if c >= 0 && c < values.count && !values[c].isNaN { OutputBytes.append(number: values[c], to: &b) }
+            }
+            b.append(contentsOf: ",,,\n".utf8)
         }
-        out.append(",,,\n")
-        out.flushIfFull()
     }
 
     /// Writes a `label` row: `time_s` the start, `end_s` the end (s), `text` the label.
