@@ -32,8 +32,8 @@ public struct LabelledWindows: Sendable {
     /// of it (`windowsInterrupted` of them).
     public var windowsUnlabelled = 0
     /// Windows of `windowsUnlabelled` that lie inside a mapped label but overlap an interruption
-    /// the ground truth marks (`WindowTruth`: an annotated incident, or the reference steps
-    /// stopping for `WindowTruth.standingGap` or more).
+    /// the ground truth marks (`WindowTruth`: an annotated incident, the reference steps
+    /// stopping for `WindowTruth.standingGap` or more, a reference step inside a `still` label).
     public var windowsInterrupted = 0
     /// Recordings read.
     public var recordings = 0

@@ -169,7 +169,7 @@ public enum MotionEvaluation {
         let labels = labelMap.map { e.truth.labels(mappedBy: $0) } ?? e.truth.labels
         let active = labels.filter { $0.label != "still" }
         let truth = e.truth.stepTimes
-        // Incidents the annotators marked (a walker stopping to side-step): a pause inside one is not false.
+        // Incidents the annotators marked (a walker stopping to side-step): a pause whose stillness overlaps one is not false.
         let incidents = WindowTruth.incidents(e.truth.events)
         let stillLabelled = labels.contains { $0.label == "still" }
         // A walk with reference steps and no still label: its labels' span, or its steps' when
