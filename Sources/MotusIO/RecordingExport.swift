@@ -217,15 +217,20 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
     /// Writes one `{"type":"sample","stream":…,"t":…,"v":[…]}` line: time in s, values in SI units;
     /// a value that is NaN or infinite is `null`.
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
-        out.append(prefixes[index])
-        number(time)
-        out.append(",\"v\":[")
-        for (i, v) in values.enumerated() {
-            if i > 0 { out.append(byte: UInt8(ascii: ",")) }
-            number(v)
+        let prefix = prefixes[index]
+        func number(_ v: Double, _ b: inout [UInt8]) {
+            if v.isNaN || !v.isFinite { b.append(contentsOf: "null".utf8) } else { OutputBytes.append(number: v, to: &b) }
         }
-        out.append("]}\n")
-        out.flushIfFull()
+        out.appendLine { b in
+            b.append(contentsOf: prefix.utf8)
+            number(time, &b)
+            b.append(contentsOf: ",\"v\":[".utf8)
+            for (i, v) in values.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                number(v, &b)
+            }
+            b.append(contentsOf: "]}\n".utf8)
+        }
     }
 
     /// Writes a `{"type":"label","start":…,"end":…,"label":…}` line (times in s).
