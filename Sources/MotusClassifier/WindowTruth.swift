@@ -62,6 +62,25 @@ public struct WindowTruth: Sendable {
         return nil
     }
 
+    /// The windows a truth left out, counted as training and scoring report them.
+    public struct LeftOut: Sendable, Hashable {
+        /// Windows left out: not wholly inside one run of mapped labels, or across an interruption.
+        public var all = 0
+        /// Those of `all` inside a run that overlap an interruption of it.
+        public var interrupted = 0
+        /// None yet.
+        public init() {}
+    }
+
+    /// `windowClass(start:end:)`, counting a window left out in `leftOut`.
+    public func windowClass(start: Seconds, end: Seconds, countingIn leftOut: inout LeftOut) -> Int? {
+        let judgement = judge(start: start, end: end)
+        if case .labelled(let c) = judgement { return c }
+        leftOut.all += 1
+        if judgement == .interrupted { leftOut.interrupted += 1 }
+        return nil
+    }
+
     /// The annotated incidents of `events` (`annotation` to the next `annotation-end` with the
     /// same detail; an incident with no end is an instant), each `step` event inside a run of
     /// class `stillClass` (an instant), and the gaps of at least `standingGap` between

@@ -62,19 +62,17 @@ public struct LabelledWindows: Sendable {
         if !isAugmented { windowsSeen += m.rows }
         let subject = recording.metadata.subject ?? id
         let truth = WindowTruth(labels: recording.labels, events: recording.events, map: labels)
+        var leftOut = WindowTruth.LeftOut()
         for r in 0..<m.rows {
             let s = m.startTimes[r], e = m.endTimes[r]
-            let judgement = truth.judge(start: s, end: e)
-            guard case .labelled(let c) = judgement else {
-                if !isAugmented { windowsUnlabelled += 1; if judgement == .interrupted { windowsInterrupted += 1 } }
-                continue
-            }
+            guard let c = truth.windowClass(start: s, end: e, countingIn: &leftOut) else { continue }
             features.values.append(contentsOf: m.values[(r * m.columns)..<((r + 1) * m.columns)])
             features.startTimes.append(s); features.endTimes.append(e)
             features.rows += 1
             classes.append(c); subjects.append(subject); recordingIDs.append(id); augmented.append(isAugmented)
             datasets.append(dataset); groups.append(group)
         }
+        if !isAugmented { windowsUnlabelled += leftOut.all; windowsInterrupted += leftOut.interrupted }
     }
 
     /// The class of a window from `start` to `end` (s): that of the last run (see `classRuns`)

@@ -50,23 +50,19 @@ public struct StreamedScoring {
         var reader = try SampleReader(path: path, options: options, kinds: FrameBuilder.inputKinds)
         var classifier = try WindowClassifier(model: model, kinds: reader.declaredKinds, path: path)
         let truth = WindowTruth(labels: reader.labels, events: reader.events, map: labels)
-        var seen = 0, unlabelled = 0, interrupted = 0
+        var seen = 0
+        var leftOut = WindowTruth.LeftOut()
         var y: [Int] = [], p: [Double] = []
         try reader.forEachReadingAhead { s in
             classifier.push(s) { w in
                 seen += 1
-                let judgement = truth.judge(start: w.start, end: w.end)
-                guard case .labelled(let c) = judgement else {
-                    unlabelled += 1
-                    if judgement == .interrupted { interrupted += 1 }
-                    return
-                }
+                guard let c = truth.windowClass(start: w.start, end: w.end, countingIn: &leftOut) else { return }
                 y.append(c)
                 p.append(contentsOf: w.probabilities)
             }
         }
         yTrue += y; probabilities += p
-        windowsSeen += seen; windowsUnlabelled += unlabelled; windowsInterrupted += interrupted
+        windowsSeen += seen; windowsUnlabelled += leftOut.all; windowsInterrupted += leftOut.interrupted
         recordings += 1
     }
 

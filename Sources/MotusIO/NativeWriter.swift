@@ -54,10 +54,8 @@ public final class NativeWriter: RecordingSink {
 
     @inline(__always) private func write(_ s: String) { out.append(s) }
 
-    @inline(__always) private func writeNumber(_ v: Double) {
-        if v.isNaN { return }  // empty field: not reported
-        out.append(number: v)
-    }
+    /// A number, or an empty field where it is not reported (NaN).
+    @inline(__always) private func writeNumber(_ v: Double) { out.append(value: v) }
 
     // MARK: RecordingSink
 
@@ -90,10 +88,10 @@ public final class NativeWriter: RecordingSink {
         out.appendLine { b in
             b.append(contentsOf: name.utf8)
             b.append(UInt8(ascii: ","))
-            if !time.isNaN { OutputBytes.append(number: time, to: &b) }
+            OutputBytes.append(value: time, to: &b)
             for v in values {
                 b.append(UInt8(ascii: ","))
-                if !v.isNaN { OutputBytes.append(number: v, to: &b) }  // empty field: not reported
+                OutputBytes.append(value: v, to: &b)
             }
             b.append(0x0A)
         }

@@ -70,6 +70,23 @@ public final class OutputBytes {
         d.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// A value as `append(number:)` writes it, or `absent` where the value is not reported:
+    /// NaN, and with `finiteOnly` also ±∞ (JSON has no infinity). The one rule every writer
+    /// follows: the native and CSV formats leave the field empty, JSON Lines writes `null`.
+    @inline(__always) func append(value v: Double, absent: StaticString = "", finiteOnly: Bool = false) {
+        Self.append(value: v, absent: absent, finiteOnly: finiteOnly, to: &buffer)
+    }
+
+    /// `append(value:absent:finiteOnly:)` into a buffer a writer holds (see `appendLine`).
+    @inline(__always) static func append(value v: Double, absent: StaticString = "", finiteOnly: Bool = false,
+                                         to bytes: inout [UInt8]) {
+        if v.isNaN || (finiteOnly && !v.isFinite) {
+            absent.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        } else {
+            append(number: v, to: &bytes)
+        }
+    }
+
     /// Lets `body` append a line to the buffer as one access, then flushes once 64 KiB are
     /// buffered. Appending a line's pieces one by one to this class's buffer has the runtime
     /// check exclusive access at each piece (a sample line has five or more); the buffer is moved

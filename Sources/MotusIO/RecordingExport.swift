@@ -138,7 +138,7 @@ public final class RecordingCSVWriter: RecordingWriter {
             OutputBytes.append(number: time, to: &b)
             for c in columns {
                 b.append(UInt8(ascii: ","))
-                if c >= 0 && c < values.count && !values[c].isNaN { OutputBytes.append(number: values[c], to: &b) }
+                if c >= 0 && c < values.count { OutputBytes.append(value: values[c], to: &b) }
             }
             b.append(contentsOf: ",,,\n".utf8)
         }
@@ -194,7 +194,7 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
         return o + "\""
     }
 
-    func number(_ v: Double) { if v.isNaN || !v.isFinite { out.append("null") } else { out.append(number: v) } }
+    func number(_ v: Double) { out.append(value: v, absent: "null", finiteOnly: true) }
 
     /// Writes one `{"type":"meta","key":…,"value":…}` line per field that is set; the values of
     /// `height_m`, `weight_kg`, `age` and `nominal_rate_hz` as numbers, the others as strings.
@@ -218,9 +218,7 @@ public final class RecordingJSONLinesWriter: RecordingWriter {
     /// a value that is NaN or infinite is `null`.
     public func sample(stream index: Int, time: Seconds, values: UnsafeBufferPointer<Double>) {
         let prefix = prefixes[index]
-        func number(_ v: Double, _ b: inout [UInt8]) {
-            if v.isNaN || !v.isFinite { b.append(contentsOf: "null".utf8) } else { OutputBytes.append(number: v, to: &b) }
-        }
+        func number(_ v: Double, _ b: inout [UInt8]) { OutputBytes.append(value: v, absent: "null", finiteOnly: true, to: &b) }
         out.appendLine { b in
             b.append(contentsOf: prefix.utf8)
             number(time, &b)

@@ -63,6 +63,11 @@ import MotusClassifier
         #expect(truth.judge(start: 59, end: 61.56) == .interrupted)
         #expect(truth.judge(start: 61, end: 63.56) == .labelled(0))
         #expect(truth.windowClass(start: 28, end: 30.56) == nil && truth.windowClass(start: 12, end: 14.56) == 0)
+        // Training and scoring count what they leave out through one counter.
+        var left = WindowTruth.LeftOut()
+        let classes = [(28, 30.56), (12, 14.56), (9, 11.56), (59, 61.56)].map { truth.windowClass(start: $0.0, end: $0.1, countingIn: &left) }
+        #expect(classes == [nil, 0, nil, nil])
+        #expect(left.all == 3 && left.interrupted == 2)
     }
 
     @Test func interruptedWindowsAreLeftOutOfTrainingAndCounted() throws {

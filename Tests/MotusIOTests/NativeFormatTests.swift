@@ -60,6 +60,18 @@ import MotusCore
         #expect(differs)
     }
 
+    @Test func everyWriterWritesAValueNotReportedByOneRule() {
+        func text(_ v: Double, _ absent: StaticString = "", finiteOnly: Bool = false) -> String {
+            var b: [UInt8] = []
+            OutputBytes.append(value: v, absent: absent, finiteOnly: finiteOnly, to: &b)
+            return String(decoding: b, as: UTF8.self)
+        }
+        // Native and CSV: an empty field; JSON Lines: null, for infinity too.
+        #expect(text(.nan) == "" && text(1.25) == "1.25" && text(.infinity) == "inf")
+        #expect(text(.nan, "null", finiteOnly: true) == "null" && text(-.infinity, "null", finiteOnly: true) == "null")
+        #expect(text(-0.5, "null", finiteOnly: true) == "-0.5")
+    }
+
     @Test func appendingWhileRecordingIsReadableAfterEachFlush() throws {
         let p = TestFiles.tempPath("live.motus")
         let w = try NativeWriter(path: p)
