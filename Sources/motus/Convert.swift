@@ -52,9 +52,20 @@ struct Convert: ParsableCommand {
         try ResampleOption.validate(gridPhase: gridPhase, resampleHz: resampleHz)
     }
 
-    /// Reads the input into `sink`: streamed, or whole and resampled with `--resample`.
+    /// Reads the input into `sink`: streamed (parsed on a second thread while this one writes,
+    /// when there is a second core: `SinkReadAhead`), or whole and resampled with `--resample`.
     func read<S: RecordingSink>(into sink: inout S, options: DelimitedOptions) throws {
-        guard let hz = resampleHz else { _ = try RecordingLoader.scan(path: input, options: options, into: &sink); return }
+        guard let hz = resampleHz else {
+            let path = input
+            if SinkReadAhead.worthIt {
+                _ = try SinkReadAhead.run(into: &sink) { (b: inout BatchingSink) throws(InputError) in
+                    try RecordingLoader.scan(path: path, options: options, into: &b)
+                }
+            } else {
+                _ = try RecordingLoader.scan(path: input, options: options, into: &sink)
+            }
+            return
+        }
         let r = try RecordingLoader.load(path: input, options: options).resampledAsDevice(rateHz: hz, gridPhase: gridPhase ?? 0)
         RecordingBuilder.replay(r, into: &sink)
     }
