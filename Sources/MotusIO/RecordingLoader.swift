@@ -24,6 +24,7 @@ public enum RecordingLoader {
 
     static func loadReadable(path: String, options given: DelimitedOptions, kinds: Set<StreamKind>?) throws(InputError) -> Recording {
         let native = NativeFormat.isNative(path: path)
+        if !native { try refuseExport(path: path) }
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
         let r = try GroundTruthInput.adding(to: try loadUnchecked(path: path, native: native, options: options, kinds: kinds), path: path, options: options)
         if options.plausibility != .off {
@@ -76,6 +77,7 @@ public enum RecordingLoader {
     static func scanReadable<S: RecordingSink>(path: String, options given: DelimitedOptions, into sink: inout S,
                                                allowTruncatedTail: Bool) throws(InputError) -> LeftOutLine? {
         let native = NativeFormat.isNative(path: path)
+        if !native { try refuseExport(path: path) }
         let options = native ? given : try DelimitedLayout.options(for: path, given: given)
         func groundTruth() throws(InputError) {
             guard GroundTruthInput.applies(to: path, options: options) else { return }
@@ -94,6 +96,22 @@ public enum RecordingLoader {
         try checked.check.report(file: path, policy: options.plausibility)
         try groundTruth()
         return left
+    }
+
+    /// Refuses a file `motus convert` wrote as CSV or JSON Lines with an error that says so:
+    /// those tables are for pandas, R and spreadsheets, and Motus reads its recordings back
+    /// only from the native format (read as delimited text, the CSV's first row would fail at
+    /// its empty `time_s`, saying nothing of why).
+    static func refuseExport(path: String) throws(InputError) {
+        guard let first = try? TableScanner.head(path: path, lines: 1).first else { return }
+        let what: String
+        if first == RecordingCSVWriter.header {
+            what = "a CSV table"
+        } else if first.hasPrefix("{\"type\":\"meta\"") || first.hasPrefix("{\"type\":\"stream\"") {
+            what = "a JSON Lines file"
+        } else { return }
+        throw InputError(.badHeader, at: SourceLocation(file: path, line: 1, column: 1), found: first,
+                         expected: "a recording Motus reads, not \(what) motus convert wrote: Motus reads its own recordings back from the native format only (read the .motus it came from)")
     }
 
     static func scanUnchecked<S: RecordingSink>(path: String, native: Bool, options: DelimitedOptions, into sink: inout S,

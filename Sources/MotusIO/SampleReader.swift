@@ -74,6 +74,8 @@ public struct SampleReader {
         events = []
         declaredKinds = []
         let regular = DelimitedReader.isRegularFile(path)
+        // (A pipe is not peeked at: its first line would be lost to the reader.)
+        if regular && !NativeFormat.isNative(path: path) { try RecordingLoader.refuseExport(path: path) }
         let options = try DelimitedLayout.options(for: path, given: given)
         plausibility = options.plausibility
         declaredRateHz = options.rateHz

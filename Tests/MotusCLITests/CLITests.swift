@@ -97,6 +97,23 @@ enum CLI {
         #expect(r.stream(.acceleration)?.times == sample.stream(.acceleration)?.times)
     }
 
+    @Test(arguments: ["csv", "jsonl"])
+    func aTableConvertWroteIsRefusedSayingWhy(_ ext: String) throws {
+        let out = NSTemporaryDirectory() + "motus-cli-\(UUID().uuidString).\(ext)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let c = try CLI.run(["convert", "datasets/lowback-straight-walk.motus", "--out", out])
+        #expect(c.status == 0, "\(c.stderr)")
+        let head = ext == "csv" ? "kind,stream,time_s,x,y,z,w,steps,dist..." : "{\"type\":\"meta\",\"key\":\"device\",\"value\"..."
+        let what = ext == "csv" ? "a CSV table" : "a JSON Lines file"
+        // The streamed road (track) and the whole-file road (inspect) say the same, in one line.
+        for command in ["inspect", "track"] {
+            let r = try CLI.run([command, out])
+            #expect(r.status == 1)
+            #expect(r.stderr == "motus: \(out):1:1: found '\(head)', expected a recording Motus reads, not \(what) motus convert wrote: "
+                    + "Motus reads its own recordings back from the native format only (read the .motus it came from)\n")
+        }
+    }
+
     @Test func helpDescribesTheInputFlags() throws {
         let r = try CLI.run(["inspect", "--help"])
         #expect(r.status == 0)
