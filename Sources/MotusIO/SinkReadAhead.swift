@@ -38,8 +38,11 @@ public enum SinkReadAhead {
         while result == nil {
             let batch = ring.next()
             batch.replay(into: &sink)
-            // The last batch carries the pass's outcome, of the type `start` was given.
-            if batch.isLast { result = batch.outcome as? Result<R, InputError> }
+            if batch.isLast {
+                // The last batch carries the pass's outcome, of the type `start` was given.
+                guard let outcome = batch.outcome as? Result<R, InputError> else { preconditionFailure("the pass's outcome is a Result<R, InputError>") }
+                result = outcome
+            }
             ring.recycle()
         }
         ring.finish()
