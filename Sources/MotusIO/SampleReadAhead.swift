@@ -35,10 +35,8 @@ extension SampleReader {
     }
 }
 
-/// The hand-over between the thread that parses a file (`SampleReader.forEachReadingAhead`)
-/// and the one that uses its samples: a ring of batches, filled in order by one thread and
-/// emptied in order by the other. The two semaphores count the empty and the filled batches;
-/// each wait orders the batch's memory between the threads, so the batches need no lock.
+/// The read-ahead of `SampleReader.forEachReadingAhead`: the reader's samples, parsed on a
+/// second thread, handed over in a `ReadAheadRing` of batches.
 final class SampleReadAhead: @unchecked Sendable {
     /// Samples per batch.
     static let batchSize = 4096
@@ -57,39 +55,21 @@ final class SampleReadAhead: @unchecked Sendable {
 
     /// The reader, as the parsing thread leaves it (its `checked` flag after a full pass).
     var reader: SampleReader
-    private let ring: [Batch]
-    // Made at 0 and signalled up to the ring's size: libdispatch traps when a semaphore is
-    // freed holding less than the value it was made with, as `empty` does when the pass ends.
-    private let empty = DispatchSemaphore(value: 0)
-    private let filled = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    /// The next batch to hand over (consumer side).
-    private var taken = 0
+    private let ring = ReadAheadRing((0..<SampleReadAhead.batches).map { _ in Batch() })
 
-    init(reader: SampleReader) {
-        self.reader = reader
-        ring = (0..<SampleReadAhead.batches).map { _ in Batch() }
-        for _ in ring { empty.signal() }
-    }
+    init(reader: SampleReader) { self.reader = reader }
 
     /// Starts the parsing thread: every sample of `reader.forEach` into the ring, in order,
-    /// the last batch marked (with the error, when one ended the pass). It runs on a queue of
-    /// its own rather than on the shared pool, whose threads may all be callers waiting here
-    /// for their batches (libdispatch gives such a queue a thread of its own when needed).
+    /// the last batch marked (with the error, when one ended the pass).
     func start() {
-        DispatchQueue(label: "motus.sample-read-ahead", qos: .userInitiated).async { [self] in
-            var index = 0
-            empty.wait()
-            var batch = ring[0]
+        ring.start("motus.sample-read-ahead") { [self] in
+            var batch = ring.firstEmpty()
             batch.samples.removeAll(keepingCapacity: true)
             do throws(InputError) {
                 try reader.forEach { s in
                     batch.samples.append(s)
                     if batch.samples.count == SampleReadAhead.batchSize {
-                        filled.signal()
-                        index += 1
-                        empty.wait()
-                        batch = ring[index % SampleReadAhead.batches]
+                        batch = ring.handOver()
                         batch.samples.removeAll(keepingCapacity: true)
                     }
                 }
@@ -97,25 +77,16 @@ final class SampleReadAhead: @unchecked Sendable {
                 batch.failure = error
             }
             batch.isLast = true
-            filled.signal()
-            done.signal()
+            ring.close()
         }
     }
 
     /// The next filled batch, waiting for it.
-    func next() -> Batch {
-        filled.wait()
-        return ring[taken % SampleReadAhead.batches]
-    }
+    func next() -> Batch { ring.next() }
 
     /// Gives the batch `next` returned back to the parsing thread.
-    func recycle() {
-        taken += 1
-        empty.signal()
-    }
+    func recycle() { ring.recycle() }
 
     /// Waits until the parsing thread has left (after the last batch).
-    func finish() {
-        done.wait()
-    }
+    func finish() { ring.finish() }
 }

@@ -74,8 +74,6 @@ public struct SampleReader {
         events = []
         declaredKinds = []
         let regular = DelimitedReader.isRegularFile(path)
-        // (A pipe is not peeked at: its first line would be lost to the reader.)
-        if regular && !NativeFormat.isNative(path: path) { try RecordingLoader.refuseExport(path: path) }
         let options = try DelimitedLayout.options(for: path, given: given)
         plausibility = options.plausibility
         declaredRateHz = options.rateHz
@@ -95,6 +93,8 @@ public struct SampleReader {
         } else if regular && !DatasetLocator.isDirectory(path) && !path.lowercased().hasSuffix(".mat")
                     && !(options.isEmpty && DatasetFormat.probe(path: path) != nil)
                     && !(options.isEmpty && path.lowercased().hasSuffix(".zip") && ZipArchive.isZip(path)) {
+            // (The other roads go through `RecordingLoader.load`, which checks this itself.)
+            try RecordingLoader.refuseExport(path: path)
             let reader = DelimitedReader(path: path, options: options)
             metadata = reader.recordingMetadata()
             declaredKinds = Set(try reader.headerKinds()).intersection(kinds)

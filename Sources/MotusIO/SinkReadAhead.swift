@@ -4,13 +4,14 @@ import MotusCore
 /// A reader's pass into a `RecordingSink`, parsed on a second thread while this one hands the
 /// sink what was parsed: `motus convert` reads a file on one core and formats it on the other.
 ///
-/// The parsing thread runs the pass into a sink that writes every call down, in order, into a
-/// ring of batches (`SinkReadAhead.batchSize` samples each, flat; a metadata, stream, label or
-/// event call is kept with the number of samples before it); this thread replays each batch
-/// into the caller's sink as it fills. The sink therefore sees the very calls, in the very
-/// order, that the pass into it directly would make, and when the pass fails it has had every
-/// call made before the failure. The parsing thread runs at most `SinkReadAhead.batches`
-/// batches ahead, so memory stays bounded however long the file is, and the batches are reused.
+/// The parsing thread runs the pass into a sink that writes every call down, in order, into
+/// batches (`SinkReadAhead.batchSize` samples each, flat; a metadata, stream, label or event
+/// call is kept with the number of samples before it) handed over in a `ReadAheadRing`; this
+/// thread replays each batch into the caller's sink. The sink therefore sees the very calls, in
+/// the very order, that the pass into it directly would make, and when the pass fails it has
+/// had every call made before the failure. The parsing thread runs at most
+/// `SinkReadAhead.batches` batches ahead, so memory stays bounded however long the file is,
+/// and the batches are reused.
 ///
 /// A sink that can be satisfied early (`RecordingSink.isSatisfied`) cannot tell the parsing
 /// thread so in time: read into it directly instead, as on a machine with one core
@@ -32,14 +33,23 @@ public enum SinkReadAhead {
     public static func run<S: RecordingSink, R: Sendable>(
         into sink: inout S, _ pass: @escaping @Sendable (inout BatchingSink) throws(InputError) -> R
     ) throws(InputError) -> R {
-        let ring = Ring()
-        ring.start(pass)
+        let ring = ReadAheadRing((0..<SinkReadAhead.batches).map { _ in BatchingSink.Batch() })
+        let policy = ReadingPolicy.incompleteLastLine
+        ring.start("motus.sink-read-ahead") {
+            var batching = BatchingSink(ring: ring)
+            let outcome: Result<R, InputError> = ReadingPolicy.$incompleteLastLine.withValue(policy) {
+                do throws(InputError) { return Result<R, InputError>.success(try pass(&batching)) } catch { return .failure(error) }
+            }
+            batching.batch.isLast = true
+            batching.batch.outcome = outcome
+            ring.close()
+        }
         var result: Result<R, InputError>? = nil
         while result == nil {
             let batch = ring.next()
             batch.replay(into: &sink)
             if batch.isLast {
-                // The last batch carries the pass's outcome, of the type `start` was given.
+                // The last batch carries the pass's outcome, of the type the pass returns.
                 guard let outcome = batch.outcome as? Result<R, InputError> else { preconditionFailure("the pass's outcome is a Result<R, InputError>") }
                 result = outcome
             }
@@ -47,63 +57,6 @@ public enum SinkReadAhead {
         }
         ring.finish()
         return try result!.get()
-    }
-
-    /// The ring of batches between the two threads (as `SampleReadAhead`'s): two semaphores
-    /// count the empty and the filled batches, and each wait orders a batch's memory between
-    /// the threads, so the batches need no lock.
-    final class Ring: @unchecked Sendable {
-        let batches: [BatchingSink.Batch]
-        private let empty = DispatchSemaphore(value: 0)
-        private let filled = DispatchSemaphore(value: 0)
-        private let done = DispatchSemaphore(value: 0)
-        private var taken = 0
-
-        init() {
-            batches = (0..<SinkReadAhead.batches).map { _ in BatchingSink.Batch() }
-            for _ in batches { empty.signal() }
-        }
-
-        /// Starts the parsing thread on a queue of its own (not the shared pool, whose threads
-        /// may all be callers waiting here).
-        func start<R: Sendable>(_ pass: @escaping @Sendable (inout BatchingSink) throws(InputError) -> R) {
-            let policy = ReadingPolicy.incompleteLastLine
-            DispatchQueue(label: "motus.sink-read-ahead", qos: .userInitiated).async { [self] in
-                empty.wait()
-                var sink = BatchingSink(ring: self)
-                let outcome: Result<R, InputError> = ReadingPolicy.$incompleteLastLine.withValue(policy) {
-                    do throws(InputError) { return Result<R, InputError>.success(try pass(&sink)) } catch { return .failure(error) }
-                }
-                sink.batch.isLast = true
-                sink.batch.outcome = outcome
-                filled.signal()
-                done.signal()
-            }
-        }
-
-        /// Hands the filled batch `index` over and waits for the next empty one (parsing side).
-        func handOver(_ index: Int) -> BatchingSink.Batch {
-            filled.signal()
-            empty.wait()
-            let b = batches[(index + 1) % SinkReadAhead.batches]
-            b.clear()
-            return b
-        }
-
-        /// The next filled batch, waiting for it.
-        func next() -> BatchingSink.Batch {
-            filled.wait()
-            return batches[taken % SinkReadAhead.batches]
-        }
-
-        /// Gives the batch `next` returned back to the parsing thread.
-        func recycle() {
-            taken += 1
-            empty.signal()
-        }
-
-        /// Waits until the parsing thread has left (after the last batch).
-        func finish() { done.wait() }
     }
 }
 
@@ -168,13 +121,12 @@ public struct BatchingSink: RecordingSink {
         }
     }
 
-    private let ring: SinkReadAhead.Ring
-    private var index = 0
+    private let ring: ReadAheadRing<Batch>
     var batch: Batch
 
-    init(ring: SinkReadAhead.Ring) {
+    init(ring: ReadAheadRing<Batch>) {
         self.ring = ring
-        batch = ring.batches[0]
+        batch = ring.firstEmpty()
         batch.clear()
     }
 
@@ -190,8 +142,8 @@ public struct BatchingSink: RecordingSink {
         batch.streams.append(i); batch.times.append(time)
         batch.values.append(contentsOf: values); batch.starts.append(batch.values.count)
         if batch.times.count == SinkReadAhead.batchSize {
-            batch = ring.handOver(index)
-            index += 1
+            batch = ring.handOver()
+            batch.clear()
         }
     }
 }

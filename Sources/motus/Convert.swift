@@ -62,7 +62,7 @@ struct Convert: ParsableCommand {
                     try RecordingLoader.scan(path: path, options: options, into: &b)
                 }
             } else {
-                _ = try RecordingLoader.scan(path: input, options: options, into: &sink)
+                _ = try RecordingLoader.scan(path: path, options: options, into: &sink)
             }
             return
         }
